@@ -1,0 +1,156 @@
+// `Column`: one column of a batch in Arrow's layout (typed arrays + validity), read by every kernel.
+import type { DataType } from '../plan/types.js';
+
+/** UTF-8 bytes with Arrow offsets: the storage form of strings (shareable across threads). */
+export interface Utf8Bytes {
+  readonly offsets: Int32Array;
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * Values by type:
+ * - bool: Uint8Array, one byte (0/1) per row;
+ * - int32, date (days since 1970-01-01): Int32Array;
+ * - int64, decimal (scaled integer): Float64Array while every value is within ±2^53 (exact), else BigInt64Array;
+ * - float64: Float64Array; timestamp: Float64Array of microseconds since the epoch;
+ * - utf8: JS strings, or UTF-8 bytes decoded on first use by `strings()`;
+ * - null: no values (every row is null).
+ */
+export type ColumnValues = Uint8Array | Int32Array | Float64Array | BigInt64Array | string[] | Utf8Bytes | null;
+
+export interface Column {
+  readonly type: DataType;
+  readonly length: number;
+  readonly values: ColumnValues;
+  /** One byte per row, 1 = valid; `null` means no row is null. */
+  readonly valid: Uint8Array | null;
+}
+
+export const MAX_EXACT = 2 ** 53 - 1;
+
+export function makeColumn(type: DataType, values: ColumnValues, valid: Uint8Array | null, length: number): Column {
+  return { type, values, valid, length };
+}
+
+export function isValid(col: Column, i: number): boolean {
+  return col.valid === null || col.valid[i] === 1;
+}
+
+export function nullCount(col: Column): number {
+  if (col.type.id === 'null') return col.length;
+  const v = col.valid;
+  if (v === null) return 0;
+  let n = 0;
+  for (let i = 0; i < col.length; i++) n += v[i] === 0 ? 1 : 0;
+  return n;
+}
+
+const decoded = new WeakMap<Utf8Bytes, string[]>();
+const utf8 = new TextDecoder();
+
+/** The column's strings, decoding UTF-8 bytes once per column (memoized). Null rows hold ''. */
+export function strings(col: Column): string[] {
+  const v = col.values;
+  if (Array.isArray(v)) return v;
+  if (v === null) return new Array<string>(col.length).fill('');
+  const b = v as Utf8Bytes;
+  let out = decoded.get(b);
+  if (out === undefined) {
+    out = decodeUtf8(b, col.length);
+    decoded.set(b, out);
+  }
+  return out;
+}
+
+function decodeUtf8(b: Utf8Bytes, length: number): string[] {
+  const out = new Array<string>(length);
+  const { offsets, bytes } = b;
+  for (let i = 0; i < length; i++) {
+    const start = offsets[i] as number;
+    const end = offsets[i + 1] as number;
+    out[i] = end === start ? '' : isAscii(bytes, start, end) ? asciiString(bytes, start, end) : utf8.decode(bytes.subarray(start, end));
+  }
+  return out;
+}
+
+function isAscii(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if ((bytes[i] as number) > 127) return false;
+  return true;
+}
+
+// Short ASCII strings: String.fromCharCode beats TextDecoder's per-call overhead.
+function asciiString(bytes: Uint8Array, start: number, end: number): string {
+  if (end - start > 64) return utf8.decode(bytes.subarray(start, end));
+  let s = '';
+  for (let i = start; i < end; i++) s += String.fromCharCode(bytes[i] as number);
+  return s;
+}
+
+/** Numeric values as numbers (int32, date, float64, timestamp, and int64/decimal while exact). */
+export function isFloatBacked(col: Column): col is Column & { values: Float64Array } {
+  return col.values instanceof Float64Array;
+}
+
+/** Value i of an int64/decimal column as a number or bigint (scaled for decimals). */
+export function exactAt(col: Column, i: number): number | bigint {
+  return (col.values as Float64Array | BigInt64Array)[i] as number | bigint;
+}
+
+/** Returns int64/decimal values as BigInt64Array (copying when Float64-backed). */
+export function toBigInt64(values: Float64Array | BigInt64Array): BigInt64Array {
+  if (values instanceof BigInt64Array) return values;
+  const out = new BigInt64Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = BigInt(values[i] as number);
+  return out;
+}
+
+/** Narrows exact integer values to Float64Array when every value is within ±2^53. */
+export function narrowExact(values: BigInt64Array): Float64Array | BigInt64Array {
+  const max = BigInt(MAX_EXACT);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] as bigint;
+    if (v > max || v < -max) return values;
+  }
+  const out = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = Number(values[i]);
+  return out;
+}
+
+/** A column of `length` copies of one value (used for literals and constant folding). */
+export function constantColumn(type: DataType, value: unknown, length: number): Column {
+  if (value === null || value === undefined || type.id === 'null') {
+    return makeColumn(type, emptyValues(type, length), new Uint8Array(length), length);
+  }
+  switch (type.id) {
+    case 'bool':
+      return makeColumn(type, new Uint8Array(length).fill(value ? 1 : 0), null, length);
+    case 'int32':
+    case 'date':
+      return makeColumn(type, new Int32Array(length).fill(value as number), null, length);
+    case 'utf8':
+      return makeColumn(type, new Array<string>(length).fill(value as string), null, length);
+    case 'int64':
+    case 'decimal':
+      if (typeof value === 'bigint') return makeColumn(type, new BigInt64Array(length).fill(value), null, length);
+      return makeColumn(type, new Float64Array(length).fill(value as number), null, length);
+    default:
+      return makeColumn(type, new Float64Array(length).fill(value as number), null, length);
+  }
+}
+
+/** Zeroed values of the right typed array for a type. */
+export function emptyValues(type: DataType, length: number): ColumnValues {
+  switch (type.id) {
+    case 'null':
+      return null;
+    case 'bool':
+      return new Uint8Array(length);
+    case 'int32':
+    case 'date':
+      return new Int32Array(length);
+    case 'utf8':
+      return new Array<string>(length).fill('');
+    default:
+      return new Float64Array(length);
+  }
+}

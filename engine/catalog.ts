@@ -1,0 +1,40 @@
+// Interfaces between the engine and whatever owns tables: `Catalog` resolves names, `TableProvider` scans.
+import type { Batch } from './arrow/batch.js';
+import type { Expr } from './plan/expr/index.js';
+import type { Schema } from './plan/types.js';
+
+export interface TableStatistics {
+  /** Exact row count when known (Parquet footers, loaded tables). */
+  readonly rowCount: number | null;
+}
+
+/** What a scan asks of a provider; everything here is a hint the provider may use to read less. */
+export interface ScanRequest {
+  /** Names of the columns to produce, in this order. */
+  readonly columns: readonly string[];
+  /**
+   * Conjuncts over the table's unqualified columns. A provider may skip data that cannot match them
+   * (row-group pruning) but need not filter rows: the plan keeps a Filter above the scan.
+   */
+  readonly filters: readonly Expr[];
+  /** Stop after this many rows (only set when no filter remains above the scan). */
+  readonly limit: number | null;
+}
+
+export interface TableProvider {
+  /** Unqualified fields of the table. */
+  readonly schema: Schema;
+  /** `parquet` reads files on every query; `memory` serves an accelerated in-memory copy. */
+  readonly kind: 'parquet' | 'memory';
+  statistics(): TableStatistics;
+  /** Batches of the requested columns. Checks `signal` between batches. */
+  scan(request: ScanRequest, signal: AbortSignal): AsyncIterable<Batch>;
+  /** One line of detail for EXPLAIN, e.g. `files=2 row_groups=3/8`. */
+  explainScan(request: ScanRequest): Promise<string>;
+}
+
+export interface Catalog {
+  /** Looks a table up by name: exact match first, then a unique case-insensitive match. */
+  table(name: string): TableProvider | undefined;
+  tableNames(): readonly string[];
+}
