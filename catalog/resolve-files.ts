@@ -1,0 +1,37 @@
+// `resolveFiles`: maps a `file:` dataset source to the sorted list of Parquet files it names.
+import { stat } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { glob, isDynamicPattern } from 'tinyglobby';
+
+/** The source names no readable Parquet file; the message says what was looked at. */
+export class DatasetSourceError extends Error {}
+
+/**
+ * `from` is `file:<path>` or `file://<absolute path>`. A relative path is taken from `baseDir` (the
+ * manifest's folder). The path may be a Parquet file (any extension), a folder (every `*.parquet` below
+ * it, recursively) or a glob (`data/*.parquet`, `**` allowed). Returns absolute paths sorted by name, so
+ * every worker and every run sees the same order. Throws `DatasetSourceError` when nothing matches.
+ */
+export async function resolveFiles(from: string, baseDir: string): Promise<string[]> {
+  const path = filePath(from, baseDir);
+  if (isDynamicPattern(path)) {
+    return nonEmpty(await glob(path, { absolute: true, onlyFiles: true, expandDirectories: false }), path);
+  }
+  const info = await stat(path).catch(() => null);
+  if (info === null) throw new DatasetSourceError(`no such file or folder: ${path}`);
+  if (info.isFile()) return [path];
+  return nonEmpty(await glob('**/*.parquet', { cwd: path, absolute: true, onlyFiles: true }), `${path}/**/*.parquet`);
+}
+
+/** The filesystem path of a `file:` source, absolute. */
+export function filePath(from: string, baseDir: string): string {
+  if (from.startsWith('file://')) return fileURLToPath(from);
+  const rest = from.slice('file:'.length);
+  return isAbsolute(rest) ? rest : resolve(baseDir, rest);
+}
+
+function nonEmpty(files: string[], looked: string): string[] {
+  if (files.length === 0) throw new DatasetSourceError(`no Parquet files match ${looked}`);
+  return files.sort();
+}

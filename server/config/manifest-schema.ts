@@ -1,0 +1,154 @@
+// The manifest's shape as zod schemas: the subset of Spice's spicepod.yaml that floe implements.
+import { z } from 'zod';
+import { checkSource } from './connectors.js';
+
+/**
+ * Sections Spice has and later floe issues implement. They are accepted (so a spicepod loads as is) and
+ * reported as warnings; their content is not validated yet.
+ */
+export const LATER_SECTIONS = [
+  'models',
+  'tools',
+  'catalogs',
+  'embeddings',
+  'views',
+  'rerankers',
+  'search_engines',
+  'workers',
+  'functions',
+  'dependencies',
+  'management',
+  'snapshots',
+  'extensions',
+] as const;
+
+/** Acceleration keys floe reads, and Spice keys accepted with a warning (refresh, retention, indexes...). */
+export const ACCELERATION_LATER_KEYS = [
+  'refresh_mode',
+  'refresh_check_interval',
+  'refresh_cron',
+  'refresh_sql',
+  'refresh_data_window',
+  'refresh_append_overlap',
+  'refresh_retry_enabled',
+  'refresh_retry_max_attempts',
+  'refresh_jitter_enabled',
+  'refresh_jitter_max',
+  'refresh_on_startup',
+  'retention_check_enabled',
+  'retention_period',
+  'retention_check_interval',
+  'retention_sql',
+  'on_zero_results',
+  'ready_state',
+  'indexes',
+  'primary_key',
+  'on_conflict',
+  'partition_by',
+  'params',
+  'snapshots',
+  'metrics',
+] as const;
+
+/** Dataset keys of Spice that floe ignores for now (with a warning). */
+export const DATASET_LATER_KEYS = [
+  'metadata',
+  'columns',
+  'embeddings',
+  'dependsOn',
+  'vectors',
+  'mode',
+  'access',
+  'has_metadata_table',
+  'replication',
+  'time_column',
+  'time_format',
+  'time_partition_column',
+  'time_partition_format',
+  'unsupported_type_action',
+  'invalid_type_action',
+  'ready_state',
+  'metrics',
+  'check_availability',
+  'load',
+] as const;
+
+/** Runtime keys of Spice that floe ignores for now (with a warning). */
+export const RUNTIME_LATER_KEYS = [
+  'auth',
+  'caching',
+  'results_cache',
+  'tls',
+  'cors',
+  'task_history',
+  'query',
+  'memory_limit',
+  'temp_directory',
+  'dataset_load_parallelism',
+  'shutdown_timeout',
+  'ready_state',
+  'output_level',
+  'tracing',
+  'telemetry',
+  'flight',
+  'mcp',
+  'metrics',
+  'scheduler',
+  'params',
+] as const;
+
+const later = <K extends string>(keys: readonly K[]) =>
+  Object.fromEntries(keys.map((k) => [k, z.unknown().optional()])) as Record<K, z.ZodOptional<z.ZodUnknown>>;
+
+const acceleration = z.strictObject({
+  enabled: z.boolean().default(true),
+  engine: supportedOnly('acceleration engine', 'arrow').default('arrow'),
+  mode: supportedOnly('acceleration mode', 'memory').default('memory'),
+  ...later(ACCELERATION_LATER_KEYS),
+});
+
+const dataset = z.strictObject({
+  from: z.string().check((ctx) => {
+    const problem = checkSource(ctx.value);
+    if (problem !== null) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
+  }),
+  name: z.string().min(1),
+  description: z.string().optional(),
+  params: z.record(z.string(), z.unknown()).default({}),
+  acceleration: acceleration.optional(),
+  ...later(DATASET_LATER_KEYS),
+});
+
+const runtime = z.strictObject({
+  http: z
+    .strictObject({
+      /** Largest accepted request body in bytes (413 above); default 128 MiB. A floe extension. */
+      max_body_bytes: z.number().int().positive().optional(),
+    })
+    .optional(),
+  ...later(RUNTIME_LATER_KEYS),
+});
+
+const secretStore = z.strictObject({ from: z.string(), name: z.string(), params: z.unknown().optional() });
+
+/** A whole manifest after `${...}` substitution. */
+export const manifestSchema = z.strictObject({
+  version: z.enum(['v1beta1', 'v1', 'v2']),
+  kind: z.enum(['Spicepod']),
+  name: z.string().min(1),
+  datasets: z.array(dataset).default([]),
+  runtime: runtime.default({}),
+  secrets: z.array(secretStore).optional(),
+  metadata: z.unknown().optional(),
+  ...later(LATER_SECTIONS),
+});
+
+export type ManifestDocument = z.infer<typeof manifestSchema>;
+
+// A string where Spice knows more values than floe has built: other values are "not supported yet".
+function supportedOnly(what: string, supported: string) {
+  return z.string().check((ctx) => {
+    if (ctx.value === supported) return;
+    ctx.issues.push({ code: 'custom', message: `${what} '${ctx.value}' is not supported yet`, input: ctx.value });
+  });
+}

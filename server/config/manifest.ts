@@ -1,0 +1,117 @@
+// `loadManifest`: reads floe.yaml / spicepod.yaml, substitutes secrets, validates, and lists the datasets.
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import type { z } from 'zod';
+import type { DatasetSpec } from '../../catalog/datasets.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../http/read-body.js';
+import {
+  ACCELERATION_LATER_KEYS,
+  DATASET_LATER_KEYS,
+  LATER_SECTIONS,
+  manifestSchema,
+  RUNTIME_LATER_KEYS,
+} from './manifest-schema.js';
+import { SecretReferenceError, substituteSecrets } from './substitute-secrets.js';
+
+/** A validated manifest, reduced to what floe uses. */
+export interface Manifest {
+  readonly name: string;
+  /** Folder that relative `file:` paths are resolved against (the manifest's own folder). */
+  readonly baseDir: string;
+  readonly datasets: readonly DatasetSpec[];
+  readonly maxBodyBytes: number;
+  /** Sections and keys that were accepted but are not implemented yet, as `path: what`. */
+  readonly warnings: readonly string[];
+}
+
+/** The manifest is invalid; every line of the message is `<key path>: <problem>`. */
+export class ManifestError extends Error {}
+
+/** Reads and validates the manifest at `path`; see `parseManifest`. */
+export async function loadManifest(path: string, env: NodeJS.ProcessEnv = process.env): Promise<Manifest> {
+  const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    throw new ManifestError(`manifest: cannot read ${path}: ${e.code ?? e.message}`);
+  });
+  const doc = parseDocument(text, { prettyErrors: true });
+  if (doc.errors.length > 0) throw new ManifestError(`manifest: invalid YAML: ${doc.errors[0]?.message}`);
+  return parseManifest(doc.toJS(), dirname(resolve(path)), env);
+}
+
+/**
+ * Validates an already parsed manifest (e.g. an object given to `startServer`). `${env:X}` and
+ * `${secrets:X}` are replaced first, so substituted values are validated too. Throws `ManifestError`
+ * naming the key path of every problem, e.g. `datasets[1].from: unknown connector 'ftp'`.
+ */
+export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.ProcessEnv = process.env): Manifest {
+  let substituted: unknown;
+  try {
+    substituted = substituteSecrets(raw, env, envStoreNames(raw));
+  } catch (e) {
+    if (e instanceof SecretReferenceError) throw new ManifestError(`${e.path}: ${e.message}`);
+    throw e;
+  }
+  const parsed = manifestSchema.safeParse(substituted);
+  if (!parsed.success) throw new ManifestError(parsed.error.issues.map(describeIssue).join('\n'));
+  const m = parsed.data;
+  duplicateNames(m.datasets.map((d) => d.name));
+  return {
+    name: m.name,
+    baseDir,
+    datasets: m.datasets.map((d) => ({ name: d.name, from: d.from, accelerated: d.acceleration?.enabled ?? false })),
+    maxBodyBytes: m.runtime.http?.max_body_bytes ?? DEFAULT_MAX_BODY_BYTES,
+    warnings: collectWarnings(m),
+  };
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const path = keyPath(issue.path);
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((k) => `${path === '' ? k : `${path}.${k}`}: unknown key`).join('\n');
+  }
+  const message = issue.message.replace(/^Invalid (input|option): /, '').replace(/, received undefined$/, ' (missing)');
+  return `${path === '' ? 'manifest' : path}: ${message}`;
+}
+
+/** `['datasets', 1, 'from']` -> `datasets[1].from`. */
+export function keyPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path)
+    out += typeof part === 'number' ? `[${part}]` : out === '' ? String(part) : `.${String(part)}`;
+  return out;
+}
+
+function duplicateNames(names: readonly string[]): void {
+  const seen = new Map<string, number>();
+  names.forEach((name, i) => {
+    const first = seen.get(name.toLowerCase());
+    if (first !== undefined) {
+      throw new ManifestError(`datasets[${i}].name: dataset '${name}' is already declared at datasets[${first}]`);
+    }
+    seen.set(name.toLowerCase(), i);
+  });
+}
+
+function envStoreNames(raw: unknown): string[] {
+  const secrets = (raw as { secrets?: unknown } | null)?.secrets;
+  if (!Array.isArray(secrets)) return [];
+  return secrets.filter((s) => s?.from === 'env' && typeof s.name === 'string').map((s) => s.name as string);
+}
+
+function collectWarnings(m: z.infer<typeof manifestSchema>): string[] {
+  const warnings: string[] = [];
+  const note = (path: string, present: unknown) => {
+    if (present !== undefined) warnings.push(`${path}: not supported yet; ignored`);
+  };
+  for (const section of LATER_SECTIONS) note(section, m[section]);
+  for (const key of RUNTIME_LATER_KEYS) note(`runtime.${key}`, m.runtime[key]);
+  m.secrets?.forEach((s, i) => {
+    if (s.from !== 'env') warnings.push(`secrets[${i}].from: secret store '${s.from}' is not supported yet; ignored`);
+  });
+  m.datasets.forEach((d, i) => {
+    for (const key of DATASET_LATER_KEYS) note(`datasets[${i}].${key}`, d[key]);
+    if (Object.keys(d.params).length > 0) note(`datasets[${i}].params`, d.params);
+    for (const key of ACCELERATION_LATER_KEYS) note(`datasets[${i}].acceleration.${key}`, d.acceleration?.[key]);
+  });
+  return warnings;
+}

@@ -1,0 +1,23 @@
+// `negotiateFormat`: picks the /v1/sql result format from the Accept header (q-values and parameters).
+import Negotiator from 'negotiator';
+import type { ResultFormat } from '../serialize/serializer.js';
+
+// Offered media types, most preferred first (ties and wildcards go to the earlier one). Text types carry
+// the charset we write, so `text/csv; charset=utf-8` matches while `text/csv; charset=latin1` does not.
+const OFFERED: readonly (readonly [string, ResultFormat])[] = [
+  ['application/json', 'json'],
+  ['application/vnd.service.sql.v1+json', 'vnd-json'],
+  ['text/csv; charset=utf-8', 'csv'],
+  ['text/plain; charset=utf-8', 'table-text'],
+];
+const OFFERED_TYPES = OFFERED.map(([type]) => type);
+
+/**
+ * The best offered format for `accept` by RFC 9110 rules: q-values, specificity, and parameters that must
+ * match. A missing, wildcard (`*` + `/*`), unknown or malformed header gives JSON: never 406, as Spice.
+ */
+export function negotiateFormat(accept: string): ResultFormat {
+  if (accept === '') return 'json';
+  const best = new Negotiator({ headers: { accept } }).mediaType(OFFERED_TYPES);
+  return OFFERED.find(([type]) => type === best)?.[1] ?? 'json';
+}

@@ -1,0 +1,129 @@
+// `Reply`: one HTTP response over uWS, safe after the client has gone (every write checks `aborted`).
+import type { HttpResponse } from './uws-app.js';
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  200: '200 OK',
+  400: '400 Bad Request',
+  404: '404 Not Found',
+  405: '405 Method Not Allowed',
+  413: '413 Payload Too Large',
+  500: '500 Internal Server Error',
+  503: '503 Service Unavailable',
+};
+
+export const TEXT_PLAIN = 'text/plain; charset=utf-8';
+
+/**
+ * Wraps a uWS response. The constructor registers `onAborted` (uWS requires it before any asynchronous
+ * step); after an abort every method is a no-op. Writes happen under `res.cork` so status, headers and
+ * body leave in one syscall. A response is either sent whole (`send`) or streamed (`head`, `write`*, `end`).
+ */
+export class Reply {
+  readonly #res: HttpResponse;
+  #aborted = false;
+  #started = false;
+  #done = false;
+  #abortHandlers: (() => void)[] = [];
+  #drainHandlers: (() => void)[] = [];
+  #doneHandlers: (() => void)[] = [];
+
+  constructor(res: HttpResponse) {
+    this.#res = res;
+    res.onAborted(() => {
+      this.#aborted = true;
+      this.#finish();
+      for (const h of this.#abortHandlers) h();
+    });
+  }
+
+  /** True once the client has gone (or the connection was closed on purpose). */
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  /** True once a status line has been written: from then on errors can only cut the connection. */
+  get started(): boolean {
+    return this.#started;
+  }
+
+  /** Runs `handler` if the client disconnects before the response ends. */
+  onAbort(handler: () => void): void {
+    this.#abortHandlers.push(handler);
+  }
+
+  /** Runs `handler` once the response has ended, was aborted or cut. */
+  onDone(handler: () => void): void {
+    if (this.#done) handler();
+    else this.#doneHandlers.push(handler);
+  }
+
+  /** Sends a complete response with a Content-Length; `close` ends the connection after it (e.g. on 413). */
+  send(
+    status: number,
+    contentType: string,
+    body: string | Uint8Array,
+    headers: Record<string, string> = {},
+    close = false,
+  ): void {
+    if (this.#aborted || this.#started) return;
+    this.#started = true;
+    this.#res.cork(() => {
+      this.#res.writeStatus(STATUS_TEXT[status] ?? String(status)).writeHeader('Content-Type', contentType);
+      for (const [k, v] of Object.entries(headers)) this.#res.writeHeader(k, v);
+      this.#res.end(body, close);
+    });
+    this.#finish();
+  }
+
+  /** Starts a chunked response; `write` the body, then `end`. */
+  head(status: number, contentType: string): void {
+    if (this.#aborted || this.#started) return;
+    this.#started = true;
+    this.#res.cork(() => {
+      this.#res.writeStatus(STATUS_TEXT[status] ?? String(status)).writeHeader('Content-Type', contentType);
+    });
+    this.#res.onWritable(() => {
+      const handlers = this.#drainHandlers;
+      this.#drainHandlers = [];
+      for (const h of handlers) h();
+      return true;
+    });
+  }
+
+  /**
+   * Writes one body chunk. uWS keeps whatever the socket did not take; `onDrained` runs once that backlog
+   * has been flushed (at once when there was none), which is when the producer may send more.
+   */
+  write(chunk: Uint8Array, onDrained: () => void): void {
+    if (this.#aborted || this.#done) return;
+    let ok = false;
+    this.#res.cork(() => {
+      ok = this.#res.write(chunk);
+    });
+    if (ok && this.#drainHandlers.length === 0) onDrained();
+    else this.#drainHandlers.push(onDrained);
+  }
+
+  /** Ends a streamed response. */
+  end(): void {
+    if (this.#aborted || this.#done) return;
+    this.#res.cork(() => this.#res.end());
+    this.#finish();
+  }
+
+  /** Closes the connection mid-body so the client sees a truncated response, not a clean end. */
+  cut(): void {
+    if (this.#aborted || this.#done) return;
+    this.#aborted = true;
+    this.#res.close();
+    this.#finish();
+  }
+
+  #finish(): void {
+    if (this.#done) return;
+    this.#done = true;
+    const handlers = this.#doneHandlers;
+    this.#doneHandlers = [];
+    for (const h of handlers) h();
+  }
+}

@@ -1,0 +1,112 @@
+// `startServer`: the composition root: manifest -> HTTP listener -> datasets -> worker pool -> ready.
+import { resolve } from 'node:path';
+import { resolveDatasets } from '../catalog/datasets.js';
+import { loadManifest, type Manifest, parseManifest } from './config/manifest.js';
+import type { Reply } from './http/respond.js';
+import { registerRoutes, type ServerPhase } from './http/routes.js';
+import { listenUws } from './http/uws-app.js';
+import { createQueryPool, type QueryPool } from './pool/pool.js';
+import { prepareSample } from './sample/prepare-sample.js';
+
+export interface ServerOptions {
+  /** Path to a manifest, an already parsed manifest object, or undefined for the built-in sample. */
+  readonly manifest?: string | object;
+  /** Folder for relative paths of an object manifest and for the sample's `.floe/`; default cwd. */
+  readonly baseDir?: string;
+  /** Default 127.0.0.1. */
+  readonly host?: string;
+  /** Default 8090; 0 picks a free port. */
+  readonly port?: number;
+  /** Query worker threads; default one per core. */
+  readonly workers?: number;
+  /** How long `close` lets in-flight requests finish before cutting them; default 10 s. */
+  readonly drainMs?: number;
+  /** Environment for `${env:…}` substitution; default process.env. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Called once the HTTP listener is up, before datasets load. */
+  readonly onListening?: (port: number) => void;
+  /** Progress lines (dataset loaded, warnings); default stderr. */
+  readonly log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  readonly host: string;
+  readonly port: number;
+  readonly manifest: Manifest;
+  /** Stops accepting, lets in-flight requests finish (bounded by `drainMs`), stops the workers. */
+  close(): Promise<void>;
+}
+
+/**
+ * Validates the manifest (throws `ManifestError` before binding anything), starts listening (/health
+ * answers at once; /v1/ready and /v1/sql answer 503 until loaded), resolves and loads the datasets, starts
+ * the pool and resolves once /v1/ready says ready. A dataset failure closes the listener and rejects.
+ */
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const baseDir = resolve(options.baseDir ?? process.cwd());
+  const sample = options.manifest === undefined ? prepareSample(baseDir) : null;
+  const manifest = await readManifest(options.manifest ?? sample?.manifest, baseDir, options.env);
+  for (const w of manifest.warnings) log(`floe: warning: ${w}`);
+
+  let phase: ServerPhase = 'loading';
+  let pool: QueryPool | null = null;
+  const inflight = new Set<Reply>();
+  const host = options.host ?? '127.0.0.1';
+  const server = await listenUws(
+    (app) =>
+      registerRoutes(app, {
+        phase: () => phase,
+        pool: () => (phase === 'ready' ? pool : null),
+        unavailableText: () => (phase === 'loading' ? 'not ready: datasets are loading' : 'Runtime is shutting down'),
+        maxBodyBytes: manifest.maxBodyBytes,
+        track: (reply) => {
+          inflight.add(reply);
+          reply.onDone(() => inflight.delete(reply));
+        },
+      }),
+    host,
+    options.port ?? 8090,
+  );
+  options.onListening?.(server.port);
+
+  try {
+    await sample?.generate();
+    const snapshot = await resolveDatasets(manifest.datasets, manifest.baseDir, (name, detail) =>
+      log(`floe: dataset ${name}: ${detail}`),
+    );
+    pool = createQueryPool({ snapshot, workers: options.workers });
+    phase = 'ready';
+  } catch (e) {
+    server.closeAll();
+    throw e;
+  }
+
+  let closing: Promise<void> | null = null;
+  return {
+    host,
+    port: server.port,
+    manifest,
+    close() {
+      closing ??= (async () => {
+        phase = 'stopping';
+        server.stopListening();
+        await drain(inflight, options.drainMs ?? 10_000);
+        server.closeAll();
+        await pool?.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+async function readManifest(source: string | object | undefined, baseDir: string, env?: NodeJS.ProcessEnv) {
+  if (typeof source === 'string') return loadManifest(resolve(baseDir, source), env);
+  return parseManifest(source, baseDir, env);
+}
+
+// Waits until no response is in flight, or `ms` passed (then the caller cuts what is left).
+async function drain(inflight: Set<Reply>, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (inflight.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+}

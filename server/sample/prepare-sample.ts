@@ -1,0 +1,48 @@
+// `prepareSample`: the built-in TPC-H sample served when no manifest is given, written to .floe/sample/.
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeParquetFile } from '../../engine/index.js';
+import { makeTpchSample } from './tpch-sample.js';
+
+/** Bump when the generator changes so existing folders are regenerated. */
+const SAMPLE_VERSION = '1';
+const TABLES = ['region', 'nation', 'supplier', 'part', 'partsupp', 'customer', 'orders', 'lineitem'];
+
+export interface Sample {
+  /** A manifest (object form) with one `file:` dataset per table. */
+  readonly manifest: object;
+  /** Folder holding the Parquet files. */
+  readonly dir: string;
+  /** Writes the files unless a complete set from this generator version is already there. */
+  generate(): Promise<void>;
+}
+
+/**
+ * The sample lives in `<baseDir>/.floe/sample/<table>.parquet`. Generation is deterministic (fixed seed)
+ * and happens once: a `VERSION` file written last marks a complete set, so an interrupted first start is
+ * redone on the next one. Files are written under temporary names and renamed into place.
+ */
+export function prepareSample(baseDir: string): Sample {
+  const dir = join(baseDir, '.floe', 'sample');
+  const manifest = {
+    version: 'v1',
+    kind: 'Spicepod',
+    name: 'floe-sample',
+    datasets: TABLES.map((name) => ({ name, from: `file:${join(dir, `${name}.parquet`)}` })),
+  };
+  return {
+    manifest,
+    dir,
+    async generate() {
+      const marker = join(dir, 'VERSION');
+      if ((await readFile(marker, 'utf8').catch(() => '')) === SAMPLE_VERSION) return;
+      await mkdir(dir, { recursive: true });
+      for (const table of makeTpchSample()) {
+        const path = join(dir, `${table.name}.parquet`);
+        await writeParquetFile(`${path}.tmp`, table.batch.schema, [table.batch]);
+        await rename(`${path}.tmp`, path);
+      }
+      await writeFile(marker, SAMPLE_VERSION);
+    },
+  };
+}

@@ -1,0 +1,42 @@
+// `Serializer`: the streaming contract every /v1/sql output format implements, and the format table.
+import type { Batch, Schema } from '../../engine/index.js';
+import { makeCsvSerializer } from './csv.js';
+import { makeJsonSerializer } from './json.js';
+import { makeTableTextSerializer } from './table-text.js';
+import { makeVndJsonSerializer } from './vnd-json.js';
+
+/**
+ * Turns a result into text piece by piece: `begin` once, `batch` per batch, `end` once. Concatenating the
+ * returned strings gives the whole body. Implementations keep no more state than the format needs
+ * (only the ASCII table buffers, because column widths depend on every row).
+ */
+export interface Serializer {
+  begin(schema: Schema): string;
+  batch(batch: Batch): string;
+  end(): string;
+}
+
+/** The result formats of POST /v1/sql, named after what the client asked for. */
+export type ResultFormat = 'json' | 'vnd-json' | 'csv' | 'table-text';
+
+/** The Content-Type each format is sent with. */
+export const CONTENT_TYPES: Readonly<Record<ResultFormat, string>> = {
+  json: 'application/json',
+  'vnd-json': 'application/vnd.service.sql.v1+json',
+  csv: 'text/csv; charset=utf-8',
+  'table-text': 'text/plain; charset=utf-8',
+};
+
+/** A fresh serializer for one response (serializers are stateful; never share one). */
+export function createSerializer(format: ResultFormat): Serializer {
+  switch (format) {
+    case 'json':
+      return makeJsonSerializer();
+    case 'vnd-json':
+      return makeVndJsonSerializer();
+    case 'csv':
+      return makeCsvSerializer();
+    case 'table-text':
+      return makeTableTextSerializer();
+  }
+}
