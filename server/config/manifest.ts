@@ -55,6 +55,9 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
   if (!parsed.success) throw new ManifestError(parsed.error.issues.map(describeIssue).join('\n'));
   const m = parsed.data;
   duplicateNames(m.datasets.map((d) => d.name));
+  m.datasets.forEach((d, i) => {
+    checkFileFormat(d.params.file_format, i);
+  });
   return {
     name: m.name,
     baseDir,
@@ -92,6 +95,13 @@ function duplicateNames(names: readonly string[]): void {
   });
 }
 
+function checkFileFormat(format: unknown, index: number): void {
+  if (format === undefined || format === 'parquet') return;
+  throw new ManifestError(
+    `datasets[${index}].params.file_format: file format '${String(format)}' is not supported yet`,
+  );
+}
+
 function envStoreNames(raw: unknown): string[] {
   const secrets = (raw as { secrets?: unknown } | null)?.secrets;
   if (!Array.isArray(secrets)) return [];
@@ -110,7 +120,7 @@ function collectWarnings(m: z.infer<typeof manifestSchema>): string[] {
   });
   m.datasets.forEach((d, i) => {
     for (const key of DATASET_LATER_KEYS) note(`datasets[${i}].${key}`, d[key]);
-    if (Object.keys(d.params).length > 0) note(`datasets[${i}].params`, d.params);
+    for (const key of Object.keys(d.params)) if (key !== 'file_format') note(`datasets[${i}].params.${key}`, true);
     for (const key of ACCELERATION_LATER_KEYS) note(`datasets[${i}].acceleration.${key}`, d.acceleration?.[key]);
   });
   return warnings;

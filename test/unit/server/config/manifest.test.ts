@@ -1,0 +1,209 @@
+// Manifest loading: a real spicepod loads, secrets substitute, and every error names its key path.
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${env:X}` is the manifest syntax under test.
+import assert from 'node:assert/strict';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { loadManifest, ManifestError, parseManifest } from '../../../../server/config/manifest.js';
+
+const SPICEPOD = `
+version: v1beta1
+kind: Spicepod
+name: taxi
+datasets:
+  - from: file:data/trips.parquet
+    name: trips
+    description: NYC taxi trips
+    params:
+      file_format: parquet
+    acceleration:
+      enabled: true
+      refresh_check_interval: 10s
+  - from: file://\${env:FLOE_TEST_DIR}/zones/
+    name: zones
+models:
+  - from: openai:gpt-4o
+    name: nql
+runtime:
+  results_cache:
+    enabled: true
+  http:
+    max_body_bytes: 1024
+`;
+
+async function writeManifest(text: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'floe-manifest-'));
+  const path = join(dir, 'spicepod.yaml');
+  await writeFile(path, text);
+  return path;
+}
+
+const base = { version: 'v1', kind: 'Spicepod', name: 'm' };
+
+function problem(doc: object, env: NodeJS.ProcessEnv = {}): string {
+  try {
+    parseManifest({ ...base, ...doc }, '/base', env);
+  } catch (e) {
+    assert.ok(e instanceof ManifestError, `expected ManifestError, got ${e}`);
+    return e.message;
+  }
+  assert.fail('manifest was accepted');
+}
+
+describe('loadManifest', () => {
+  it('loads a Spice spicepod.yaml as is, resolving paths against its folder', async () => {
+    const path = await writeManifest(SPICEPOD);
+    const m = await loadManifest(path, { FLOE_TEST_DIR: '/srv/geo' });
+    assert.equal(m.name, 'taxi');
+    assert.equal(m.baseDir, join(path, '..'));
+    assert.deepEqual(m.datasets, [
+      { name: 'trips', from: 'file:data/trips.parquet', accelerated: true },
+      { name: 'zones', from: 'file:///srv/geo/zones/', accelerated: false },
+    ]);
+    assert.equal(m.maxBodyBytes, 1024);
+  });
+
+  it('warns about sections and keys that later issues implement', async () => {
+    const m = await loadManifest(await writeManifest(SPICEPOD), { FLOE_TEST_DIR: '/x' });
+    assert.deepEqual(m.warnings, [
+      'models: not supported yet; ignored',
+      'runtime.results_cache: not supported yet; ignored',
+      'datasets[0].acceleration.refresh_check_interval: not supported yet; ignored',
+    ]);
+  });
+
+  it('defaults the body limit to 128 MiB and accepts v2 manifests', () => {
+    const m = parseManifest({ ...base, version: 'v2' }, '/b', {});
+    assert.equal(m.maxBodyBytes, 128 * 1024 * 1024);
+    assert.deepEqual(m.datasets, []);
+  });
+
+  it('reports invalid YAML with its position', async () => {
+    await assert.rejects(loadManifest(await writeManifest('name: [unclosed\n')), (e: Error) => {
+      assert.ok(e instanceof ManifestError);
+      assert.match(e.message, /^manifest: invalid YAML: .*line 2/s);
+      return true;
+    });
+  });
+
+  it('reports a missing file', async () => {
+    await assert.rejects(
+      loadManifest('/nonexistent/floe.yaml'),
+      /manifest: cannot read \/nonexistent\/floe.yaml: ENOENT/,
+    );
+  });
+});
+
+describe('secret substitution', () => {
+  const ds = (from: string) => ({ datasets: [{ name: 't', from }] });
+  const fromOf = (doc: object, env: NodeJS.ProcessEnv) =>
+    parseManifest({ ...base, ...doc }, '/b', env).datasets[0]?.from;
+
+  it('replaces ${env:NAME} inside longer strings', () => {
+    assert.equal(fromOf(ds('file:${env:ROOT}/t.parquet'), { ROOT: '/data' }), 'file:/data/t.parquet');
+  });
+
+  it('upper-cases ${secrets:name} keys for the env store, and allows spaces', () => {
+    assert.equal(fromOf(ds('file:${ secrets:data_root }/t'), { DATA_ROOT: '/d' }), 'file:/d/t');
+  });
+
+  it('accepts a named env store declared under secrets', () => {
+    const doc = { ...ds('file:${local:dir}/t'), secrets: [{ from: 'env', name: 'local' }] };
+    assert.equal(fromOf(doc, { DIR: '/l' }), 'file:/l/t');
+  });
+
+  it('names the key path of an unset variable', () => {
+    assert.equal(
+      problem(ds('file:${env:NOPE}/t')),
+      "datasets[0].from: '${env:NOPE}' is not set (environment variable NOPE)",
+    );
+  });
+
+  it('rejects an unknown store', () => {
+    assert.equal(problem(ds('file:${vault:x}')), "datasets[0].from: unknown secret store 'vault' in '${vault:x}'");
+  });
+});
+
+describe('manifest errors name the key path', () => {
+  const cases: [string, object, string][] = [
+    [
+      'unknown connector',
+      {
+        datasets: [
+          { name: 'a', from: 'file:a' },
+          { name: 'b', from: 'ftp://host/x' },
+        ],
+      },
+      "datasets[1].from: unknown connector 'ftp'",
+    ],
+    [
+      'known connector not built yet',
+      { datasets: [{ name: 'a', from: 's3://bucket/a/' }] },
+      "datasets[0].from: connector 's3' is not supported yet (floe reads 'file:' sources)",
+    ],
+    [
+      'postgres',
+      { datasets: [{ name: 'a', from: 'postgres:public.a' }] },
+      "datasets[0].from: connector 'postgres' is not supported yet (floe reads 'file:' sources)",
+    ],
+    [
+      'source without a connector',
+      { datasets: [{ name: 'a', from: 'data.parquet' }] },
+      "datasets[0].from: expected '<connector>:<path>', e.g. 'file:data/trips.parquet', got 'data.parquet'",
+    ],
+    ['missing name', { datasets: [{ from: 'file:a' }] }, 'datasets[0].name: expected string (missing)'],
+    ['wrong type', { datasets: [{ name: 'a', from: 42 }] }, 'datasets[0].from: expected string, received number'],
+    ['unknown dataset key', { datasets: [{ name: 'a', from: 'file:a', form: 'x' }] }, 'datasets[0].form: unknown key'],
+    ['unknown top-level key', { dataset: [] }, 'dataset: unknown key'],
+    ['bad version', { version: 'v9' }, 'version: expected one of "v1beta1"|"v1"|"v2"'],
+    ['bad kind', { kind: 'Pod' }, 'kind: expected "Spicepod"'],
+    [
+      'engine not built yet',
+      { datasets: [{ name: 'a', from: 'file:a', acceleration: { engine: 'duckdb' } }] },
+      "datasets[0].acceleration.engine: acceleration engine 'duckdb' is not supported yet",
+    ],
+    [
+      'file mode not built yet',
+      { datasets: [{ name: 'a', from: 'file:a', acceleration: { mode: 'file' } }] },
+      "datasets[0].acceleration.mode: acceleration mode 'file' is not supported yet",
+    ],
+    [
+      'unknown acceleration key',
+      { datasets: [{ name: 'a', from: 'file:a', acceleration: { enable: true } }] },
+      'datasets[0].acceleration.enable: unknown key',
+    ],
+    [
+      'body limit type',
+      { runtime: { http: { max_body_bytes: 'big' } } },
+      'runtime.http.max_body_bytes: expected number, received string',
+    ],
+    ['unknown runtime key', { runtime: { htp: {} } }, 'runtime.htp: unknown key'],
+    [
+      'duplicate dataset',
+      {
+        datasets: [
+          { name: 'a', from: 'file:a' },
+          { name: 'A', from: 'file:b' },
+        ],
+      },
+      "datasets[1].name: dataset 'A' is already declared at datasets[0]",
+    ],
+    [
+      'file format',
+      { datasets: [{ name: 'a', from: 'file:a.csv', params: { file_format: 'csv' } }] },
+      "datasets[0].params.file_format: file format 'csv' is not supported yet",
+    ],
+  ];
+  for (const [what, doc, expected] of cases) {
+    it(what, () => assert.equal(problem(doc), expected));
+  }
+
+  it('lists every problem, one per line', () => {
+    const message = problem({ name: undefined, datasets: [{ name: 'a', from: 'ftp:x' }] });
+    assert.deepEqual(message.split('\n'), [
+      'name: expected string (missing)',
+      "datasets[0].from: unknown connector 'ftp'",
+    ]);
+  });
+});
