@@ -1,25 +1,34 @@
 // The engine's public API: the only module that catalog/, server/, bench/ and test/slt import.
-import type { Batch } from './arrow/batch.js';
+import { type Batch, makeBatch } from './arrow/batch.js';
+import { makeColumn } from './arrow/column.js';
 import type { Catalog } from './catalog.js';
-import { executePlan } from './exec/execute.js';
+import { evaluateConstant, executePlan } from './exec/execute.js';
+import { planPhysical } from './exec/plan-physical.js';
 import { optimize } from './optimize/optimizer.js';
-import { explainText } from './plan/explain.js';
+import { explainLines } from './plan/explain.js';
+import { type LogicalPlan, planChildren, type Scan } from './plan/logical/index.js';
 import type { Schema } from './plan/types.js';
 import { parseSql } from './sql/parse.js';
 import { type ParamValues, sqlToPlan } from './sql/sql-to-plan.js';
 
 export type { Batch } from './arrow/batch.js';
 export type { Column, Utf8Bytes } from './arrow/column.js';
-export { strings, isValid } from './arrow/column.js';
-export { cellText, jsonKind, formatFloat } from './arrow/format.js';
-export type { Catalog, TableProvider, ScanRequest, TableStatistics } from './catalog.js';
+export { isValid, strings } from './arrow/column.js';
+export { cellText, formatFloat, jsonKind } from './arrow/format.js';
+export type { Catalog, ScanRequest, TableProvider, TableStatistics } from './catalog.js';
 export * from './errors.js';
+export { createMemoryTable, type MemoryTableData } from './exec/memory-table.js';
+export {
+  type ColumnInput,
+  createParquetTable,
+  loadParquetTable,
+  type ParquetWriteOptions,
+  writeParquetFile,
+} from './io/parquet/index.js';
+export { createMapCatalog } from './map-catalog.js';
 export type { DataType, Field, Schema } from './plan/types.js';
 export { arrowTypeName, typeName } from './plan/types.js';
 export type { ParamValues } from './sql/sql-to-plan.js';
-export { createParquetTable, loadParquetTable, writeParquetFile, type ParquetWriteOptions } from './io/parquet/index.js';
-export { createMemoryTable, type MemoryTableData } from './exec/memory-table.js';
-export { createMapCatalog } from './map-catalog.js';
 
 export interface ExecuteOptions {
   /** `$1…` (array) or `:name` (object) parameter values, as plain JSON values. */
@@ -39,23 +48,61 @@ export interface QueryResult {
 export interface Engine {
   /** Parses, binds, optimizes and starts one statement. Throws `EngineError` subclasses on bad input. */
   execute(sql: string, options?: ExecuteOptions): Promise<QueryResult>;
+  /** The optimized plan as EXPLAIN text lines. */
+  explain(sql: string, options?: ExecuteOptions): Promise<string[]>;
 }
 
 export function createEngine(options: { catalog: Catalog }): Engine {
   const { catalog } = options;
+  const plan = (sql: string, opts: ExecuteOptions) => {
+    const statement = parseSql(sql);
+    const logical = sqlToPlan(statement.ast, { catalog, params: opts.params });
+    return {
+      explain: statement.explain,
+      plan: optimize(logical, { disabled: opts.disabledRules ?? [], evaluateConstant }),
+    };
+  };
+  const explain = async (p: LogicalPlan) => {
+    planPhysical(p, { catalog });
+    return explainLines(p, await scanDetails(p, catalog));
+  };
   return {
     async execute(sql, opts = {}) {
       const signal = opts.signal ?? new AbortController().signal;
-      const statement = parseSql(sql);
-      const logical = sqlToPlan(statement.ast, { catalog, params: opts.params });
-      const plan = optimize(logical, { disabled: opts.disabledRules ?? [] });
-      if (statement.explain) return explainText(await describePlan(plan, catalog));
-      return executePlan(plan, { catalog, signal });
+      const { explain: isExplain, plan: p } = plan(sql, opts);
+      if (isExplain) return textResult('plan', await explain(p));
+      return executePlan(p, { catalog, signal });
+    },
+    async explain(sql, opts = {}) {
+      return explain(plan(sql, opts).plan);
     },
   };
 }
 
-async function describePlan(plan: Parameters<typeof executePlan>[0], catalog: Catalog) {
-  const { explainPlan } = await import('./plan/explain.js');
-  return explainPlan(plan, catalog);
+/** Provider facts for each scan of the plan (files, row groups kept after pruning). */
+async function scanDetails(plan: LogicalPlan, catalog: Catalog): Promise<Map<Scan, string>> {
+  const out = new Map<Scan, string>();
+  const visit = async (p: LogicalPlan): Promise<void> => {
+    if (p.kind === 'scan') {
+      const provider = catalog.table(p.table);
+      if (provider) {
+        const filters = p.filters;
+        out.set(p, await provider.explainScan({ columns: p.columns ?? [], filters, limit: p.limit }));
+      }
+    }
+    for (const c of planChildren(p)) await visit(c);
+  };
+  await visit(plan);
+  return out;
+}
+
+function textResult(name: string, lines: string[]): QueryResult {
+  const schema: Schema = { fields: [{ name, qualifier: null, type: { id: 'utf8' }, nullable: false }] };
+  const batch = makeBatch(schema, [makeColumn({ id: 'utf8' }, lines, null, lines.length)], lines.length);
+  return {
+    schema,
+    batches: (async function* () {
+      yield batch;
+    })(),
+  };
 }

@@ -22,7 +22,8 @@ export function sliceColumn(col: Column, start: number, end: number): Column {
   const valid = col.valid === null ? null : col.valid.subarray(start, end);
   if (v === null) return makeColumn(col.type, null, valid, n);
   if (Array.isArray(v)) return makeColumn(col.type, v.slice(start, end), valid, n);
-  if ('offsets' in v) return makeColumn(col.type, { offsets: v.offsets.subarray(start, end + 1), bytes: v.bytes }, valid, n);
+  if ('offsets' in v)
+    return makeColumn(col.type, { offsets: v.offsets.subarray(start, end + 1), bytes: v.bytes }, valid, n);
   return makeColumn(col.type, v.subarray(start, end), valid, n);
 }
 

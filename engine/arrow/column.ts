@@ -68,7 +68,12 @@ function decodeUtf8(b: Utf8Bytes, length: number): string[] {
   for (let i = 0; i < length; i++) {
     const start = offsets[i] as number;
     const end = offsets[i + 1] as number;
-    out[i] = end === start ? '' : isAscii(bytes, start, end) ? asciiString(bytes, start, end) : utf8.decode(bytes.subarray(start, end));
+    out[i] =
+      end === start
+        ? ''
+        : isAscii(bytes, start, end)
+          ? asciiString(bytes, start, end)
+          : utf8.decode(bytes.subarray(start, end));
   }
   return out;
 }

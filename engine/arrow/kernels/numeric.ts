@@ -1,0 +1,183 @@
+// Arithmetic and comparison kernels over typed arrays; int64/decimal take a BigInt path only past ±2^53.
+import { ExecError } from '../../errors.js';
+import type { DataType } from '../../plan/types.js';
+import { type Column, MAX_EXACT, makeColumn, narrowExact, strings } from '../column.js';
+import { andValidity } from './validity.js';
+
+type Num = Int32Array | Float64Array;
+type Exact = Int32Array | Float64Array | BigInt64Array;
+export type ArithOp = '+' | '-' | '*' | '/' | '%';
+export type CmpOp = '=' | '<>' | '<' | '<=' | '>' | '>=';
+
+/** Values as float64 (decimals unscaled). Shares the array when it already is Float64. */
+export function toFloat64(col: Column): Float64Array {
+  const v = col.values;
+  const scale = col.type.id === 'decimal' ? 10 ** col.type.scale : 1;
+  if (v instanceof Float64Array && scale === 1) return v;
+  const out = new Float64Array(col.length);
+  if (v instanceof BigInt64Array) for (let i = 0; i < col.length; i++) out[i] = Number(v[i]) / scale;
+  else if (v instanceof Int32Array || v instanceof Float64Array || v instanceof Uint8Array)
+    for (let i = 0; i < col.length; i++) out[i] = (v[i] as number) / scale;
+  return out;
+}
+
+/** `a op b` element-wise; the binder has cast both sides so that `type` follows from them. */
+export function arithmetic(op: ArithOp, a: Column, b: Column, type: DataType): Column {
+  const n = a.length;
+  const valid = andValidity([a, b], n);
+  if (type.id === 'float64') return makeColumn(type, floatArith(op, toFloat64(a), toFloat64(b), n, valid), valid, n);
+  const x = a.values as Exact;
+  const y = b.values as Exact;
+  if (x instanceof BigInt64Array || y instanceof BigInt64Array)
+    return makeColumn(type, bigArith(op, x, y, n, valid), valid, n);
+  const out = new Float64Array(n);
+  let overflow = false;
+  for (let i = 0; i < n; i++) {
+    if (valid !== null && valid[i] === 0) continue;
+    const r = numArith(op, x[i] as number, y[i] as number);
+    if (r > MAX_EXACT || r < -MAX_EXACT) overflow = true;
+    out[i] = r;
+  }
+  if (overflow) return makeColumn(type, narrowExact(bigArith(op, x, y, n, valid)), valid, n);
+  if (type.id === 'int32') return makeColumn(type, toInt32(out, valid), valid, n);
+  return makeColumn(type, out, valid, n);
+}
+
+function numArith(op: ArithOp, p: number, q: number): number {
+  switch (op) {
+    case '+':
+      return p + q;
+    case '-':
+      return p - q;
+    case '*':
+      return p * q;
+    case '/': {
+      if (q === 0) throw new ExecError('division by zero');
+      let t = Math.trunc(p / q);
+      // Float division can round across an integer boundary near 2^53; correct with the remainder.
+      const r = p - t * q;
+      if (r !== 0 && Math.sign(r) !== Math.sign(p)) t += Math.sign(p) === Math.sign(q) ? -1 : 1;
+      return t;
+    }
+    case '%':
+      if (q === 0) throw new ExecError('division by zero');
+      return p % q;
+  }
+}
+
+function floatArith(op: ArithOp, x: Float64Array, y: Float64Array, n: number, valid: Uint8Array | null): Float64Array {
+  const out = new Float64Array(n);
+  switch (op) {
+    case '+':
+      for (let i = 0; i < n; i++) out[i] = (x[i] as number) + (y[i] as number);
+      break;
+    case '-':
+      for (let i = 0; i < n; i++) out[i] = (x[i] as number) - (y[i] as number);
+      break;
+    case '*':
+      for (let i = 0; i < n; i++) out[i] = (x[i] as number) * (y[i] as number);
+      break;
+    default:
+      for (let i = 0; i < n; i++) {
+        if (valid !== null && valid[i] === 0) continue;
+        if (y[i] === 0) throw new ExecError('division by zero');
+        out[i] = op === '/' ? (x[i] as number) / (y[i] as number) : (x[i] as number) % (y[i] as number);
+      }
+  }
+  return out;
+}
+
+const INT64_MAX = 2n ** 63n - 1n;
+
+function bigArith(op: ArithOp, x: Exact, y: Exact, n: number, valid: Uint8Array | null): BigInt64Array {
+  const out = new BigInt64Array(n);
+  for (let i = 0; i < n; i++) {
+    if (valid !== null && valid[i] === 0) continue;
+    const p = BigInt(x[i] as number | bigint);
+    const q = BigInt(y[i] as number | bigint);
+    if ((op === '/' || op === '%') && q === 0n) throw new ExecError('division by zero');
+    const r = op === '+' ? p + q : op === '-' ? p - q : op === '*' ? p * q : op === '/' ? p / q : p % q;
+    if (r > INT64_MAX || r < -INT64_MAX) throw new ExecError('numeric value out of range');
+    out[i] = r;
+  }
+  return out;
+}
+
+function toInt32(v: Float64Array, valid: Uint8Array | null): Int32Array {
+  const out = new Int32Array(v.length);
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i] as number;
+    if ((x > 2147483647 || x < -2147483648) && (valid === null || valid[i] === 1)) {
+      throw new ExecError('integer out of range');
+    }
+    out[i] = x;
+  }
+  return out;
+}
+
+/** `a op b` for two columns of one type (the binder unified them); NULL when either side is NULL. */
+export function compare(op: CmpOp, a: Column, b: Column): Column {
+  const n = a.length;
+  const valid = andValidity([a, b], n);
+  const out = new Uint8Array(n);
+  const t = a.type.id;
+  if (t === 'utf8') {
+    cmpLoop(op, strings(a), strings(b), out, n);
+  } else if (t === 'float64' || a.type.id !== b.type.id) {
+    cmpLoop(op, toFloat64(a), toFloat64(b), out, n);
+  } else if (a.values instanceof BigInt64Array || b.values instanceof BigInt64Array) {
+    const x = a.values as Exact;
+    const y = b.values as Exact;
+    for (let i = 0; i < n; i++) out[i] = cmpOne(op, BigInt(x[i] as number | bigint), BigInt(y[i] as number | bigint));
+  } else if (a.values !== null && b.values !== null) {
+    cmpLoop(op, a.values as Num, b.values as Num, out, n);
+  }
+  return makeColumn({ id: 'bool' }, out, valid, n);
+}
+
+function cmpOne<T extends number | bigint | string>(op: CmpOp, p: T, q: T): number {
+  switch (op) {
+    case '=':
+      return p === q ? 1 : 0;
+    case '<>':
+      return p !== q ? 1 : 0;
+    case '<':
+      return p < q ? 1 : 0;
+    case '<=':
+      return p <= q ? 1 : 0;
+    case '>':
+      return p > q ? 1 : 0;
+    case '>=':
+      return p >= q ? 1 : 0;
+  }
+}
+
+// One loop per operator keeps each loop monomorphic (a switch inside the loop costs ~3x).
+function cmpLoop<T extends ArrayLike<number> | ArrayLike<string>>(
+  op: CmpOp,
+  x: T,
+  y: T,
+  out: Uint8Array,
+  n: number,
+): void {
+  switch (op) {
+    case '=':
+      for (let i = 0; i < n; i++) out[i] = x[i] === y[i] ? 1 : 0;
+      return;
+    case '<>':
+      for (let i = 0; i < n; i++) out[i] = x[i] !== y[i] ? 1 : 0;
+      return;
+    case '<':
+      for (let i = 0; i < n; i++) out[i] = (x[i] as number) < (y[i] as number) ? 1 : 0;
+      return;
+    case '<=':
+      for (let i = 0; i < n; i++) out[i] = (x[i] as number) <= (y[i] as number) ? 1 : 0;
+      return;
+    case '>':
+      for (let i = 0; i < n; i++) out[i] = (x[i] as number) > (y[i] as number) ? 1 : 0;
+      return;
+    case '>=':
+      for (let i = 0; i < n; i++) out[i] = (x[i] as number) >= (y[i] as number) ? 1 : 0;
+      return;
+  }
+}

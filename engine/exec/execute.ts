@@ -1,0 +1,46 @@
+// `executePlan` runs an optimized plan; `evaluateConstant` serves the optimizer's constant folding.
+import { makeBatch } from '../arrow/batch.js';
+import { exactAt, strings } from '../arrow/column.js';
+import type { Catalog } from '../catalog.js';
+import type { Expr, LiteralExpr, LiteralValue } from '../plan/expr/index.js';
+import type { LogicalPlan } from '../plan/logical/index.js';
+import type { ExecContext } from './context.js';
+import { compileExpr } from './expr/physical-expr.js';
+import { planPhysical } from './plan-physical.js';
+
+export interface ExecuteResult {
+  readonly schema: LogicalPlan['schema'];
+  readonly batches: AsyncIterable<import('../arrow/batch.js').Batch>;
+}
+
+export function executePlan(plan: LogicalPlan, ctx: { catalog: Catalog; signal: AbortSignal }): ExecuteResult {
+  const root = planPhysical(plan, ctx);
+  const execCtx: ExecContext = ctx;
+  return {
+    schema: plan.schema,
+    batches: { [Symbol.asyncIterator]: () => root.execute(execCtx)[Symbol.asyncIterator]() },
+  };
+}
+
+/** Evaluates a column-free expression on one row and returns it as a literal. */
+export function evaluateConstant(e: Expr): LiteralExpr {
+  const col = compileExpr(e, { fields: [] }).evaluate(makeBatch({ fields: [] }, [], 1));
+  if (col.type.id === 'null' || (col.valid !== null && col.valid[0] === 0))
+    return { kind: 'literal', value: null, type: e.type };
+  let value: LiteralValue;
+  switch (col.type.id) {
+    case 'utf8':
+      value = strings(col)[0]!;
+      break;
+    case 'bool':
+      value = (col.values as Uint8Array)[0] === 1;
+      break;
+    case 'int64':
+    case 'decimal':
+      value = exactAt(col, 0);
+      break;
+    default:
+      value = (col.values as Int32Array | Float64Array)[0]!;
+  }
+  return { kind: 'literal', value, type: e.type };
+}

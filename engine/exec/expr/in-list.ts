@@ -1,0 +1,68 @@
+// `x [NOT] IN (list)` with SQL's NULL rules: no match and a NULL in the list gives NULL.
+import { type Column, makeColumn, strings } from '../../arrow/column.js';
+import { compare } from '../../arrow/kernels/numeric.js';
+import type { InListExpr } from '../../plan/expr/index.js';
+import { or } from './logic.js';
+import type { PhysicalExpr } from './physical-expr.js';
+
+type Key = number | bigint | string;
+
+/** A hashable key per row: numbers (scaled decimals), bigints past 2^53, or strings. */
+function keys(c: Column): ArrayLike<Key> {
+  if (c.type.id === 'utf8') return strings(c);
+  return (c.values as ArrayLike<number> | null) ?? [];
+}
+
+export function evaluateInList(e: InListExpr, expr: PhysicalExpr, list: PhysicalExpr[]): PhysicalExpr {
+  const constant = e.list.every((x) => x.kind === 'literal');
+  return {
+    evaluate(batch) {
+      const x = expr.evaluate(batch);
+      const items = list.map((l) => l.evaluate(batch.length === 0 ? batch : { ...batch, length: 1 }));
+      if (!constant)
+        return generic(
+          x,
+          list.map((l) => l.evaluate(batch)),
+          e.negated,
+        );
+      const set = new Set<Key>();
+      let listHasNull = false;
+      for (const c of items) {
+        if (c.length === 0) continue;
+        if (c.type.id === 'null' || (c.valid !== null && c.valid[0] === 0)) listHasNull = true;
+        else set.add(normal(keys(c)[0] as Key));
+      }
+      const n = x.length;
+      const k = keys(x);
+      const out = new Uint8Array(n);
+      const valid = new Uint8Array(n);
+      for (let i = 0; i < n; i++) {
+        if (x.type.id === 'null' || (x.valid !== null && x.valid[i] === 0)) continue;
+        const hit = set.has(normal(k[i] as Key));
+        if (hit || !listHasNull) {
+          valid[i] = 1;
+          out[i] = hit !== e.negated ? 1 : 0;
+        }
+      }
+      return makeColumn({ id: 'bool' }, out, valid, n);
+    },
+  };
+}
+
+function normal(k: Key): Key {
+  return typeof k === 'bigint' && k <= 9007199254740991n && k >= -9007199254740991n ? Number(k) : k;
+}
+
+/** x = a OR x = b OR …, then NOT for NOT IN: the same NULL rules through three-valued logic. */
+function generic(x: Column, items: Column[], negated: boolean): Column {
+  let acc = compare('=', x, items[0]!);
+  for (const item of items.slice(1)) acc = or(acc, compare('=', x, item));
+  if (!negated) return acc;
+  const v = acc.values as Uint8Array;
+  return makeColumn(
+    acc.type,
+    v.map((b) => 1 - b),
+    acc.valid,
+    acc.length,
+  );
+}

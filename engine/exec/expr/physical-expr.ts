@@ -1,0 +1,100 @@
+// `compileExpr`: a logical expression -> a `PhysicalExpr` that evaluates a whole batch to one column.
+import type { Batch } from '../../arrow/batch.js';
+import { type Column, constantColumn } from '../../arrow/column.js';
+import { cast } from '../../arrow/kernels/cast.js';
+import { arithmetic, compare } from '../../arrow/kernels/numeric.js';
+import { InternalError, NotSupportedError } from '../../errors.js';
+import { lookupFunction } from '../../functions/registry.js';
+import type { ArithmeticOp, BinaryExpr, ComparisonOp, Expr, IntervalValue } from '../../plan/expr/index.js';
+import type { Schema } from '../../plan/types.js';
+import { evaluateCase } from './case.js';
+import { evaluateInList } from './in-list.js';
+import { compileLike } from './like.js';
+import { and, isPredicate, negate, not, or } from './logic.js';
+import { addInterval } from './temporal.js';
+
+export interface PhysicalExpr {
+  evaluate(batch: Batch): Column;
+}
+
+/** Index of a column reference in `schema`; the binder guarantees it exists. */
+export function columnIndex(schema: Schema, qualifier: string | null, name: string): number {
+  let at = schema.fields.findIndex((f) => f.name === name && (qualifier === null || f.qualifier === qualifier));
+  if (at < 0 && qualifier !== null) at = schema.fields.findIndex((f) => f.name === name);
+  if (at < 0)
+    throw new InternalError(
+      `column ${qualifier ? `${qualifier}.` : ''}${name} not in input [${schema.fields.map((f) => f.name)}]`,
+    );
+  return at;
+}
+
+export function compileExpr(e: Expr, schema: Schema): PhysicalExpr {
+  switch (e.kind) {
+    case 'column': {
+      const at = columnIndex(schema, e.qualifier, e.name);
+      return { evaluate: (b) => b.columns[at]! };
+    }
+    case 'literal': {
+      const value = e.value;
+      return { evaluate: (b) => constantColumn(e.type, value, b.length) };
+    }
+    case 'binary': {
+      const l = compileExpr(e.left, schema);
+      const r = compileExpr(e.right, schema);
+      if (e.op === 'and') return { evaluate: (b) => and(l.evaluate(b), r.evaluate(b)) };
+      if (e.op === 'or') return { evaluate: (b) => or(l.evaluate(b), r.evaluate(b)) };
+      if (e.left.type.id === 'interval' || e.right.type.id === 'interval') return compileIntervalArith(e, schema);
+      if (e.op === '=' || e.op === '<>' || e.op === '<' || e.op === '<=' || e.op === '>' || e.op === '>=') {
+        const op = e.op as ComparisonOp;
+        return { evaluate: (b) => compare(op, l.evaluate(b), r.evaluate(b)) };
+      }
+      const op = e.op as ArithmeticOp;
+      return { evaluate: (b) => arithmetic(op, l.evaluate(b), r.evaluate(b), e.type) };
+    }
+    case 'unary': {
+      const inner = compileExpr(e.expr, schema);
+      if (e.op === 'not') return { evaluate: (b) => not(inner.evaluate(b)) };
+      if (e.op === 'neg') return { evaluate: (b) => negate(inner.evaluate(b)) };
+      const op = e.op;
+      return { evaluate: (b) => isPredicate(op, inner.evaluate(b)) };
+    }
+    case 'cast': {
+      const inner = compileExpr(e.expr, schema);
+      return { evaluate: (b) => cast(inner.evaluate(b), e.type) };
+    }
+    case 'call': {
+      const fn = lookupFunction(e.name);
+      if (!fn) throw new InternalError(`function ${e.name} vanished after binding`);
+      const args = e.args.map((a) => compileExpr(a, schema));
+      return {
+        evaluate: (b) =>
+          fn.evaluate(
+            args.map((a) => a.evaluate(b)),
+            b.length,
+            e.type,
+          ),
+      };
+    }
+    case 'case':
+      return evaluateCase(e, schema, compileExpr);
+    case 'in_list':
+      return evaluateInList(
+        e,
+        compileExpr(e.expr, schema),
+        e.list.map((x) => compileExpr(x, schema)),
+      );
+    case 'like':
+      return compileLike(e, compileExpr(e.expr, schema), compileExpr(e.pattern, schema));
+  }
+}
+
+/** `t ± INTERVAL '…'` or `INTERVAL '…' + t`; the interval must be a literal. */
+function compileIntervalArith(e: BinaryExpr, schema: Schema): PhysicalExpr {
+  const [t, iv] = e.right.type.id === 'interval' ? [e.left, e.right] : [e.right, e.left];
+  if (iv.kind !== 'literal' || iv.value === null)
+    throw new NotSupportedError('interval arithmetic needs a constant interval');
+  const inner = compileExpr(t, schema);
+  const value = iv.value as IntervalValue;
+  const sign = e.op === '-' ? -1 : 1;
+  return { evaluate: (b) => addInterval(inner.evaluate(b), value, sign) };
+}

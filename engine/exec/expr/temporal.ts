@@ -1,0 +1,38 @@
+// date/timestamp ± interval: calendar months (clamping the day, as PostgreSQL), then days, then microseconds.
+import { type Column, makeColumn } from '../../arrow/column.js';
+import type { IntervalValue } from '../../plan/expr/index.js';
+import { MS_PER_DAY } from '../../plan/values.js';
+
+const MICROS_PER_DAY = MS_PER_DAY * 1000;
+
+/** `t + sign * interval` for a date or timestamp column; the result is a timestamp. */
+export function addInterval(t: Column, iv: IntervalValue, sign: 1 | -1): Column {
+  const n = t.length;
+  const out = new Float64Array(n);
+  const v = t.values as Int32Array | Float64Array;
+  const isDate = t.type.id === 'date';
+  for (let i = 0; i < n; i++) {
+    if (t.valid !== null && t.valid[i] === 0) continue;
+    let micros = isDate ? (v[i] as number) * MICROS_PER_DAY : (v[i] as number);
+    if (iv.months !== 0) micros = addMonths(micros, sign * iv.months);
+    out[i] = micros + sign * (iv.days * MICROS_PER_DAY + iv.micros);
+  }
+  return makeColumn({ id: 'timestamp', tz: null }, out, t.valid, n);
+}
+
+function addMonths(micros: number, months: number): number {
+  const dayMicros = ((micros % MICROS_PER_DAY) + MICROS_PER_DAY) % MICROS_PER_DAY;
+  const d = new Date((micros - dayMicros) / 1000);
+  const total = d.getUTCFullYear() * 12 + d.getUTCMonth() + months;
+  const y = Math.floor(total / 12);
+  const m = total - y * 12;
+  const lastDay = new Date(Date.UTC(2000, m + 1, 0)).getUTCDate();
+  const leapAdjusted = m === 1 ? (isLeap(y) ? 29 : 28) : lastDay;
+  const out = new Date(0);
+  out.setUTCFullYear(y, m, Math.min(d.getUTCDate(), leapAdjusted));
+  return out.getTime() * 1000 + dayMicros;
+}
+
+function isLeap(y: number): boolean {
+  return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+}

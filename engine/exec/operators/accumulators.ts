@@ -1,0 +1,228 @@
+// Per-group aggregate state: COUNT, SUM (exact for integers and decimals), AVG, MIN, MAX, and DISTINCT.
+import { type Column, MAX_EXACT, makeColumn, narrowExact, strings } from '../../arrow/column.js';
+import { ExecError } from '../../errors.js';
+import type { AggregateCall } from '../../plan/logical/index.js';
+import type { DataType } from '../../plan/types.js';
+
+type Key = number | bigint | string | boolean;
+
+export interface Accumulator {
+  /** Adds rows of `arg` (absent for COUNT(*)) to groups `groups[i]`; `ngroups` is the current group count. */
+  update(groups: Int32Array, n: number, arg: Column | null, ngroups: number): void;
+  finish(ngroups: number): Column;
+}
+
+/** Reads row i of a column as a plain JS value (null for NULL). */
+export function valueReader(c: Column): (i: number) => Key | null {
+  const valid = c.type.id === 'null' ? new Uint8Array(c.length) : c.valid;
+  const v = c.type.id === 'utf8' ? strings(c) : (c.values as ArrayLike<number | bigint> | null);
+  if (v === null) return () => null;
+  const bool = c.type.id === 'bool';
+  if (valid === null) return bool ? (i) => v[i] === 1 : (i) => v[i] as Key;
+  return (i) => (valid[i] === 0 ? null : bool ? v[i] === 1 : (v[i] as Key));
+}
+
+export function makeAccumulator(call: AggregateCall): Accumulator {
+  const inner =
+    call.fn === 'count'
+      ? new CountAcc(call.args.length === 0)
+      : call.fn === 'min' || call.fn === 'max'
+        ? new MinMaxAcc(call.fn, call.type)
+        : new SumAcc(call.fn === 'avg', call.type, call.args[0]!.type);
+  return call.distinct ? new DistinctAcc(inner, call.args[0]!.type) : inner;
+}
+
+class CountAcc implements Accumulator {
+  readonly #counts: number[] = [];
+  constructor(readonly star: boolean) {}
+  update(groups: Int32Array, n: number, arg: Column | null, ngroups: number): void {
+    while (this.#counts.length < ngroups) this.#counts.push(0);
+    const c = this.#counts;
+    const valid = arg === null ? null : arg.type.id === 'null' ? new Uint8Array(n) : arg.valid;
+    if (valid === null) for (let i = 0; i < n; i++) c[groups[i]!]!++;
+    else for (let i = 0; i < n; i++) c[groups[i]!]! += valid[i]!;
+  }
+  finish(ngroups: number): Column {
+    while (this.#counts.length < ngroups) this.#counts.push(0);
+    return makeColumn({ id: 'int64' }, Float64Array.from(this.#counts), null, ngroups);
+  }
+}
+
+/**
+ * SUM / AVG. Integers and scaled decimals add in float64 while the running sum stays below 2^53
+ * (exact); a group whose sum would pass it moves its total into a BigInt.
+ */
+class SumAcc implements Accumulator {
+  readonly #sum: number[] = [];
+  readonly #big: (bigint | undefined)[] = [];
+  readonly #count: number[] = [];
+  readonly #exact: boolean;
+  readonly #inScale: number;
+  constructor(
+    readonly avg: boolean,
+    readonly type: DataType,
+    argType: DataType,
+  ) {
+    this.#exact = argType.id !== 'float64';
+    this.#inScale = argType.id === 'decimal' ? argType.scale : 0;
+  }
+  update(groups: Int32Array, n: number, arg: Column | null, ngroups: number): void {
+    while (this.#sum.length < ngroups) {
+      this.#sum.push(0);
+      this.#count.push(0);
+      this.#big.push(undefined);
+    }
+    const col = arg!;
+    if (col.type.id === 'null') return;
+    const v = col.values as Int32Array | Float64Array | BigInt64Array;
+    const valid = col.valid;
+    const sum = this.#sum;
+    const count = this.#count;
+    for (let i = 0; i < n; i++) {
+      if (valid !== null && valid[i] === 0) continue;
+      const g = groups[i]!;
+      count[g]!++;
+      const x = v[i]!;
+      if (typeof x === 'bigint') {
+        this.#spill(g, x);
+        continue;
+      }
+      const s = sum[g]! + x;
+      if (this.#exact && (s > MAX_EXACT || s < -MAX_EXACT)) this.#spill(g, BigInt(x));
+      else sum[g] = s;
+    }
+  }
+  #spill(g: number, x: bigint): void {
+    this.#big[g] = (this.#big[g] ?? 0n) + BigInt(this.#sum[g]!) + x;
+    this.#sum[g] = 0;
+  }
+  finish(ngroups: number): Column {
+    const valid = new Uint8Array(ngroups);
+    const totals: (number | bigint)[] = new Array(ngroups);
+    for (let g = 0; g < ngroups; g++) {
+      const cnt = this.#count[g] ?? 0;
+      valid[g] = cnt > 0 ? 1 : 0;
+      const big = this.#big[g];
+      totals[g] = big === undefined ? (this.#sum[g] ?? 0) : big + BigInt(this.#sum[g]!);
+    }
+    if (this.avg) {
+      const scale = 10 ** this.#inScale;
+      const out = Float64Array.from(totals, (t, g) => (valid[g] ? Number(t) / scale / this.#count[g]! : 0));
+      return makeColumn(this.type, out, valid, ngroups);
+    }
+    if (this.type.id === 'float64') return makeColumn(this.type, Float64Array.from(totals as number[]), valid, ngroups);
+    if (!totals.some((t) => typeof t === 'bigint'))
+      return makeColumn(this.type, Float64Array.from(totals as number[]), valid, ngroups);
+    const big = BigInt64Array.from(totals, (t) => {
+      const b = BigInt(t);
+      if (b > 2n ** 63n - 1n || b < -(2n ** 63n)) throw new ExecError('sum out of range for a 64-bit scaled value');
+      return b;
+    });
+    return makeColumn(this.type, narrowExact(big), valid, ngroups);
+  }
+}
+
+class MinMaxAcc implements Accumulator {
+  readonly #best: (Key | null)[] = [];
+  constructor(
+    readonly fn: 'min' | 'max',
+    readonly type: DataType,
+  ) {}
+  update(groups: Int32Array, n: number, arg: Column | null, ngroups: number): void {
+    while (this.#best.length < ngroups) this.#best.push(null);
+    const read = valueReader(arg!);
+    const best = this.#best;
+    const isMin = this.fn === 'min';
+    for (let i = 0; i < n; i++) {
+      const x = read(i);
+      if (x === null || (typeof x === 'number' && Number.isNaN(x) && isMin)) continue;
+      const g = groups[i]!;
+      const b = best[g]!;
+      if (b === null || (isMin ? x < b : x > b || (typeof x === 'number' && Number.isNaN(x)))) best[g] = x;
+    }
+  }
+  finish(ngroups: number): Column {
+    while (this.#best.length < ngroups) this.#best.push(null);
+    return columnFromValues(this.type, this.#best);
+  }
+}
+
+/** DISTINCT: collects each group's distinct values, then feeds them to the inner accumulator once. */
+class DistinctAcc implements Accumulator {
+  readonly #sets: Set<Key>[] = [];
+  constructor(
+    readonly inner: Accumulator,
+    readonly argType: DataType,
+  ) {}
+  update(groups: Int32Array, n: number, arg: Column | null, ngroups: number): void {
+    while (this.#sets.length < ngroups) this.#sets.push(new Set());
+    const read = valueReader(arg!);
+    for (let i = 0; i < n; i++) {
+      const x = read(i);
+      if (x !== null)
+        this.#sets[groups[i]!]!.add(typeof x === 'bigint' && x <= MAX_EXACT && x >= -MAX_EXACT ? Number(x) : x);
+    }
+  }
+  finish(ngroups: number): Column {
+    while (this.#sets.length < ngroups) this.#sets.push(new Set());
+    const values: Key[] = [];
+    const groups: number[] = [];
+    this.#sets.forEach((s, g) => {
+      for (const v of s) {
+        values.push(v);
+        groups.push(g);
+      }
+    });
+    this.inner.update(Int32Array.from(groups), values.length, columnFromValues(this.argType, values), ngroups);
+    return this.inner.finish(ngroups);
+  }
+}
+
+/** Builds a column of `type` from plain JS values (null = NULL). */
+export function columnFromValues(type: DataType, values: readonly (Key | null)[]): Column {
+  const n = values.length;
+  const valid = new Uint8Array(n);
+  for (let i = 0; i < n; i++) valid[i] = values[i] === null ? 0 : 1;
+  const allValid = valid.every((x) => x === 1);
+  const v = allValid ? null : valid;
+  switch (type.id) {
+    case 'utf8':
+      return makeColumn(
+        type,
+        values.map((x) => (x === null ? '' : String(x))),
+        v,
+        n,
+      );
+    case 'bool':
+      return makeColumn(
+        type,
+        Uint8Array.from(values, (x) => (x ? 1 : 0)),
+        v,
+        n,
+      );
+    case 'int32':
+    case 'date':
+      return makeColumn(
+        type,
+        Int32Array.from(values, (x) => Number(x ?? 0)),
+        v,
+        n,
+      );
+    case 'null':
+      return makeColumn(type, null, new Uint8Array(n), n);
+    default:
+      if (values.some((x) => typeof x === 'bigint'))
+        return makeColumn(
+          type,
+          narrowExact(BigInt64Array.from(values, (x) => BigInt((x as number | bigint) ?? 0))),
+          v,
+          n,
+        );
+      return makeColumn(
+        type,
+        Float64Array.from(values, (x) => Number(x ?? 0)),
+        v,
+        n,
+      );
+  }
+}

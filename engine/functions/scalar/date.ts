@@ -1,0 +1,174 @@
+// Date and time functions: extract / date_part and date_trunc over dates and timestamps.
+import type { Column } from '../../arrow/column.js';
+import { ExecError } from '../../errors.js';
+import { type DataType, FLOAT64, INT64, TIMESTAMP, typeName, UTF8 } from '../../plan/types.js';
+import { MS_PER_DAY } from '../../plan/values.js';
+import type { ScalarFunction } from '../function.js';
+import { F64_OUT, mapRows, stringArg } from './helpers.js';
+
+const MICROS_PER_DAY = MS_PER_DAY * 1000;
+const FRACTIONAL_FIELDS = new Set(['second', 'epoch']);
+
+function isTemporal(t: DataType): boolean {
+  return t.id === 'date' || t.id === 'timestamp';
+}
+
+/** Microseconds since the epoch of row i (dates at midnight). */
+function microsOf(c: Column): (i: number) => number {
+  const v = c.values as Int32Array | Float64Array;
+  return c.type.id === 'date' ? (i) => (v[i] as number) * MICROS_PER_DAY : (i) => v[i] as number;
+}
+
+export function extractField(field: string, micros: number): number {
+  const d = new Date(Math.floor(micros / 1000));
+  switch (field) {
+    case 'year':
+      return d.getUTCFullYear();
+    case 'quarter':
+      return Math.floor(d.getUTCMonth() / 3) + 1;
+    case 'month':
+      return d.getUTCMonth() + 1;
+    case 'day':
+      return d.getUTCDate();
+    case 'dow':
+      return d.getUTCDay();
+    case 'isodow':
+      return d.getUTCDay() || 7;
+    case 'doy':
+      return (
+        Math.floor(
+          (Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - Date.UTC(d.getUTCFullYear(), 0, 1)) /
+            MS_PER_DAY,
+        ) + 1
+      );
+    case 'hour':
+      return d.getUTCHours();
+    case 'minute':
+      return d.getUTCMinutes();
+    case 'second':
+      return (((micros % 60e6) + 60e6) % 60e6) / 1e6;
+    case 'epoch':
+      return micros / 1e6;
+    case 'decade':
+      return Math.floor(d.getUTCFullYear() / 10);
+    case 'century':
+      return Math.ceil(d.getUTCFullYear() / 100);
+    default:
+      throw new ExecError(`unit "${field}" not recognized for extract`);
+  }
+}
+
+const KNOWN_FIELDS = [
+  'year',
+  'quarter',
+  'month',
+  'day',
+  'dow',
+  'isodow',
+  'doy',
+  'hour',
+  'minute',
+  'second',
+  'epoch',
+  'decade',
+  'century',
+];
+
+/** date_part('field', d): the binder turns EXTRACT(field FROM d) into this call. */
+const datePart: ScalarFunction = {
+  name: 'date_part',
+  signature: (a) =>
+    a.length === 2 && isTemporal(a[1]!)
+      ? { args: [UTF8, a[1]!], returns: INT64 }
+      : `date_part(text, date|timestamp) does not accept (${a.map(typeName).join(', ')})`,
+  evaluate: ([f, d], n) => {
+    const fields = stringArg(f!);
+    const at = microsOf(d!);
+    const field0 = (fields[0] ?? '').toLowerCase();
+    if (n > 0 && !KNOWN_FIELDS.includes(field0)) throw new ExecError(`unit "${field0}" not recognized for date_part`);
+    const fractional = FRACTIONAL_FIELDS.has(field0);
+    const col = mapRows(
+      [f!, d!],
+      n,
+      fractional ? FLOAT64 : INT64,
+      (i) => extractField(fields[i]!.toLowerCase(), at(i)),
+      F64_OUT,
+    );
+    return col;
+  },
+};
+
+const TRUNC_UNITS = [
+  'microseconds',
+  'millisecond',
+  'second',
+  'minute',
+  'hour',
+  'day',
+  'week',
+  'month',
+  'quarter',
+  'year',
+  'decade',
+  'century',
+];
+
+export function truncMicros(unit: string, micros: number): number {
+  const d = new Date(Math.floor(micros / 1000));
+  const y = d.getUTCFullYear();
+  const m = d.getUTCMonth();
+  switch (unit) {
+    case 'year':
+      return Date.UTC(y, 0, 1) * 1000;
+    case 'quarter':
+      return Date.UTC(y, m - (m % 3), 1) * 1000;
+    case 'month':
+      return Date.UTC(y, m, 1) * 1000;
+    case 'week': {
+      const day = Math.floor(micros / MICROS_PER_DAY);
+      return (day - ((((day + 3) % 7) + 7) % 7)) * MICROS_PER_DAY;
+    }
+    case 'day':
+      return Math.floor(micros / MICROS_PER_DAY) * MICROS_PER_DAY;
+    case 'hour':
+      return Math.floor(micros / 3_600e6) * 3_600e6;
+    case 'minute':
+      return Math.floor(micros / 60e6) * 60e6;
+    case 'second':
+      return Math.floor(micros / 1e6) * 1e6;
+    case 'millisecond':
+      return Math.floor(micros / 1e3) * 1e3;
+    case 'decade':
+      return Date.UTC(y - (y % 10), 0, 1) * 1000;
+    case 'century':
+      return Date.UTC(Math.floor((y - 1) / 100) * 100 + 1, 0, 1) * 1000;
+    default:
+      return micros;
+  }
+}
+
+const dateTrunc: ScalarFunction = {
+  name: 'date_trunc',
+  signature: (a) =>
+    a.length === 2 && isTemporal(a[1]!)
+      ? { args: [UTF8, a[1]!], returns: TIMESTAMP }
+      : `date_trunc(text, date|timestamp) does not accept (${a.map(typeName).join(', ')})`,
+  evaluate: ([u, d], n) => {
+    const units = stringArg(u!);
+    const at = microsOf(d!);
+    return mapRows(
+      [u!, d!],
+      n,
+      TIMESTAMP,
+      (i) => {
+        const unit = units[i]!.toLowerCase().replace(/s$/, '');
+        if (!TRUNC_UNITS.includes(unit) && !TRUNC_UNITS.includes(`${unit}s`))
+          throw new ExecError(`unit "${units[i]}" not recognized for date_trunc`);
+        return truncMicros(unit, at(i));
+      },
+      F64_OUT,
+    );
+  },
+};
+
+export const DATE_FUNCTIONS: readonly ScalarFunction[] = [datePart, dateTrunc];

@@ -1,0 +1,42 @@
+// Parquet footers through hyparquet: row counts and per-row-group min/max/null-count statistics.
+import { asyncBufferFromFile, parquetMetadataAsync } from 'hyparquet';
+
+export interface ColumnStats {
+  /** Numbers (decimals unscaled, as doubles), bigints, strings, or Dates for dates and timestamps. */
+  readonly min: unknown;
+  readonly max: unknown;
+  readonly nullCount: number | null;
+}
+
+export interface RowGroupInfo {
+  readonly index: number;
+  readonly numRows: number;
+  readonly stats: ReadonlyMap<string, ColumnStats>;
+}
+
+export interface FileFooter {
+  readonly path: string;
+  readonly numRows: number;
+  readonly rowGroups: readonly RowGroupInfo[];
+}
+
+export async function readFooter(path: string): Promise<FileFooter> {
+  const meta = await parquetMetadataAsync(await asyncBufferFromFile(path));
+  const rowGroups = meta.row_groups.map((rg, index): RowGroupInfo => {
+    const stats = new Map<string, ColumnStats>();
+    for (const c of rg.columns) {
+      const md = c.meta_data;
+      const s = md?.statistics;
+      if (!md || !s || md.path_in_schema.length !== 1) continue;
+      const min = s.min_value ?? s.min;
+      const max = s.max_value ?? s.max;
+      stats.set(md.path_in_schema[0]!, {
+        min,
+        max,
+        nullCount: s.null_count === undefined ? null : Number(s.null_count),
+      });
+    }
+    return { index, numRows: Number(rg.num_rows), stats };
+  });
+  return { path, numRows: Number(meta.num_rows), rowGroups };
+}

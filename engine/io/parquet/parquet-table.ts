@@ -1,0 +1,80 @@
+// `createParquetTable`: a TableProvider over Parquet files that reads the files on every scan.
+import type { Batch } from '../../arrow/batch.js';
+import type { ScanRequest, TableProvider } from '../../catalog.js';
+import { CancelledError, PlanError } from '../../errors.js';
+import { type Field, type Schema, sameType } from '../../plan/types.js';
+import { decodeRowGroup, fileSchema, openParquet } from './decode.js';
+import { type FileFooter, readFooter } from './footer.js';
+import { mayMatch } from './prune.js';
+
+/** Reads the footers and schemas of `paths` (all files must share one schema). */
+export async function createParquetTable(paths: readonly string[]): Promise<TableProvider> {
+  if (paths.length === 0) throw new PlanError('a Parquet table needs at least one file');
+  const footers = await Promise.all(paths.map(readFooter));
+  const files = await Promise.all(paths.map(openParquet));
+  const schemas = files.map(fileSchema);
+  const fields: Field[] = schemas[0]!
+    .filter((f) => f.type !== null)
+    .map((f) => ({ name: f.name, qualifier: null, type: f.type!, nullable: f.nullable }));
+  schemas.forEach((s, i) => {
+    for (const f of fields) {
+      const g = s.find((x) => x.name === f.name);
+      if (!g?.type || !sameType(g.type, f.type)) {
+        throw new PlanError(`Parquet file ${paths[i]} does not match the schema of ${paths[0]} (column ${f.name})`);
+      }
+    }
+  });
+  const schema: Schema = { fields };
+  const rowCount = footers.reduce((n, f) => n + f.numRows, 0);
+
+  const plan = (req: ScanRequest) =>
+    footers.map((footer, i) => ({
+      file: files[i]!,
+      footer,
+      groups: footer.rowGroups.filter((rg) => mayMatch(req.filters, rg)),
+    }));
+
+  return {
+    schema,
+    kind: 'parquet',
+    statistics: () => ({ rowCount }),
+    async explainScan(req) {
+      const kept = plan(req).reduce((n, p) => n + p.groups.length, 0);
+      const total = footers.reduce((n, f) => n + f.rowGroups.length, 0);
+      return `files=${paths.length} row_groups=${kept}/${total}`;
+    },
+    async *scan(req, signal) {
+      let left = req.limit ?? Number.POSITIVE_INFINITY;
+      for (const { file, groups } of plan(req)) {
+        for (const rg of groups) {
+          if (left <= 0) return;
+          if (signal.aborted) throw new CancelledError();
+          for (const b of await readGroup(file, rg.index, rg.numRows, req.columns, schema)) {
+            yield b;
+            left -= b.length;
+          }
+        }
+      }
+    },
+  };
+}
+
+async function readGroup(
+  file: Awaited<ReturnType<typeof openParquet>>,
+  index: number,
+  numRows: number,
+  columns: readonly string[],
+  schema: Schema,
+): Promise<Batch[]> {
+  const out = projectedSchema(schema, columns);
+  // COUNT(*) and friends read no column: the footer's row count is enough.
+  if (columns.length === 0) return [{ schema: out, columns: [], length: numRows }];
+  const parts = await decodeRowGroup(file, index, columns);
+  return parts.map((p) => ({ schema: out, columns: p.columns, length: p.length }));
+}
+
+function projectedSchema(schema: Schema, columns: readonly string[]): Schema {
+  return { fields: columns.map((c) => schema.fields.find((f) => f.name === c)!) };
+}
+
+export type { FileFooter };

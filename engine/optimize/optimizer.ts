@@ -1,0 +1,45 @@
+// The optimizer: runs its rules in order, checks the schema after each, and times them.
+import { InternalError } from '../errors.js';
+import type { LogicalPlan } from '../plan/logical/index.js';
+import { sameType } from '../plan/types.js';
+import type { OptimizerContext, OptimizerRule } from './rule.js';
+import { foldConstants } from './rules/fold-constants.js';
+import { pushDownFilter } from './rules/push-down-filter.js';
+import { pushDownLimit } from './rules/push-down-limit.js';
+import { pushDownProjection } from './rules/push-down-projection.js';
+
+/**
+ * Order matters: constants are folded first so that pushed filters carry literals the Parquet pruner can
+ * compare with statistics; filters move before projection is computed (they add needed columns); the
+ * limit goes last, once no filter can still move under it.
+ */
+export const RULES: readonly OptimizerRule[] = [foldConstants, pushDownFilter, pushDownProjection, pushDownLimit];
+
+export interface OptimizeOptions extends OptimizerContext {
+  readonly disabled?: readonly string[];
+  /** Receives each rule's time in milliseconds. */
+  readonly onTiming?: (rule: string, ms: number) => void;
+}
+
+export function optimize(plan: LogicalPlan, options: OptimizeOptions): LogicalPlan {
+  const disabled = new Set(options.disabled ?? []);
+  for (const name of disabled) {
+    if (!RULES.some((r) => r.name === name)) throw new InternalError(`unknown optimizer rule ${name}`);
+  }
+  for (const rule of RULES) {
+    if (disabled.has(rule.name)) continue;
+    const start = performance.now();
+    const next = rule.apply(plan, options);
+    options.onTiming?.(rule.name, performance.now() - start);
+    assertSameSchema(rule.name, plan, next);
+    plan = next;
+  }
+  return plan;
+}
+
+function assertSameSchema(rule: string, before: LogicalPlan, after: LogicalPlan): void {
+  const a = before.schema.fields;
+  const b = after.schema.fields;
+  const same = a.length === b.length && a.every((f, i) => f.name === b[i]!.name && sameType(f.type, b[i]!.type));
+  if (!same) throw new InternalError(`optimizer rule ${rule} changed the output schema`);
+}

@@ -1,0 +1,14 @@
+// `OptimizerRule`: one named rewrite of a logical plan; the output schema must equal the input's.
+import type { Expr, LiteralExpr } from '../plan/expr/index.js';
+import type { LogicalPlan } from '../plan/logical/index.js';
+
+export interface OptimizerContext {
+  /** Evaluates an expression without columns (wired to the executor by engine/index.ts); throws on error. */
+  readonly evaluateConstant: (e: Expr) => LiteralExpr;
+}
+
+export interface OptimizerRule {
+  /** Equals the file stem, e.g. `push-down-filter`; used to disable the rule and in timings. */
+  readonly name: string;
+  apply(plan: LogicalPlan, ctx: OptimizerContext): LogicalPlan;
+}

@@ -1,0 +1,51 @@
+// push-down-projection: scans read only the columns some operator above them uses.
+import { type ColumnExpr, columnsOf, type Expr } from '../../plan/expr/index.js';
+import type { LogicalPlan } from '../../plan/logical/index.js';
+import type { OptimizerRule } from '../rule.js';
+
+export const pushDownProjection: OptimizerRule = {
+  name: 'push-down-projection',
+  apply: (plan) => prune(plan, null),
+};
+
+/** `needed` = columns the parent reads from `p` (`null` = all of them). */
+function prune(p: LogicalPlan, needed: ColumnExpr[] | null): LogicalPlan {
+  switch (p.kind) {
+    case 'scan': {
+      if (needed === null) return p;
+      const names = new Set(needed.filter((c) => c.qualifier === null || c.qualifier === p.alias).map((c) => c.name));
+      const kept = p.tableSchema.fields.filter((f) => names.has(f.name));
+      return { ...p, columns: kept.map((f) => f.name), schema: { fields: kept } };
+    }
+    case 'values':
+      return p;
+    case 'filter':
+      return { ...p, input: prune(p.input, withCols(needed, [p.predicate])) };
+    case 'sort':
+      return {
+        ...p,
+        input: prune(
+          p.input,
+          withCols(
+            needed,
+            p.keys.map((k) => k.expr),
+          ),
+        ),
+      };
+    case 'limit':
+      return { ...p, input: prune(p.input, needed) };
+    case 'project':
+      return { ...p, input: prune(p.input, withCols([], p.exprs)) };
+    case 'aggregate': {
+      const exprs = [...p.groupBy, ...p.aggregates.flatMap((a) => a.args)];
+      return { ...p, input: prune(p.input, withCols([], exprs)) };
+    }
+  }
+}
+
+function withCols(needed: ColumnExpr[] | null, exprs: readonly Expr[]): ColumnExpr[] | null {
+  if (needed === null) return null;
+  const out = [...needed];
+  for (const e of exprs) columnsOf(e, out);
+  return out;
+}

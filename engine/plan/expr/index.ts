@@ -1,0 +1,193 @@
+// Logical expressions: typed, plain data, resolved by the binder; `Expr` is the union of every kind.
+import type { DataType } from '../types.js';
+
+/** A literal's value: decimals as scaled integers, dates as days, timestamps as microseconds. */
+export type LiteralValue = null | boolean | number | bigint | string | IntervalValue;
+
+export interface IntervalValue {
+  readonly months: number;
+  readonly days: number;
+  readonly micros: number;
+}
+
+export interface ColumnExpr {
+  readonly kind: 'column';
+  readonly qualifier: string | null;
+  readonly name: string;
+  readonly type: DataType;
+}
+
+export interface LiteralExpr {
+  readonly kind: 'literal';
+  readonly value: LiteralValue;
+  readonly type: DataType;
+  /** A quoted string whose type the context decides (PostgreSQL's `unknown` literal). */
+  readonly untyped?: boolean;
+}
+
+export type ArithmeticOp = '+' | '-' | '*' | '/' | '%';
+export type ComparisonOp = '=' | '<>' | '<' | '<=' | '>' | '>=';
+export type BinaryOp = ArithmeticOp | ComparisonOp | 'and' | 'or' | '||';
+
+export interface BinaryExpr {
+  readonly kind: 'binary';
+  readonly op: BinaryOp;
+  readonly left: Expr;
+  readonly right: Expr;
+  readonly type: DataType;
+}
+
+export type UnaryOp =
+  | 'not'
+  | 'neg'
+  | 'is_null'
+  | 'is_not_null'
+  | 'is_true'
+  | 'is_false'
+  | 'is_not_true'
+  | 'is_not_false';
+
+export interface UnaryExpr {
+  readonly kind: 'unary';
+  readonly op: UnaryOp;
+  readonly expr: Expr;
+  readonly type: DataType;
+}
+
+export interface CastExpr {
+  readonly kind: 'cast';
+  readonly expr: Expr;
+  readonly type: DataType;
+}
+
+/** A scalar function call, resolved against the function registry by name. */
+export interface CallExpr {
+  readonly kind: 'call';
+  readonly name: string;
+  readonly args: readonly Expr[];
+  readonly type: DataType;
+}
+
+export interface CaseExpr {
+  readonly kind: 'case';
+  readonly whens: readonly { readonly when: Expr; readonly result: Expr }[];
+  readonly otherwise: Expr | null;
+  readonly type: DataType;
+}
+
+export interface InListExpr {
+  readonly kind: 'in_list';
+  readonly expr: Expr;
+  readonly list: readonly Expr[];
+  readonly negated: boolean;
+  readonly type: DataType;
+}
+
+export interface LikeExpr {
+  readonly kind: 'like';
+  readonly expr: Expr;
+  readonly pattern: Expr;
+  readonly negated: boolean;
+  readonly caseInsensitive: boolean;
+  readonly type: DataType;
+}
+
+export type Expr =
+  | ColumnExpr
+  | LiteralExpr
+  | BinaryExpr
+  | UnaryExpr
+  | CastExpr
+  | CallExpr
+  | CaseExpr
+  | InListExpr
+  | LikeExpr;
+
+/** The direct children of an expression, in evaluation order. */
+export function exprChildren(e: Expr): Expr[] {
+  switch (e.kind) {
+    case 'column':
+    case 'literal':
+      return [];
+    case 'binary':
+      return [e.left, e.right];
+    case 'unary':
+    case 'cast':
+      return [e.expr];
+    case 'call':
+      return [...e.args];
+    case 'case':
+      return [...e.whens.flatMap((w) => [w.when, w.result]), ...(e.otherwise ? [e.otherwise] : [])];
+    case 'in_list':
+      return [e.expr, ...e.list];
+    case 'like':
+      return [e.expr, e.pattern];
+  }
+}
+
+/** Rebuilds `e` with new children (same order as `exprChildren`). */
+export function withChildren(e: Expr, c: readonly Expr[]): Expr {
+  switch (e.kind) {
+    case 'column':
+    case 'literal':
+      return e;
+    case 'binary':
+      return { ...e, left: c[0]!, right: c[1]! };
+    case 'unary':
+    case 'cast':
+      return { ...e, expr: c[0]! };
+    case 'call':
+      return { ...e, args: c };
+    case 'case': {
+      const whens = e.whens.map((_, i) => ({ when: c[2 * i]!, result: c[2 * i + 1]! }));
+      return { ...e, whens, otherwise: e.otherwise ? c[2 * e.whens.length]! : null };
+    }
+    case 'in_list':
+      return { ...e, expr: c[0]!, list: c.slice(1) };
+    case 'like':
+      return { ...e, expr: c[0]!, pattern: c[1]! };
+  }
+}
+
+/** Bottom-up rewrite: `f` sees each node after its children were rewritten. */
+export function transformExpr(e: Expr, f: (e: Expr) => Expr): Expr {
+  const kids = exprChildren(e);
+  const next =
+    kids.length === 0
+      ? e
+      : withChildren(
+          e,
+          kids.map((k) => transformExpr(k, f)),
+        );
+  return f(next);
+}
+
+export function someExpr(e: Expr, pred: (e: Expr) => boolean): boolean {
+  return pred(e) || exprChildren(e).some((k) => someExpr(k, pred));
+}
+
+/** Every column the expression reads. */
+export function columnsOf(e: Expr, out: ColumnExpr[] = []): ColumnExpr[] {
+  if (e.kind === 'column') out.push(e);
+  for (const k of exprChildren(e)) columnsOf(k, out);
+  return out;
+}
+
+export function col(qualifier: string | null, name: string, type: DataType): ColumnExpr {
+  return { kind: 'column', qualifier, name, type };
+}
+
+export function lit(value: LiteralValue, type: DataType): LiteralExpr {
+  return { kind: 'literal', value, type };
+}
+
+/** Splits `a AND b AND c` into its conjuncts. */
+export function splitConjuncts(e: Expr): Expr[] {
+  if (e.kind === 'binary' && e.op === 'and') return [...splitConjuncts(e.left), ...splitConjuncts(e.right)];
+  return [e];
+}
+
+export function conjoin(parts: readonly Expr[]): Expr | null {
+  if (parts.length === 0) return null;
+  return parts.reduce((a, b) => ({ kind: 'binary', op: 'and', left: a, right: b, type: { id: 'bool' } }));
+}

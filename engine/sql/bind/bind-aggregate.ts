@@ -1,0 +1,75 @@
+// Aggregation binding: collects aggregate calls, types them, and rewrites expressions over the Aggregate's output.
+import { PlanError } from '../../errors.js';
+import { exprText } from '../../plan/expr/display.js';
+import { type ColumnExpr, type Expr, exprChildren, transformExpr, withChildren } from '../../plan/expr/index.js';
+import type { AggregateCall, AggregateFn } from '../../plan/logical/index.js';
+import { type DataType, decimal, type Field, FLOAT64, INT64, isNumeric, typeName } from '../../plan/types.js';
+import type { AggregateSink } from './bind-expr.js';
+
+/** Text of an expression with column qualifiers dropped: output names and aggregate names use it. */
+export function displayName(e: Expr): string {
+  return exprText(transformExpr(e, (x) => (x.kind === 'column' ? { ...x, qualifier: null } : x)));
+}
+
+export function aggregateType(fn: AggregateFn, args: readonly Expr[]): DataType {
+  if (fn === 'count') return INT64;
+  const t = args[0]!.type;
+  if (fn === 'min' || fn === 'max') return t;
+  if (!isNumeric(t) && t.id !== 'null') throw new PlanError(`function ${fn}(${typeName(t)}) does not exist`);
+  if (fn === 'avg') return FLOAT64;
+  if (t.id === 'decimal') return decimal(38, t.scale);
+  if (t.id === 'int32' || t.id === 'int64') return INT64;
+  return FLOAT64;
+}
+
+/** Collects the distinct aggregate calls of a query; each becomes a column of the Aggregate node. */
+export class AggregateCollector implements AggregateSink {
+  readonly calls: AggregateCall[] = [];
+
+  add(fn: string, args: Expr[], distinct: boolean, star: boolean): ColumnExpr {
+    const f = fn as AggregateFn;
+    const inner = star ? '*' : `${distinct ? 'DISTINCT ' : ''}${args.map(displayName).join(', ')}`;
+    const name = `${f}(${inner})`;
+    const type = aggregateType(f, args);
+    if (!this.calls.some((c) => c.name === name)) this.calls.push({ fn: f, args, distinct, type, name });
+    return { kind: 'column', qualifier: null, name, type };
+  }
+}
+
+/** The Aggregate node's group fields: plain columns keep their name and qualifier. */
+export function groupFields(groupBy: readonly Expr[]): Field[] {
+  return groupBy.map((g) =>
+    g.kind === 'column'
+      ? { name: g.name, qualifier: g.qualifier, type: g.type, nullable: true }
+      : { name: exprText(g), qualifier: null, type: g.type, nullable: true },
+  );
+}
+
+/**
+ * Rewrites an expression bound over the input so that it reads the Aggregate's output: a subtree equal
+ * to a GROUP BY expression becomes that group column; aggregate columns stay; any other input column is
+ * an error (PostgreSQL's "must appear in the GROUP BY clause").
+ */
+export function overAggregate(
+  e: Expr,
+  groupBy: readonly Expr[],
+  fields: readonly Field[],
+  aggNames: ReadonlySet<string>,
+): Expr {
+  const keys = groupBy.map(exprText);
+  const visit = (x: Expr): Expr => {
+    const at = keys.indexOf(exprText(x));
+    if (at >= 0) {
+      const f = fields[at]!;
+      return { kind: 'column', qualifier: f.qualifier, name: f.name, type: f.type };
+    }
+    if (x.kind === 'column') {
+      if (x.qualifier === null && aggNames.has(x.name)) return x;
+      const shown = x.qualifier ? `${x.qualifier}.${x.name}` : x.name;
+      throw new PlanError(`column "${shown}" must appear in the GROUP BY clause or be used in an aggregate function`);
+    }
+    const kids = exprChildren(x);
+    return kids.length === 0 ? x : withChildren(x, kids.map(visit));
+  };
+  return visit(e);
+}

@@ -1,0 +1,278 @@
+// `bindExpr` turns a node-sql-parser expression into a typed `Expr`, applying PostgreSQL's implicit casts.
+import { NotSupportedError, PlanError } from '../../errors.js';
+import { AGGREGATE_NAMES, lookupFunction } from '../../functions/registry.js';
+import type { BinaryOp, ColumnExpr, ComparisonOp, Expr, LiteralExpr } from '../../plan/expr/index.js';
+import { BOOL, DATE, FLOAT64, NULL, TIMESTAMP, typeName, UTF8 } from '../../plan/types.js';
+import { parseDate, parseTimestamp } from '../../plan/values.js';
+import type { Ast } from '../parse.js';
+import { bindLiteral, bindNumber, parseInterval } from './bind-literal.js';
+import { arithmeticTypes, castTo, parseTypeName, requireBool, unify, unifyAll } from './coerce.js';
+import type { Scope } from './scope.js';
+
+/** Receives aggregate calls met while binding (SELECT, HAVING, ORDER BY of an aggregating query). */
+export interface AggregateSink {
+  add(fn: string, args: Expr[], distinct: boolean, star: boolean): ColumnExpr;
+}
+
+export interface ExprContext {
+  readonly scope: Scope;
+  readonly params: ParamBinder;
+  /** `null` where aggregates are not allowed; the string names the clause for the error. */
+  readonly aggregates: AggregateSink | string;
+}
+
+export interface ParamBinder {
+  positional(index: number): LiteralExpr;
+  named(name: string): LiteralExpr;
+}
+
+const COMPARISONS: Record<string, ComparisonOp> = {
+  '=': '=',
+  '<>': '<>',
+  '!=': '<>',
+  '<': '<',
+  '<=': '<=',
+  '>': '>',
+  '>=': '>=',
+};
+
+export function bindExpr(ast: Ast, ctx: ExprContext): Expr {
+  switch (ast.type) {
+    case 'column_ref':
+      return bindColumn(ast, ctx);
+    case 'number':
+      return bindNumber(ast.value);
+    case 'single_quote_string':
+    case 'string':
+    case 'natural_string':
+    case 'regex_string':
+      return { kind: 'literal', value: String(ast.value), type: UTF8, untyped: true };
+    case 'bool':
+      return { kind: 'literal', value: Boolean(ast.value), type: BOOL };
+    case 'null':
+      return { kind: 'literal', value: null, type: NULL };
+    case 'date':
+    case 'timestamp':
+    case 'datetime':
+      return typedLiteral(ast.type, String(ast.value));
+    case 'interval':
+      return { kind: 'literal', value: parseInterval(ast), type: { id: 'interval' } };
+    case 'var':
+      if (ast.prefix === '$' && typeof ast.name === 'number') return ctx.params.positional(ast.name);
+      if (ast.prefix === ':' || ast.prefix === '$') return ctx.params.named(String(ast.name));
+      throw new NotSupportedError(`variable ${ast.prefix}${ast.name} is not supported`);
+    case 'param':
+      return ctx.params.named(String(ast.value));
+    case 'unary_expr':
+      return bindUnary(ast, ctx);
+    case 'binary_expr':
+      return bindBinary(ast, ctx);
+    case 'cast':
+      return bindCast(ast, ctx);
+    case 'case':
+      return bindCase(ast, ctx);
+    case 'function':
+      return bindFunction(ast, ctx);
+    case 'aggr_func':
+      return bindAggregate(ast, ctx);
+    case 'extract':
+      return bindCall('date_part', [bindLiteral(String(ast.args.field).toLowerCase()), bindExpr(ast.args.source, ctx)]);
+    case 'expr_list':
+      if (ast.value?.length === 1) return bindExpr(ast.value[0], ctx);
+      throw new NotSupportedError('row values are not supported');
+    default:
+      if (ast.ast || ast.type === 'select') throw new NotSupportedError('subqueries are not supported yet');
+      throw new NotSupportedError(`expression of type ${ast.type} is not supported yet`);
+  }
+}
+
+function bindColumn(ast: Ast, ctx: ExprContext): Expr {
+  const name = typeof ast.column === 'string' ? ast.column : ast.column?.expr?.value;
+  if (name === '*') throw new PlanError('"*" is only allowed in the SELECT list and in count(*)');
+  return ctx.scope.resolve(ast.table ?? null, String(name));
+}
+
+function typedLiteral(kind: string, text: string): LiteralExpr {
+  if (kind === 'date') {
+    const d = parseDate(text);
+    if (d === null) throw new PlanError(`invalid input syntax for type date: "${text}"`);
+    return { kind: 'literal', value: d, type: DATE };
+  }
+  const t = parseTimestamp(text);
+  if (t === null) throw new PlanError(`invalid input syntax for type timestamp: "${text}"`);
+  return { kind: 'literal', value: t, type: TIMESTAMP };
+}
+
+function bindUnary(ast: Ast, ctx: ExprContext): Expr {
+  const inner = bindExpr(ast.expr, ctx);
+  const op = String(ast.operator).toUpperCase();
+  if (op === 'NOT') return { kind: 'unary', op: 'not', expr: requireBool(inner, 'NOT'), type: BOOL };
+  if (op === '+') return inner;
+  if (op === '-') {
+    if (inner.kind === 'literal' && (typeof inner.value === 'number' || typeof inner.value === 'bigint')) {
+      return { ...inner, value: -inner.value as number };
+    }
+    const e = inner.kind === 'literal' && inner.untyped ? castTo(inner, FLOAT64) : inner;
+    if (!['int32', 'int64', 'float64', 'decimal', 'null', 'interval'].includes(e.type.id)) {
+      throw new PlanError(`operator does not exist: - ${typeName(e.type)}`);
+    }
+    return { kind: 'unary', op: 'neg', expr: e, type: e.type };
+  }
+  throw new NotSupportedError(`unary operator ${ast.operator} is not supported`);
+}
+
+function bindBinary(ast: Ast, ctx: ExprContext): Expr {
+  const op = String(ast.operator).toUpperCase();
+  const left = () => bindExpr(ast.left, ctx);
+  if (op === 'AND' || op === 'OR') {
+    const l = requireBool(left(), op);
+    const r = requireBool(bindExpr(ast.right, ctx), op);
+    return { kind: 'binary', op: op === 'AND' ? 'and' : 'or', left: l, right: r, type: BOOL };
+  }
+  if (op === 'IN' || op === 'NOT IN' || op === 'NOTIN') return bindIn(left(), ast.right, op !== 'IN', ctx);
+  if (op === 'BETWEEN' || op === 'NOT BETWEEN' || op === 'NOTBETWEEN')
+    return bindBetween(left(), ast.right, op !== 'BETWEEN', ctx);
+  if (op === 'IS' || op === 'IS NOT' || op === 'ISNOT') return bindIs(left(), ast.right, op !== 'IS');
+  const likeOps: Record<string, [boolean, boolean]> = {
+    LIKE: [false, false],
+    NOTLIKE: [true, false],
+    'NOT LIKE': [true, false],
+    ILIKE: [false, true],
+    NOTILIKE: [true, true],
+    'NOT ILIKE': [true, true],
+  };
+  if (op in likeOps) {
+    const [negated, caseInsensitive] = likeOps[op]!;
+    const l = castTo(left(), UTF8);
+    const p = castTo(bindExpr(ast.right, ctx), UTF8);
+    return { kind: 'like', expr: l, pattern: p, negated, caseInsensitive, type: BOOL };
+  }
+  const l = left();
+  const r = bindExpr(ast.right, ctx);
+  if (op in COMPARISONS) {
+    const [a, b] = unify(l, r, `operator ${op}`);
+    return { kind: 'binary', op: COMPARISONS[op]!, left: a, right: b, type: BOOL };
+  }
+  if (op === '||') return bindCall('textcat', [castTo(l, UTF8), castTo(r, UTF8)]);
+  if (op === '+' || op === '-' || op === '*' || op === '/' || op === '%') {
+    const [a, b, type] = arithmeticTypes(op, l, r);
+    return { kind: 'binary', op: op as BinaryOp, left: a, right: b, type };
+  }
+  throw new NotSupportedError(`operator ${ast.operator} is not supported yet`);
+}
+
+function bindIn(e: Expr, list: Ast, negated: boolean, ctx: ExprContext): Expr {
+  if (list.type !== 'expr_list' || list.value?.some((v: Ast) => v.ast || v.type === 'select')) {
+    throw new NotSupportedError('IN (subquery) is not supported yet');
+  }
+  const items = list.value.map((v: Ast) => bindExpr(v, ctx));
+  const { exprs } = unifyAll([e, ...items], 'IN');
+  return { kind: 'in_list', expr: exprs[0]!, list: exprs.slice(1), negated, type: BOOL };
+}
+
+function bindBetween(e: Expr, range: Ast, negated: boolean, ctx: ExprContext): Expr {
+  const [lo, hi] = range.value.map((v: Ast) => bindExpr(v, ctx));
+  const [a1, l] = unify(e, lo, 'operator BETWEEN');
+  const [a2, h] = unify(e, hi, 'operator BETWEEN');
+  const inside: Expr = {
+    kind: 'binary',
+    op: 'and',
+    left: { kind: 'binary', op: '>=', left: a1, right: l, type: BOOL },
+    right: { kind: 'binary', op: '<=', left: a2, right: h, type: BOOL },
+    type: BOOL,
+  };
+  return negated ? { kind: 'unary', op: 'not', expr: inside, type: BOOL } : inside;
+}
+
+function bindIs(e: Expr, right: Ast, negated: boolean): Expr {
+  if (right.type === 'null') return { kind: 'unary', op: negated ? 'is_not_null' : 'is_null', expr: e, type: BOOL };
+  if (right.type === 'bool') {
+    const truth = Boolean(right.value);
+    const op = truth ? (negated ? 'is_not_true' : 'is_true') : negated ? 'is_not_false' : 'is_false';
+    return { kind: 'unary', op, expr: requireBool(e, 'IS'), type: BOOL };
+  }
+  throw new NotSupportedError('IS [NOT] DISTINCT FROM is not supported yet');
+}
+
+function bindCast(ast: Ast, ctx: ExprContext): Expr {
+  const target = ast.target?.[0] ?? ast.target;
+  const type = parseTypeName(String(target.dataType), target.length ?? null, target.scale ?? null);
+  return castTo(bindExpr(ast.expr, ctx), type);
+}
+
+function bindCase(ast: Ast, ctx: ExprContext): Expr {
+  const operand = ast.expr ? bindExpr(ast.expr, ctx) : null;
+  const whens: { when: Expr; result: Expr }[] = [];
+  let otherwise: Expr | null = null;
+  for (const arm of ast.args) {
+    if (arm.type === 'else') {
+      otherwise = bindExpr(arm.result, ctx);
+      continue;
+    }
+    let cond = bindExpr(arm.cond, ctx);
+    if (operand) {
+      const [a, b] = unify(operand, cond, 'operator =');
+      cond = { kind: 'binary', op: '=', left: a, right: b, type: BOOL };
+    }
+    whens.push({ when: requireBool(cond, 'CASE/WHEN'), result: bindExpr(arm.result, ctx) });
+  }
+  const results = unifyAll([...whens.map((w) => w.result), ...(otherwise ? [otherwise] : [])], 'CASE');
+  return {
+    kind: 'case',
+    whens: whens.map((w, i) => ({ when: w.when, result: results.exprs[i]! })),
+    otherwise: otherwise ? results.exprs[whens.length]! : null,
+    type: results.type,
+  };
+}
+
+function functionName(ast: Ast): string {
+  const parts = ast.name?.name ?? [ast.name];
+  return parts
+    .map((p: Ast) => (typeof p === 'string' ? p : p.value))
+    .join('.')
+    .toLowerCase();
+}
+
+function bindFunction(ast: Ast, ctx: ExprContext): Expr {
+  const name = functionName(ast);
+  const raw: Ast[] = ast.args?.value ?? [];
+  if (AGGREGATE_NAMES.has(name)) return bindAggregate({ name, args: { expr: raw[0] } }, ctx);
+  if (name === 'position') {
+    // position(sub IN s) arrives as [sub, 'in', s].
+    const [sub, , s] = raw;
+    return bindCall('strpos', [castTo(bindExpr(s, ctx), UTF8), castTo(bindExpr(sub, ctx), UTF8)]);
+  }
+  const args = raw.map((a) => bindExpr(a, ctx));
+  if (name === 'coalesce' || name === 'nullif') return bindCall(name, unifyAll(args, name).exprs);
+  return bindCall(name, args);
+}
+
+/** Resolves a scalar function and casts its arguments to the signature's types. */
+export function bindCall(name: string, args: Expr[]): Expr {
+  const fn = lookupFunction(name);
+  if (!fn) throw new PlanError(`function ${name}(${args.map((a) => typeName(a.type)).join(', ')}) does not exist`);
+  const resolved = fn.signature(args.map((a) => (a.kind === 'literal' && a.untyped ? UTF8 : a.type)));
+  if (typeof resolved === 'string') throw new PlanError(resolved);
+  return {
+    kind: 'call',
+    name: fn.name,
+    args: args.map((a, i) => castTo(a, resolved.args[i]!)),
+    type: resolved.returns,
+  };
+}
+
+function bindAggregate(ast: Ast, ctx: ExprContext): Expr {
+  const name = String(ast.name).toLowerCase();
+  if (typeof ctx.aggregates === 'string')
+    throw new PlanError(`aggregate functions are not allowed in ${ctx.aggregates}`);
+  if (!AGGREGATE_NAMES.has(name)) throw new NotSupportedError(`aggregate function ${name} is not supported yet`);
+  if (ast.over) throw new NotSupportedError('window functions are not supported yet');
+  const arg = ast.args?.expr;
+  const star =
+    arg?.type === 'star' || (arg?.type === 'column_ref' && (arg.column === '*' || arg.column?.expr?.value === '*'));
+  if (star && name !== 'count') throw new PlanError(`${name}(*) does not exist`);
+  const inner = { ...ctx, aggregates: 'arguments of an aggregate function' };
+  const args = star || arg === undefined ? [] : [bindExpr(arg, inner)];
+  if (!star && args.length === 0) throw new PlanError(`${name}() needs an argument`);
+  return ctx.aggregates.add(name, args, Boolean(ast.args?.distinct), star);
+}

@@ -1,0 +1,66 @@
+// Literal binding: numeric literals to int/bigint/numeric, interval text to months/days/micros.
+import { PlanError } from '../../errors.js';
+import type { IntervalValue, LiteralExpr } from '../../plan/expr/index.js';
+import { decimal, FLOAT64, INT32, INT64, UTF8 } from '../../plan/types.js';
+import type { Ast } from '../parse.js';
+
+const INT32_MAX = 2147483647;
+
+/** `42` -> integer, `3000000000` -> bigint, `1.50` -> numeric(3,2), `1e3` -> double (PostgreSQL's rules). */
+export function bindNumber(value: number | string): LiteralExpr {
+  const text = String(value);
+  if (/^\d+$/.test(text)) {
+    const v = BigInt(text);
+    if (v <= BigInt(INT32_MAX)) return { kind: 'literal', value: Number(v), type: INT32 };
+    if (v <= 2n ** 53n - 1n) return { kind: 'literal', value: Number(v), type: INT64 };
+    if (v <= 2n ** 63n - 1n) return { kind: 'literal', value: v, type: INT64 };
+    throw new PlanError(`integer literal ${text} is out of range`);
+  }
+  const m = /^(\d*)\.(\d*)$/.exec(text);
+  if (m) {
+    const digits = `${m[1]}${m[2]}`.replace(/^0+(?=\d)/, '');
+    const scale = m[2]!.length;
+    const v = BigInt(digits || '0');
+    const precision = Math.max(digits.length, scale, 1);
+    return { kind: 'literal', value: v > 2n ** 53n - 1n ? v : Number(v), type: decimal(precision, scale) };
+  }
+  const f = Number(text);
+  if (Number.isNaN(f)) throw new PlanError(`invalid number ${text}`);
+  return { kind: 'literal', value: f, type: FLOAT64 };
+}
+
+/** A typed text literal (function arguments the binder synthesises). */
+export function bindLiteral(text: string): LiteralExpr {
+  return { kind: 'literal', value: text, type: UTF8 };
+}
+
+const UNIT_MICROS: Record<string, [keyof IntervalValue, number]> = {
+  year: ['months', 12],
+  month: ['months', 1],
+  week: ['days', 7],
+  day: ['days', 1],
+  hour: ['micros', 3_600e6],
+  minute: ['micros', 60e6],
+  second: ['micros', 1e6],
+  millisecond: ['micros', 1e3],
+  microsecond: ['micros', 1],
+};
+
+/** `INTERVAL '3 day'`, `INTERVAL '90' DAY`, `INTERVAL '1 year 2 months'`. */
+export function parseInterval(ast: Ast): IntervalValue {
+  const text = String(ast.expr?.value ?? '').trim();
+  const unitAfter = String(ast.unit ?? '').trim();
+  const source = unitAfter ? `${text} ${unitAfter}` : text;
+  const out = { months: 0, days: 0, micros: 0 };
+  const re = /([+-]?\d+(?:\.\d+)?)\s*([a-z]+)/gi;
+  let matched = 0;
+  for (const m of source.matchAll(re)) {
+    const unit = m[2]!.toLowerCase().replace(/s$/, '');
+    const entry = UNIT_MICROS[unit === 'min' ? 'minute' : unit === 'sec' ? 'second' : unit];
+    if (!entry) throw new PlanError(`invalid input syntax for type interval: "${source}"`);
+    out[entry[0]] += Number(m[1]) * entry[1];
+    matched += m[0].length;
+  }
+  if (matched === 0) throw new PlanError(`invalid input syntax for type interval: "${source}"`);
+  return out;
+}

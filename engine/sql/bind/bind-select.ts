@@ -1,0 +1,257 @@
+// `bindSelect` turns a SELECT AST into a logical plan: FROM, WHERE, GROUP BY/HAVING, SELECT, DISTINCT, ORDER BY, LIMIT.
+import type { Catalog } from '../../catalog.js';
+import { NotSupportedError, PlanError } from '../../errors.js';
+import { exprText } from '../../plan/expr/display.js';
+import type { Expr } from '../../plan/expr/index.js';
+import {
+  type LogicalPlan,
+  makeFilter,
+  makeLimit,
+  makeProject,
+  makeScan,
+  makeSort,
+  type SortKey,
+} from '../../plan/logical/index.js';
+import type { Field } from '../../plan/types.js';
+import { type Ast, astText } from '../parse.js';
+import { AggregateCollector, groupFields, overAggregate } from './bind-aggregate.js';
+import { bindExpr, type ExprContext, type ParamBinder } from './bind-expr.js';
+import { bindLimit } from './bind-limit.js';
+import { requireBool } from './coerce.js';
+import { Scope } from './scope.js';
+
+export interface BindContext {
+  readonly catalog: Catalog;
+  readonly params: ParamBinder;
+}
+
+interface SelectItem {
+  readonly expr: Expr;
+  readonly name: string;
+  readonly qualifier: string | null;
+}
+
+type PendingKey = { readonly output: number } | { readonly expr: Expr };
+
+export function bindSelect(ast: Ast, ctx: BindContext): LogicalPlan {
+  rejectUnsupported(ast);
+  let plan = bindFrom(ast.from, ctx.catalog);
+  const scope = new Scope(plan.schema);
+  const base = { scope, params: ctx.params };
+  if (ast.where) plan = makeFilter(plan, requireBool(bindExpr(ast.where, { ...base, aggregates: 'WHERE' }), 'WHERE'));
+
+  const aggregating =
+    Boolean(ast.groupby?.columns?.length) || [ast.columns, ast.having, ast.orderby].some(hasAggregate);
+  const collector = aggregating ? new AggregateCollector() : null;
+  const exprCtx: ExprContext = { ...base, aggregates: collector ?? 'this query without GROUP BY' };
+  let items = bindItems(ast.columns, exprCtx);
+  let having = ast.having
+    ? requireBool(bindExpr(ast.having, { ...exprCtx, aggregates: collector ?? 'HAVING' }), 'HAVING')
+    : null;
+  let keys = (ast.orderby ?? []).map((o: Ast) => pendingKey(o, items, exprCtx));
+
+  if (collector) {
+    const groupBy = (ast.groupby?.columns ?? []).map((g: Ast) =>
+      bindGroupItem(g, items, { ...base, aggregates: 'GROUP BY' }),
+    );
+    const fields = [
+      ...groupFields(groupBy),
+      ...collector.calls.map(
+        (c): Field => ({ name: c.name, qualifier: null, type: c.type, nullable: c.fn !== 'count' }),
+      ),
+    ];
+    plan = { kind: 'aggregate', input: plan, groupBy, aggregates: collector.calls, schema: { fields } };
+    const names = new Set(collector.calls.map((c) => c.name));
+    const lift = (e: Expr) => overAggregate(e, groupBy, fields, names);
+    items = items.map((it) => ({ ...it, expr: lift(it.expr) }));
+    having = having ? lift(having) : null;
+    keys = keys.map((k: PendingKey) => ('expr' in k ? { expr: lift(k.expr) } : k));
+  }
+  if (having) plan = makeFilter(plan, having);
+
+  const distinct = ast.distinct?.type === 'DISTINCT';
+  const hidden: Expr[] = [];
+  const sortKeys: SortKey[] = (ast.orderby ?? []).map((o: Ast, i: number) => {
+    const k = keys[i] as PendingKey;
+    let at = 'output' in k ? k.output : items.findIndex((it) => exprText(it.expr) === exprText(k.expr));
+    if (at < 0) {
+      if (distinct) throw new PlanError('for SELECT DISTINCT, ORDER BY expressions must appear in select list');
+      at = items.length + hidden.length;
+      hidden.push((k as { expr: Expr }).expr);
+    }
+    const ascending = String(o.type ?? 'ASC').toUpperCase() !== 'DESC';
+    const nulls = String(o.nulls ?? '').toUpperCase();
+    // PostgreSQL: NULLS LAST for ASC, NULLS FIRST for DESC unless stated.
+    const nullsFirst = nulls ? nulls.includes('FIRST') : !ascending;
+    return {
+      expr: { kind: 'column', qualifier: null, name: '', type: { id: 'null' } },
+      ascending,
+      nullsFirst,
+      at,
+    } as SortKey & { at: number };
+  });
+
+  const outNames = uniqueNames(items.map((it) => it.name));
+  const fields: Field[] = items.map((it, i) => ({
+    name: outNames[i]!,
+    qualifier: it.qualifier,
+    type: it.expr.type,
+    nullable: true,
+  }));
+  const hiddenFields: Field[] = hidden.map((e, i) => ({
+    name: `__sort_${i}`,
+    qualifier: null,
+    type: e.type,
+    nullable: true,
+  }));
+  plan = makeProject(plan, [...items.map((it) => it.expr), ...hidden], [...fields, ...hiddenFields]);
+  if (distinct) plan = distinctOver(plan);
+  if (sortKeys.length > 0) {
+    const all = plan.schema.fields;
+    const resolved = sortKeys.map((k) => {
+      const f = all[(k as SortKey & { at: number }).at]!;
+      return {
+        expr: { kind: 'column', qualifier: f.qualifier, name: f.name, type: f.type } as Expr,
+        ascending: k.ascending,
+        nullsFirst: k.nullsFirst,
+      };
+    });
+    plan = makeSort(plan, resolved);
+  }
+  if (hidden.length > 0) {
+    plan = makeProject(
+      plan,
+      fields.map((f): Expr => ({ kind: 'column', qualifier: f.qualifier, name: f.name, type: f.type })),
+      fields,
+    );
+  }
+  const limit = bindLimit(ast.limit, ctx.params);
+  if (limit) plan = makeLimit(plan, limit.skip, limit.fetch);
+  return plan;
+}
+
+function rejectUnsupported(ast: Ast): void {
+  if (ast.type !== 'select')
+    throw new NotSupportedError(`${String(ast.type).toUpperCase()} statements are not supported yet`);
+  if (ast.with) throw new NotSupportedError('WITH (common table expressions) is not supported yet');
+  if (ast._next || ast.set_op) throw new NotSupportedError('UNION, INTERSECT and EXCEPT are not supported yet');
+  if (ast.window) throw new NotSupportedError('window functions are not supported yet');
+  if (ast.distinct?.type === 'DISTINCT' && ast.distinct.columns)
+    throw new NotSupportedError('DISTINCT ON is not supported yet');
+}
+
+function bindFrom(from: Ast[] | null, catalog: Catalog): LogicalPlan {
+  if (!from || from.length === 0) return { kind: 'values', rows: [[]], schema: { fields: [] } };
+  if (from.length > 1 || from[0].join) throw new NotSupportedError('joins are not supported yet');
+  const item = from[0];
+  if (item.expr || !item.table) throw new NotSupportedError('subqueries in FROM are not supported yet');
+  const name = item.db ? `${item.db}.${item.table}` : String(item.table);
+  const provider = catalog.table(name) ?? (item.db ? catalog.table(String(item.table)) : undefined);
+  if (!provider) {
+    throw new PlanError(
+      `table "${name}" does not exist; available tables: ${catalog.tableNames().join(', ') || '(none)'}`,
+    );
+  }
+  const tableName = catalog.tableNames().find((t) => catalog.table(t) === provider) ?? name;
+  const alias = item.as ?? tableName;
+  const fields = provider.schema.fields.map((f) => ({ ...f, qualifier: alias }));
+  return makeScan(tableName, alias, { fields });
+}
+
+function hasAggregate(ast: Ast): boolean {
+  if (ast === null || typeof ast !== 'object') return false;
+  if (Array.isArray(ast)) return ast.some(hasAggregate);
+  if (ast.type === 'aggr_func') return true;
+  if (ast.type === 'function') {
+    const name = (ast.name?.name ?? [])
+      .map((p: Ast) => p.value)
+      .join('.')
+      .toLowerCase();
+    if (['count', 'sum', 'avg', 'min', 'max'].includes(name)) return true;
+  }
+  if (ast.type === 'select' || ast.ast) return false;
+  return Object.values(ast).some(hasAggregate);
+}
+
+function bindItems(columns: Ast[], ctx: ExprContext): SelectItem[] {
+  const out: SelectItem[] = [];
+  for (const c of columns) {
+    const e = c.expr;
+    const starName =
+      e?.type === 'column_ref' ? (typeof e.column === 'string' ? e.column : e.column?.expr?.value) : null;
+    if (e?.type === 'star' || starName === '*') {
+      const fields = ctx.scope.fields.filter(
+        (f) => !e.table || f.qualifier?.toLowerCase() === String(e.table).toLowerCase(),
+      );
+      if (e.table && fields.length === 0) throw new PlanError(`missing FROM-clause entry for table "${e.table}"`);
+      for (const f of fields)
+        out.push({
+          expr: { kind: 'column', qualifier: f.qualifier, name: f.name, type: f.type },
+          name: f.name,
+          qualifier: f.qualifier,
+        });
+      continue;
+    }
+    const expr = bindExpr(e, ctx);
+    const name = c.as ? String(c.as) : expr.kind === 'column' ? expr.name : outputName(e, expr);
+    out.push({ expr, name, qualifier: !c.as && expr.kind === 'column' ? expr.qualifier : null });
+  }
+  return out;
+}
+
+/** PostgreSQL names a cast of a column after the column; other expressions by their SQL text as written. */
+function outputName(ast: Ast, e: Expr): string {
+  if (e.kind === 'cast' && e.expr.kind === 'column') return e.expr.name;
+  if (ast.type === 'cast' && ast.expr?.type === 'column_ref')
+    return String(ast.expr.column?.expr?.value ?? ast.expr.column);
+  return astText(ast);
+}
+
+function pendingKey(o: Ast, items: readonly SelectItem[], ctx: ExprContext): PendingKey {
+  const e = o.expr;
+  if (e.type === 'number') {
+    const at = Number(e.value);
+    if (!Number.isInteger(at) || at < 1 || at > items.length)
+      throw new PlanError(`ORDER BY position ${e.value} is not in select list`);
+    return { output: at - 1 };
+  }
+  if (e.type === 'column_ref' && !e.table) {
+    const name = String(e.column?.expr?.value ?? e.column);
+    let at = items.findIndex((it) => it.name === name);
+    if (at < 0) at = items.findIndex((it) => it.name.toLowerCase() === name.toLowerCase());
+    if (at >= 0) return { output: at };
+  }
+  return { expr: bindExpr(e, ctx) };
+}
+
+function bindGroupItem(g: Ast, items: readonly SelectItem[], ctx: ExprContext): Expr {
+  if (g.type === 'number') {
+    const at = Number(g.value);
+    if (!Number.isInteger(at) || at < 1 || at > items.length)
+      throw new PlanError(`GROUP BY position ${g.value} is not in select list`);
+    return items[at - 1]!.expr;
+  }
+  if (g.type === 'column_ref' && !g.table) {
+    const name = String(g.column?.expr?.value ?? g.column);
+    const isInput = ctx.scope.fields.some((f) => f.name.toLowerCase() === name.toLowerCase());
+    const item = items.find((it) => it.name === name);
+    if (!isInput && item) return item.expr;
+  }
+  return bindExpr(g, ctx);
+}
+
+function distinctOver(plan: LogicalPlan): LogicalPlan {
+  const groupBy = plan.schema.fields.map(
+    (f): Expr => ({ kind: 'column', qualifier: f.qualifier, name: f.name, type: f.type }),
+  );
+  return { kind: 'aggregate', input: plan, groupBy, aggregates: [], schema: plan.schema };
+}
+
+function uniqueNames(names: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return names.map((n) => {
+    const k = seen.get(n) ?? 0;
+    seen.set(n, k + 1);
+    return k === 0 ? n : `${n}_${k}`;
+  });
+}

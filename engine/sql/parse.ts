@@ -1,0 +1,73 @@
+// SQL text -> node-sql-parser AST (PostgreSQL dialect); the only importer of node-sql-parser.
+import nodeSqlParser from 'node-sql-parser';
+import { NotSupportedError, ParseError } from '../errors.js';
+
+const parser = new nodeSqlParser.Parser();
+const OPTIONS = { database: 'postgresql' };
+const EXPLAIN_RE = /^\s*explain\s+(?:(analyze|verbose)\s+)?/i;
+
+/** node-sql-parser's AST is untyped JSON; the binder reads it through this alias. */
+// biome-ignore lint/suspicious/noExplicitAny: third-party AST without types worth binding to
+export type Ast = any;
+
+export interface ParsedStatement {
+  readonly ast: Ast;
+  readonly explain: boolean;
+}
+
+/** Parses exactly one statement. `EXPLAIN <query>` is recognised here (the parser lacks it). */
+export function parseSql(sql: string): ParsedStatement {
+  const m = EXPLAIN_RE.exec(sql);
+  if (m?.[1]) throw new NotSupportedError(`EXPLAIN ${m[1].toUpperCase()} is not supported yet; use EXPLAIN`);
+  const body = m ? sql.slice(m[0].length) : sql;
+  if (body.trim() === '') throw new ParseError('empty query: the request holds no SQL statement');
+  let ast: Ast;
+  try {
+    ast = parser.astify(body, OPTIONS);
+  } catch (e) {
+    throw new ParseError(describeSyntaxError(e, sql, m ? m[0].length : 0));
+  }
+  const statements = Array.isArray(ast) ? ast.filter((s) => s !== null) : [ast];
+  if (statements.length !== 1) {
+    throw new ParseError(`expected exactly one SQL statement, found ${statements.length}`);
+  }
+  return { ast: statements[0], explain: m !== null };
+}
+
+/** The SQL text of an expression AST, as node-sql-parser prints it (aggregate names in lower case). */
+export function astText(ast: Ast): string {
+  try {
+    return String(parser.exprToSQL(ast, OPTIONS)).replace(/\b(COUNT|SUM|AVG|MIN|MAX)\(/g, (m) => m.toLowerCase());
+  } catch {
+    return '?column?';
+  }
+}
+
+interface PegError {
+  message?: string;
+  location?: { start: { offset: number; line: number; column: number } };
+  found?: string | null;
+}
+
+function describeSyntaxError(e: unknown, sql: string, shift: number): string {
+  const err = e as PegError;
+  const loc = err.location?.start;
+  if (!loc) return `syntax error: ${err.message ?? String(e)}`;
+  const offset = loc.offset + shift;
+  const before = sql.slice(0, offset);
+  const line = before.split('\n').length;
+  const column = offset - before.lastIndexOf('\n');
+  const found = err.found == null ? 'end of input' : `"${tokenAt(sql, offset)}"`;
+  return `syntax error at line ${line}, column ${column}: unexpected ${found}\n${pointer(sql, line, column)}`;
+}
+
+function tokenAt(sql: string, offset: number): string {
+  const m = /^(\w+|\S)/.exec(sql.slice(offset));
+  return m ? m[1]! : sql.slice(offset, offset + 1);
+}
+
+/** The offending line with a caret under the column. */
+function pointer(sql: string, line: number, column: number): string {
+  const text = sql.split('\n')[line - 1] ?? '';
+  return `  ${text}\n  ${' '.repeat(Math.max(0, column - 1))}^`;
+}
