@@ -23,8 +23,8 @@ export interface ServerOptions {
   readonly drainMs?: number;
   /** Environment for `${env:…}` substitution; default process.env. */
   readonly env?: NodeJS.ProcessEnv;
-  /** Called once the HTTP listener is up, before datasets load. */
-  readonly onListening?: (port: number) => void;
+  /** Called once the HTTP listener is up; datasets start loading when its promise (if any) settles. */
+  readonly onListening?: (port: number) => void | Promise<void>;
   /** Progress lines (dataset loaded, warnings); default stderr. */
   readonly log?: (line: string) => void;
 }
@@ -68,9 +68,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     host,
     options.port ?? 8090,
   );
-  options.onListening?.(server.port);
-
   try {
+    await options.onListening?.(server.port);
     await sample?.generate();
     const snapshot = await resolveDatasets(manifest.datasets, manifest.baseDir, (name, detail) =>
       log(`floe: dataset ${name}: ${detail}`),

@@ -1,5 +1,5 @@
 // `prepareSample`: the built-in TPC-H sample served when no manifest is given, written to .floe/sample/.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeParquetFile } from '../../engine/index.js';
 import { makeTpchSample } from './tpch-sample.js';
@@ -20,7 +20,7 @@ export interface Sample {
 /**
  * The sample lives in `<baseDir>/.floe/sample/<table>.parquet`. Generation is deterministic (fixed seed)
  * and happens once: a `VERSION` file written last marks a complete set, so an interrupted first start is
- * redone on the next one. Files are written under temporary names and renamed into place.
+ * redone on the next one. The engine's writer makes each file appear atomically.
  */
 export function prepareSample(baseDir: string): Sample {
   const dir = join(baseDir, '.floe', 'sample');
@@ -38,9 +38,7 @@ export function prepareSample(baseDir: string): Sample {
       if ((await readFile(marker, 'utf8').catch(() => '')) === SAMPLE_VERSION) return;
       await mkdir(dir, { recursive: true });
       for (const table of makeTpchSample()) {
-        const path = join(dir, `${table.name}.parquet`);
-        await writeParquetFile(`${path}.tmp`, table.batch.schema, [table.batch]);
-        await rename(`${path}.tmp`, path);
+        await writeParquetFile(join(dir, `${table.name}.parquet`), table.columns);
       }
       await writeFile(marker, SAMPLE_VERSION);
     },

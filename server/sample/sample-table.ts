@@ -1,33 +1,42 @@
-// `makeSampleTable`: builds one in-memory table (schema + one batch) from per-row generator functions.
-import type { Batch, Column, DataType, Field } from '../../engine/index.js';
+// `makeSampleTable`: builds one table's columns (for `writeParquetFile`) from per-row generator functions.
+import type { DataType, writeParquetFile } from '../../engine/index.js';
 
 /** One column: name, type, and the value of row i (numbers for numeric/date types, strings for utf8). */
 export type ColumnDef = readonly [name: string, type: DataType, value: (row: number) => number | string];
 
+/** The engine writer's column input: name, type and plain values. */
+export type ColumnInput = Parameters<typeof writeParquetFile>[1][number];
+
 export interface SampleTable {
   readonly name: string;
-  readonly batch: Batch;
+  readonly rows: number;
+  readonly columns: readonly ColumnInput[];
 }
 
 /**
- * Materialises `rows` rows in the engine's column layout: int32 and date (days since 1970-01-01) in
- * Int32Array, decimals as scaled integers in Float64Array, strings as JS strings. No NULLs (TPC-H has none).
+ * Materialises `rows` rows per column: int32 and date (days since 1970-01-01) in Int32Array, decimals as
+ * scaled integers in Float64Array, strings as JS strings. No NULLs (TPC-H has none), so columns are
+ * declared non-nullable.
  */
 export function makeSampleTable(name: string, rows: number, defs: readonly ColumnDef[]): SampleTable {
-  const fields: Field[] = defs.map(([col, type]) => ({ name: col, qualifier: null, type, nullable: false }));
-  const columns: Column[] = defs.map(([, type, value]) => makeColumn(type, rows, value));
-  return { name, batch: { schema: { fields }, columns, length: rows } };
+  const columns = defs.map(([col, type, value]) => ({
+    name: col,
+    type,
+    nullable: false,
+    values: values(type, rows, value),
+  }));
+  return { name, rows, columns };
 }
 
-function makeColumn(type: DataType, rows: number, value: (row: number) => number | string): Column {
-  const values =
+function values(type: DataType, rows: number, value: (row: number) => number | string): ArrayLike<number | string> {
+  const out =
     type.id === 'utf8'
       ? new Array<string>(rows)
       : type.id === 'int32' || type.id === 'date'
         ? new Int32Array(rows)
         : new Float64Array(rows);
-  for (let i = 0; i < rows; i++) (values as (number | string)[])[i] = value(i);
-  return { type, values, valid: null, length: rows };
+  for (let i = 0; i < rows; i++) (out as (number | string)[])[i] = value(i);
+  return out;
 }
 
 export const INT32: DataType = { id: 'int32' };

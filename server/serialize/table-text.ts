@@ -1,5 +1,6 @@
 // `makeTableTextSerializer`: text/plain, an ASCII table with a border line between rows.
 import { type Batch, type Column, cellText, type Schema } from '../../engine/index.js';
+import { displayWidth } from './display-width.js';
 import type { Serializer } from './serializer.js';
 
 /**
@@ -14,7 +15,7 @@ import type { Serializer } from './serializer.js';
  * with every value left-aligned, NULL as a blank cell and a border line after every row (as the contract
  * asks; Spice's `pretty_format_batches` has none between rows). Control characters inside values are shown
  * escaped (`\n`, `\t`, `\r`) so a row stays on one line. Buffers the whole result: the column widths depend
- * on every row, so nothing is written before `end`. Widths count code points, not display cells.
+ * on every row, so nothing is written before `end`. Widths are display columns (CJK counts two; see `displayWidth`).
  */
 export function makeTableTextSerializer(): Serializer {
   let header: string[] = [];
@@ -37,13 +38,13 @@ export function makeTableTextSerializer(): Serializer {
 /** The table text for a header and rows of cell strings; `++\n++\n` for a result without columns. */
 export function renderTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
   if (header.length === 0) return '++\n++\n';
-  const widths = header.map((h) => codePoints(h));
+  const widths = header.map((h) => displayWidth(h));
   for (const row of rows) {
-    for (let i = 0; i < row.length; i++) widths[i] = Math.max(widths[i] as number, codePoints(row[i] as string));
+    for (let i = 0; i < row.length; i++) widths[i] = Math.max(widths[i] as number, displayWidth(row[i] as string));
   }
   const border = `+${widths.map((w) => '-'.repeat(w + 2)).join('+')}+\n`;
   const line = (cells: readonly string[]) =>
-    `|${cells.map((c, i) => ` ${c}${' '.repeat((widths[i] as number) - codePoints(c))} `).join('|')}|\n`;
+    `|${cells.map((c, i) => ` ${c}${' '.repeat((widths[i] as number) - displayWidth(c))} `).join('|')}|\n`;
   let out = border + line(header) + border;
   for (const row of rows) out += line(row) + border;
   return out;
@@ -60,10 +61,4 @@ const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' 
 
 function escapeControls(text: string): string {
   return HAS_CONTROL.test(text) ? text.replace(CONTROLS, (ch) => ESCAPES[ch] as string) : text;
-}
-
-function codePoints(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
 }

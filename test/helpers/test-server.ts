@@ -1,0 +1,32 @@
+// Starts a real floe server in-process (real uWS listener, real Piscina workers) for HTTP tests.
+import { type RunningServer, type ServerOptions, startServer } from '../../server/main.js';
+
+export interface TestServer {
+  readonly server: RunningServer;
+  /** `http://127.0.0.1:<port>` */
+  readonly base: string;
+  /** `<base>/v1/sql` */
+  readonly sql: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `datasets` (name -> `file:` source, `accelerated` optional) on an ephemeral port with `workers`
+ * threads (default 2). Warnings and progress go nowhere unless `log` is given.
+ */
+export async function startTestServer(
+  datasets: readonly { name: string; from: string; acceleration?: { enabled: boolean } }[],
+  options: Partial<ServerOptions> & { maxBodyBytes?: number } = {},
+): Promise<TestServer> {
+  const { maxBodyBytes, ...rest } = options;
+  const manifest = {
+    version: 'v1',
+    kind: 'Spicepod',
+    name: 'test',
+    datasets,
+    ...(maxBodyBytes === undefined ? {} : { runtime: { http: { max_body_bytes: maxBodyBytes } } }),
+  };
+  const server = await startServer({ manifest, host: '127.0.0.1', port: 0, workers: 2, log: () => {}, ...rest });
+  const base = `http://127.0.0.1:${server.port}`;
+  return { server, base, sql: `${base}/v1/sql`, close: () => server.close() };
+}
