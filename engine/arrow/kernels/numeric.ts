@@ -43,18 +43,32 @@ function exactArith(op: ArithOp, x: Num, y: Num, n: number, valid: Uint8Array | 
   // One loop per operator: a switch inside the loop costs ~3x.
   switch (op) {
     case '+':
-      for (let i = 0; i < n; i++) max = Math.max(max, Math.abs((out[i] = (x[i] as number) + (y[i] as number))));
+      for (let i = 0; i < n; i++) {
+        const r = (x[i] as number) + (y[i] as number);
+        out[i] = r;
+        max = Math.max(max, Math.abs(r));
+      }
       break;
     case '-':
-      for (let i = 0; i < n; i++) max = Math.max(max, Math.abs((out[i] = (x[i] as number) - (y[i] as number))));
+      for (let i = 0; i < n; i++) {
+        const r = (x[i] as number) - (y[i] as number);
+        out[i] = r;
+        max = Math.max(max, Math.abs(r));
+      }
       break;
     case '*':
-      for (let i = 0; i < n; i++) max = Math.max(max, Math.abs((out[i] = (x[i] as number) * (y[i] as number))));
+      for (let i = 0; i < n; i++) {
+        const r = (x[i] as number) * (y[i] as number);
+        out[i] = r;
+        max = Math.max(max, Math.abs(r));
+      }
       break;
     default:
       for (let i = 0; i < n; i++) {
         if (valid !== null && valid[i] === 0) continue;
-        max = Math.max(max, Math.abs((out[i] = numArith(op, x[i] as number, y[i] as number))));
+        const r = numArith(op, x[i] as number, y[i] as number);
+        out[i] = r;
+        max = Math.max(max, Math.abs(r));
       }
   }
   // Garbage in NULL rows may overflow too; the BigInt path then recomputes only valid rows.
