@@ -23,8 +23,10 @@ export async function decodeRowGroup(
   file: ParquetFile,
   rowGroup: number,
   columns: readonly string[],
+  limit: number | null = null,
 ): Promise<{ length: number; columns: Column[] }[]> {
-  const table = await file.read({ columns: [...columns], rowGroups: [rowGroup], batchSize: DEFAULT_BATCH_ROWS });
+  const options = { columns: [...columns], rowGroups: [rowGroup], batchSize: DEFAULT_BATCH_ROWS };
+  const table = await file.read(limit === null ? options : { ...options, limit });
   const decoded = decodeIPC(table.intoIPCStream());
   const order = columns.map((name) => decoded.fields.findIndex((f) => f.name === name));
   return decoded.batches.map((b) => ({ length: b.length, columns: order.map((i) => b.columns[i]!) as Column[] }));

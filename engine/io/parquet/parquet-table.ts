@@ -49,7 +49,8 @@ export async function createParquetTable(paths: readonly string[]): Promise<Tabl
         for (const rg of groups) {
           if (left <= 0) return;
           if (signal.aborted) throw new CancelledError();
-          for (const b of await readGroup(file, rg.index, rg.numRows, req.columns, schema)) {
+          const rows = Number.isFinite(left) ? Math.min(left, rg.numRows) : null;
+          for (const b of await readGroup(file, rg.index, rows ?? rg.numRows, req.columns, schema, rows)) {
             yield b;
             left -= b.length;
           }
@@ -65,11 +66,12 @@ async function readGroup(
   numRows: number,
   columns: readonly string[],
   schema: Schema,
+  limit: number | null,
 ): Promise<Batch[]> {
   const out = projectedSchema(schema, columns);
   // COUNT(*) and friends read no column: the footer's row count is enough.
   if (columns.length === 0) return [{ schema: out, columns: [], length: numRows }];
-  const parts = await decodeRowGroup(file, index, columns);
+  const parts = await decodeRowGroup(file, index, columns, limit);
   return parts.map((p) => ({ schema: out, columns: p.columns, length: p.length }));
 }
 
