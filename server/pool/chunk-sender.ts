@@ -4,8 +4,11 @@ import type { Head, WorkerMessage } from './messages.js';
 
 /** Text collected before a chunk is encoded and sent (UTF-16 units, about as many bytes for ASCII). */
 export const CHUNK_CHARS = 64 * 1024;
-/** Chunks that may be in flight (sent but not acknowledged by the main thread) before `write` waits. */
-export const MAX_UNACKED_CHUNKS = 4;
+/**
+ * Bytes that may be in flight (sent but not acknowledged by the main thread) before `write` waits. Credit is
+ * counted in bytes, not chunks, because one batch of 64 Ki rows can serialize to several MiB in one chunk.
+ */
+export const MAX_UNACKED_BYTES = 1024 * 1024;
 
 const encoder = new TextEncoder();
 
@@ -22,7 +25,9 @@ export class ChunkSender {
   #parts: string[] = [];
   #chars = 0;
   #headSent = false;
-  #unacked = 0;
+  /** Sizes of the chunks sent and not yet acknowledged, oldest first (acks arrive in order). */
+  #unacked: number[] = [];
+  #unackedBytes = 0;
   #wake: (() => void) | null = null;
 
   constructor(port: MessagePort, head: Head, signal: AbortSignal) {
@@ -32,9 +37,9 @@ export class ChunkSender {
     signal.addEventListener('abort', () => this.#resume(), { once: true });
   }
 
-  /** Returns one chunk of credit (the main thread has handed a chunk to the socket). */
+  /** Returns the credit of the oldest unacknowledged chunk (the main thread has flushed it to the socket). */
   ack(): void {
-    this.#unacked--;
+    this.#unackedBytes -= this.#unacked.shift() ?? 0;
     this.#resume();
   }
 
@@ -43,9 +48,13 @@ export class ChunkSender {
     this.#parts.push(text);
     this.#chars += text.length;
     if (this.#chars < CHUNK_CHARS) return;
-    this.#send({ type: 'chunk', body: this.#take() });
-    this.#unacked++;
-    while (this.#unacked > MAX_UNACKED_CHUNKS && !this.#signal.aborted) {
+    const body = this.#take();
+    // Read the size first: posting transfers (detaches) the buffer.
+    const size = body.byteLength;
+    this.#send({ type: 'chunk', body });
+    this.#unacked.push(size);
+    this.#unackedBytes += size;
+    while (this.#unackedBytes > MAX_UNACKED_BYTES && !this.#signal.aborted) {
       await new Promise<void>((resolve) => {
         this.#wake = resolve;
       });
