@@ -1,7 +1,7 @@
 // Runs every test/slt/**/*.slt record as one node:test test, on the file-backed and the in-memory engine.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createTestEngines } from '../helpers/engines.js';
@@ -18,13 +18,24 @@ import {
   withoutScanDetail,
 } from './runner.js';
 
-// Compiled to dist/test/slt/; the .slt sources stay in test/slt/.
-const SLT_DIR = fileURLToPath(new URL('../../../test/slt/', import.meta.url));
+// Compiled to <outDir>/test/slt/; the .slt sources stay in <repo>/test/slt/.
+const SLT_DIR = join(repoRoot(), 'test', 'slt');
 const UPDATE = process.env.UPDATE === '1';
 
 const data = await writeTestData();
 const engines = await createTestEngines(data);
 after(() => data.remove());
+
+/** The nearest folder above this compiled file that holds package.json. */
+function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error('package.json not found above the compiled test');
+    dir = up;
+  }
+  return dir;
+}
 
 function sltFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
