@@ -172,37 +172,44 @@ export function makeLineitem(rows = LINEITEM_ROWS): ColumnInput[] {
   ];
 }
 
-/** `specials`: eight hand-picked rows of edge values (extreme integers, tiny and huge floats, leap days). */
+/**
+ * `specials`: ten hand-picked rows of edge values: int32/int64 extremes, 2^53 and 2^53 + 1 (equal as doubles),
+ * tiny and huge floats, the largest decimal(15,2), dates around the epoch and leap days.
+ */
 export function makeSpecials(): ColumnInput[] {
+  const dates = [
+    '2000-02-29',
+    '1970-01-01',
+    '1969-12-31',
+    '2024-12-31',
+    '1999-01-01',
+    null,
+    '2023-03-31',
+    '2024-01-31',
+  ];
   return [
-    { name: 'k', type: INT32, nullable: false, values: [1, 2, 3, 4, 5, 6, 7, 8] },
-    {
-      name: 'i32',
-      type: INT32,
-      values: [2147483647, -2147483648, 0, -1, 1, null, 100, 7],
-    },
+    { name: 'k', type: INT32, nullable: false, values: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] },
+    { name: 'i32', type: INT32, values: [2147483647, -2147483648, 0, -1, 1, null, 100, 7, 5, 5] },
     {
       name: 'i64',
       type: INT64,
-      values: [9223372036854775807n, -9223372036854775808n, 9007199254740993n, -9007199254740993n, 0n, null, 1n, -1n],
-    },
-    { name: 'f', type: FLOAT64, values: [0.1, 1e-300, 1e300, -2.5, 0.5, null, 123456789.125, 1 / 3] },
-    { name: 'm', type: MONEY, values: [1, -1, 9999999999999, -9999999999999, 0, null, 5, 50] },
-    {
-      name: 'd',
-      type: DATE,
       values: [
-        '2000-02-29',
-        '1970-01-01',
-        '1969-12-31',
-        '2024-12-31',
-        '1999-01-01',
+        9223372036854775807n,
+        -9223372036854775808n,
+        9007199254740993n,
+        -9007199254740993n,
+        0n,
         null,
-        '2023-03-31',
-        '2024-01-31',
-      ].map((s) => (s === null ? null : dayOf(s))),
+        1n,
+        -1n,
+        9007199254740992n,
+        9007199254740993n,
+      ],
     },
-    { name: 's', type: UTF8, values: ['a', 'A', '', ' ', 'ab', null, 'b%', 'B_'] },
+    { name: 'f', type: FLOAT64, values: [0.1, 1e-300, 1e300, -2.5, 0.5, null, 123456789.125, 1 / 3, 0.1, 0.2] },
+    { name: 'm', type: MONEY, values: [1, -1, 9999999999999, -9999999999999, 0, null, 5, 50, 5, 5] },
+    { name: 'd', type: DATE, values: [...dates, null, '2000-02-29'].map((s) => (s === null ? null : dayOf(s))) },
+    { name: 's', type: UTF8, values: ['a', 'A', '', ' ', 'ab', null, 'b%', 'B_', 'a', null] },
   ];
 }
 

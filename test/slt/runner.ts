@@ -40,7 +40,8 @@ export function parseSlt(text: string): SltRecord[] {
   let i = 0;
   const block = (): string[] => {
     const out: string[] = [];
-    while (i < lines.length && lines[i]!.trim() !== '' && lines[i] !== '----') out.push(lines[i++]!);
+    // Only a truly empty line ends a block: a row may be a single space (a one-column text value).
+    while (i < lines.length && lines[i] !== '' && lines[i] !== '----') out.push(lines[i++]!);
     return out;
   };
   while (i < lines.length) {
