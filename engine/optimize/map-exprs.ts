@@ -12,7 +12,7 @@ export function mapPlanExprs(p: LogicalPlan, f: (e: Expr) => Expr): LogicalPlan 
       return {
         ...p,
         groupBy: p.groupBy.map(f),
-        aggregates: p.aggregates.map((a) => ({ ...a, args: a.args.map(f) })),
+        aggregates: p.aggregates.map((a) => ({ ...a, args: a.args.map(f), filter: a.filter ? f(a.filter) : null })),
       };
     case 'sort':
       return { ...p, keys: p.keys.map((k) => ({ ...k, expr: f(k.expr) })) };

@@ -74,7 +74,8 @@ function nullColumn(to: DataType, n: number): Column {
 }
 
 function checkRange(x: number, limit: number, to: DataType): number {
-  if (x > limit || x < -limit - (to.id === 'int32' ? 1 : 0)) throw new ExecError(`${typeName(to)} out of range`);
+  if (Number.isNaN(x) || x > limit || x < -limit - (to.id === 'int32' ? 1 : 0))
+    throw new ExecError(`${typeName(to)} out of range`);
   return x;
 }
 

@@ -8,10 +8,10 @@ import type { PhysicalExpr } from './physical-expr.js';
 type Matcher = (s: string) => boolean;
 
 /** Compiles a LIKE pattern (`%` any run, `_` one character, `\` escapes). */
-export function likeMatcher(pattern: string, caseInsensitive: boolean): Matcher {
+export function likeMatcher(pattern: string, caseInsensitive: boolean, escapeChar = '\\'): Matcher {
   const p = caseInsensitive ? pattern.toLowerCase() : pattern;
   const fold = caseInsensitive ? (s: string) => s.toLowerCase() : (s: string) => s;
-  if (!/[_\\]/.test(p)) {
+  if (!p.includes('_') && (escapeChar === '' || !p.includes(escapeChar))) {
     const parts = p.split('%');
     if (parts.length === 1) return (s) => fold(s) === p;
     if (parts.length === 2 && parts[1] === '') return (s) => fold(s).startsWith(parts[0]!);
@@ -21,7 +21,7 @@ export function likeMatcher(pattern: string, caseInsensitive: boolean): Matcher 
   let re = '';
   for (let i = 0; i < p.length; i++) {
     const ch = p[i]!;
-    if (ch === '\\') {
+    if (escapeChar !== '' && ch === escapeChar) {
       if (i + 1 >= p.length) throw new ExecError('LIKE pattern must not end with escape character');
       re += escapeRe(p[++i]!);
     } else if (ch === '%') re += '[\\s\\S]*';
@@ -38,7 +38,7 @@ function escapeRe(ch: string): string {
 
 export function compileLike(e: LikeExpr, expr: PhysicalExpr, pattern: PhysicalExpr): PhysicalExpr {
   const constant = e.pattern.kind === 'literal' && typeof e.pattern.value === 'string';
-  const fixed = constant ? likeMatcher(e.pattern.value as string, e.caseInsensitive) : null;
+  const fixed = constant ? likeMatcher(e.pattern.value as string, e.caseInsensitive, e.escape) : null;
   return {
     evaluate(batch) {
       const x = expr.evaluate(batch);
@@ -51,7 +51,7 @@ export function compileLike(e: LikeExpr, expr: PhysicalExpr, pattern: PhysicalEx
       const yes = e.negated ? 0 : 1;
       for (let i = 0; i < n; i++) {
         if (valid !== null && valid[i] === 0) continue;
-        const m = fixed ?? likeMatcher(ps![i]!, e.caseInsensitive);
+        const m = fixed ?? likeMatcher(ps![i]!, e.caseInsensitive, e.escape);
         out[i] = m(s[i]!) ? yes : 1 - yes;
       }
       return makeColumn({ id: 'bool' }, out, valid, n) as Column;

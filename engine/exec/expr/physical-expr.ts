@@ -10,7 +10,8 @@ import type { Schema } from '../../plan/types.js';
 import { evaluateCase } from './case.js';
 import { evaluateInList } from './in-list.js';
 import { compileLike } from './like.js';
-import { and, isPredicate, negate, not, or } from './logic.js';
+import { isPredicate, negate, not } from './logic.js';
+import { mayRaise, shortCircuit } from './short-circuit.js';
 import { addInterval } from './temporal.js';
 
 export interface PhysicalExpr {
@@ -41,8 +42,7 @@ export function compileExpr(e: Expr, schema: Schema): PhysicalExpr {
     case 'binary': {
       const l = compileExpr(e.left, schema);
       const r = compileExpr(e.right, schema);
-      if (e.op === 'and') return { evaluate: (b) => and(l.evaluate(b), r.evaluate(b)) };
-      if (e.op === 'or') return { evaluate: (b) => or(l.evaluate(b), r.evaluate(b)) };
+      if (e.op === 'and' || e.op === 'or') return shortCircuit(e.op, l, r, mayRaise(e.right));
       if (e.left.type.id === 'interval' || e.right.type.id === 'interval') return compileIntervalArith(e, schema);
       if (e.op === '=' || e.op === '<>' || e.op === '<' || e.op === '<=' || e.op === '>' || e.op === '>=') {
         const op = e.op as ComparisonOp;

@@ -1,6 +1,7 @@
 // `HashAggregateExec` groups rows by key and folds each aggregate per group; output = groups in first-seen order.
 import { type Batch, DEFAULT_BATCH_ROWS, makeBatch, sliceBatch } from '../../arrow/batch.js';
 import type { Column } from '../../arrow/column.js';
+import { selectTrue, take } from '../../arrow/kernels/take.js';
 import type { AggregateCall } from '../../plan/logical/index.js';
 import type { Schema } from '../../plan/types.js';
 import { checkCancelled, type ExecContext } from '../context.js';
@@ -12,6 +13,7 @@ import { GroupKeys } from './group-keys.js';
 export interface PhysicalAggregate {
   readonly call: AggregateCall;
   readonly arg: PhysicalExpr | null;
+  readonly filter: PhysicalExpr | null;
 }
 
 export class HashAggregateExec implements PhysicalOperator {
@@ -47,8 +49,16 @@ export class HashAggregateExec implements PhysicalOperator {
           );
       const ngroups = global ? 1 : keys.size;
       for (let j = 0; j < accs.length; j++) {
-        const arg = this.#aggregates[j]!.arg;
-        accs[j]!.update(groups, n, arg ? arg.evaluate(batch) : null, ngroups);
+        const { arg, filter } = this.#aggregates[j]!;
+        const values = arg ? arg.evaluate(batch) : null;
+        if (filter === null) {
+          accs[j]!.update(groups, n, values, ngroups);
+          continue;
+        }
+        // FILTER (WHERE …): feed the accumulator only the rows where the filter is true.
+        const { indices, count } = selectTrue(filter.evaluate(batch));
+        const keep = indices.subarray(0, count);
+        accs[j]!.update(takeGroups(groups, keep), count, values ? take(values, keep) : null, ngroups);
       }
     }
     const ngroups = global ? 1 : keys.size;
@@ -62,4 +72,10 @@ export class HashAggregateExec implements PhysicalOperator {
       yield sliceBatch(out, start, Math.min(ngroups, start + DEFAULT_BATCH_ROWS));
     }
   }
+}
+
+function takeGroups(groups: Int32Array, keep: Int32Array): Int32Array {
+  const out = new Int32Array(keep.length);
+  for (let i = 0; i < keep.length; i++) out[i] = groups[keep[i]!]!;
+  return out;
 }

@@ -88,7 +88,12 @@ const concat: ScalarFunction = {
   signature: (a) => (a.length > 0 ? { args: a, returns: UTF8 } : 'concat() needs at least one argument'),
   evaluate: (args, n) => {
     const out = new Array<string>(n);
-    for (let i = 0; i < n; i++) out[i] = args.map((c) => cellText(c, i) ?? '').join('');
+    // PostgreSQL's concat uses each type's output function: booleans print as t / f.
+    const text = (c: (typeof args)[number], i: number) => {
+      const t = cellText(c, i) ?? '';
+      return c.type.id === 'bool' ? t.slice(0, 1) : t;
+    };
+    for (let i = 0; i < n; i++) out[i] = args.map((c) => text(c, i)).join('');
     return makeColumn(UTF8, out, null, n);
   },
 };

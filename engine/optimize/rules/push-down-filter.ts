@@ -1,4 +1,5 @@
 // push-down-filter: moves filter conjuncts toward the scan and hands them to it for row-group pruning.
+import { exprText } from '../../plan/expr/display.js';
 import { columnsOf, conjoin, type Expr, splitConjuncts, transformExpr } from '../../plan/expr/index.js';
 import { type LogicalPlan, makeFilter, transformPlan } from '../../plan/logical/index.js';
 import type { OptimizerRule } from '../rule.js';
@@ -17,8 +18,8 @@ function push(p: LogicalPlan): LogicalPlan {
       return push(makeFilter(input.input, conjoin([input.predicate, p.predicate])!));
     // Filter over Scan -> Filter over Scan(filters=conjuncts); the Filter stays: pruning skips row groups, not rows
     case 'scan': {
-      const known = new Set(input.filters.map((f) => JSON.stringify(f)));
-      const fresh = splitConjuncts(p.predicate).filter((c) => !known.has(JSON.stringify(c)));
+      const known = new Set(input.filters.map(exprText));
+      const fresh = splitConjuncts(p.predicate).filter((c) => !known.has(exprText(c)));
       return { ...p, input: { ...input, filters: [...input.filters, ...fresh] } };
     }
     // Filter over Project of plain columns -> Project over Filter (the predicate rewritten to the input's names)

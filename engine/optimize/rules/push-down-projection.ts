@@ -37,7 +37,7 @@ function prune(p: LogicalPlan, needed: ColumnExpr[] | null): LogicalPlan {
     case 'project':
       return { ...p, input: prune(p.input, withCols([], p.exprs)) };
     case 'aggregate': {
-      const exprs = [...p.groupBy, ...p.aggregates.flatMap((a) => a.args)];
+      const exprs = [...p.groupBy, ...p.aggregates.flatMap((a) => (a.filter ? [...a.args, a.filter] : a.args))];
       return { ...p, input: prune(p.input, withCols([], exprs)) };
     }
   }

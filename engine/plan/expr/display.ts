@@ -40,7 +40,8 @@ export function exprText(e: Expr): string {
       return `${wrap(e.expr)} ${e.negated ? 'NOT IN' : 'IN'} (${e.list.map(exprText).join(', ')})`;
     case 'like': {
       const op = `${e.negated ? 'NOT ' : ''}${e.caseInsensitive ? 'ILIKE' : 'LIKE'}`;
-      return `${wrap(e.expr)} ${op} ${exprText(e.pattern)}`;
+      const esc = e.escape === '\\' ? '' : ` ESCAPE '${e.escape}'`;
+      return `${wrap(e.expr)} ${op} ${exprText(e.pattern)}${esc}`;
     }
   }
 }

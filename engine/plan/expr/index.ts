@@ -89,6 +89,8 @@ export interface LikeExpr {
   readonly pattern: Expr;
   readonly negated: boolean;
   readonly caseInsensitive: boolean;
+  /** The escape character (default backslash); '' disables escaping. */
+  readonly escape: string;
   readonly type: DataType;
 }
 

@@ -46,6 +46,8 @@ export interface AggregateCall {
   /** Empty for COUNT(*). */
   readonly args: readonly Expr[];
   readonly distinct: boolean;
+  /** `FILTER (WHERE …)`: only rows where it is true reach the aggregate. */
+  readonly filter: Expr | null;
   readonly type: DataType;
   /** Output column name, e.g. `sum(l_quantity)`. */
   readonly name: string;

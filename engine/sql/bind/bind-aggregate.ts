@@ -26,12 +26,12 @@ export function aggregateType(fn: AggregateFn, args: readonly Expr[]): DataType 
 export class AggregateCollector implements AggregateSink {
   readonly calls: AggregateCall[] = [];
 
-  add(fn: string, args: Expr[], distinct: boolean, star: boolean): ColumnExpr {
+  add(fn: string, args: Expr[], distinct: boolean, star: boolean, filter: Expr | null): ColumnExpr {
     const f = fn as AggregateFn;
     const inner = star ? '*' : `${distinct ? 'DISTINCT ' : ''}${args.map(displayName).join(', ')}`;
-    const name = `${f}(${inner})`;
+    const name = `${f}(${inner})${filter ? ` FILTER (WHERE ${displayName(filter)})` : ''}`;
     const type = aggregateType(f, args);
-    if (!this.calls.some((c) => c.name === name)) this.calls.push({ fn: f, args, distinct, type, name });
+    if (!this.calls.some((c) => c.name === name)) this.calls.push({ fn: f, args, distinct, filter, type, name });
     return { kind: 'column', qualifier: null, name, type };
   }
 }

@@ -2,7 +2,7 @@
 import { NotSupportedError, PlanError } from '../../errors.js';
 import { AGGREGATE_NAMES, lookupFunction } from '../../functions/registry.js';
 import type { BinaryOp, ColumnExpr, ComparisonOp, Expr, LiteralExpr } from '../../plan/expr/index.js';
-import { BOOL, DATE, FLOAT64, NULL, TIMESTAMP, typeName, UTF8 } from '../../plan/types.js';
+import { BOOL, DATE, type DataType, decimal, FLOAT64, NULL, TIMESTAMP, typeName, UTF8 } from '../../plan/types.js';
 import { parseDate, parseTimestamp } from '../../plan/values.js';
 import type { Ast } from '../parse.js';
 import { bindLiteral, bindNumber, parseInterval } from './bind-literal.js';
@@ -11,7 +11,7 @@ import type { Scope } from './scope.js';
 
 /** Receives aggregate calls met while binding (SELECT, HAVING, ORDER BY of an aggregating query). */
 export interface AggregateSink {
-  add(fn: string, args: Expr[], distinct: boolean, star: boolean): ColumnExpr;
+  add(fn: string, args: Expr[], distinct: boolean, star: boolean, filter: Expr | null): ColumnExpr;
 }
 
 export interface ExprContext {
@@ -41,12 +41,14 @@ export function bindExpr(ast: Ast, ctx: ExprContext): Expr {
     case 'column_ref':
       return bindColumn(ast, ctx);
     case 'number':
+    case 'bigint':
       return bindNumber(ast.value);
     case 'single_quote_string':
     case 'string':
     case 'natural_string':
     case 'regex_string':
-      return { kind: 'literal', value: String(ast.value), type: UTF8, untyped: true };
+      // The parser keeps SQL's doubled quotes: 'it''s' arrives as it''s.
+      return { kind: 'literal', value: String(ast.value).replaceAll("''", "'"), type: UTF8, untyped: true };
     case 'bool':
       return { kind: 'literal', value: Boolean(ast.value), type: BOOL };
     case 'null':
@@ -75,13 +77,19 @@ export function bindExpr(ast: Ast, ctx: ExprContext): Expr {
       return bindFunction(ast, ctx);
     case 'aggr_func':
       return bindAggregate(ast, ctx);
-    case 'extract':
-      return bindCall('date_part', [bindLiteral(String(ast.args.field).toLowerCase()), bindExpr(ast.args.source, ctx)]);
+    case 'extract': {
+      // EXTRACT(f FROM DATE '…') arrives as the string plus `cast_type`.
+      const src = ast.args.cast_type
+        ? typedLiteral(String(ast.args.cast_type).toLowerCase(), String(ast.args.source.value))
+        : bindExpr(ast.args.source, ctx);
+      return bindCall('date_part', [bindLiteral(String(ast.args.field).toLowerCase()), src]);
+    }
     case 'expr_list':
       if (ast.value?.length === 1) return bindExpr(ast.value[0], ctx);
       throw new NotSupportedError('row values are not supported');
     default:
       if (ast.ast || ast.type === 'select') throw new NotSupportedError('subqueries are not supported yet');
+      if (ast.type === 'window_func' || ast.over) throw new NotSupportedError('window functions are not supported yet');
       throw new NotSupportedError(`expression of type ${ast.type} is not supported yet`);
   }
 }
@@ -145,7 +153,10 @@ function bindBinary(ast: Ast, ctx: ExprContext): Expr {
     const [negated, caseInsensitive] = likeOps[op]!;
     const l = castTo(left(), UTF8);
     const p = castTo(bindExpr(ast.right, ctx), UTF8);
-    return { kind: 'like', expr: l, pattern: p, negated, caseInsensitive, type: BOOL };
+    const esc = ast.right?.escape?.value;
+    const escapeChar = esc === undefined ? '\\' : String(esc.value ?? '');
+    if (escapeChar.length > 1) throw new PlanError('invalid escape string: it must be empty or one character');
+    return { kind: 'like', expr: l, pattern: p, negated, caseInsensitive, escape: escapeChar, type: BOOL };
   }
   const l = left();
   const r = bindExpr(ast.right, ctx);
@@ -194,10 +205,34 @@ function bindIs(e: Expr, right: Ast, negated: boolean): Expr {
   throw new NotSupportedError('IS [NOT] DISTINCT FROM is not supported yet');
 }
 
+/** `x::a::b` arrives as one cast with targets [a, b], applied left to right. */
 function bindCast(ast: Ast, ctx: ExprContext): Expr {
-  const target = ast.target?.[0] ?? ast.target;
-  const type = parseTypeName(String(target.dataType), target.length ?? null, target.scale ?? null);
-  return castTo(bindExpr(ast.expr, ctx), type);
+  const targets: Ast[] = Array.isArray(ast.target) ? ast.target : [ast.target];
+  let e = bindExpr(ast.expr, ctx);
+  for (const t of targets) {
+    const name = String(t.dataType);
+    // float8 arrives as FLOAT with length 8; a bare numeric keeps the scale of its input.
+    const length = /^float$/i.test(name) ? null : (t.length ?? null);
+    const type =
+      /^(numeric|decimal)$/i.test(name) && length === null
+        ? unconstrainedNumeric(e)
+        : parseTypeName(name, length, t.scale ?? null);
+    e = castTo(e, type);
+  }
+  return e;
+}
+
+/** The type of a `::numeric` without precision: the input's own decimal type where it has one. */
+function unconstrainedNumeric(e: Expr): DataType {
+  if (e.type.id === 'decimal') return e.type;
+  if (e.type.id === 'int32') return decimal(10, 0);
+  if (e.type.id === 'int64') return decimal(18, 0);
+  if (e.kind === 'literal' && typeof e.value === 'string') {
+    const m = /^\s*[+-]?(\d*)(?:\.(\d*))?\s*$/.exec(e.value);
+    if (m) return decimal(Math.max((m[1] ?? '').length + (m[2] ?? '').length, 1), (m[2] ?? '').length);
+  }
+  // DuckDB's default; PostgreSQL's unconstrained numeric has no fixed scale.
+  return decimal(18, 3);
 }
 
 function bindCase(ast: Ast, ctx: ExprContext): Expr {
@@ -237,6 +272,9 @@ function bindFunction(ast: Ast, ctx: ExprContext): Expr {
   const name = functionName(ast);
   const raw: Ast[] = ast.args?.value ?? [];
   if (AGGREGATE_NAMES.has(name)) return bindAggregate({ name, args: { expr: raw[0] } }, ctx);
+  if (name === 'not' && raw.length === 1)
+    return { kind: 'unary', op: 'not', expr: requireBool(bindExpr(raw[0], ctx), 'NOT'), type: BOOL };
+  if (name === 'trim' && raw.some((a) => a.type === 'origin')) return bindTrim(raw, ctx);
   if (name === 'position') {
     // position(sub IN s) arrives as [sub, 'in', s].
     const [sub, , s] = raw;
@@ -245,6 +283,16 @@ function bindFunction(ast: Ast, ctx: ExprContext): Expr {
   const args = raw.map((a) => bindExpr(a, ctx));
   if (name === 'coalesce' || name === 'nullif') return bindCall(name, unifyAll(args, name).exprs);
   return bindCall(name, args);
+}
+
+/** TRIM([BOTH|LEADING|TRAILING] [chars] FROM s) arrives as origin keywords among the arguments. */
+function bindTrim(raw: Ast[], ctx: ExprContext): Expr {
+  const words = raw.filter((a) => a.type === 'origin').map((a) => String(a.value).toLowerCase());
+  const values = raw.filter((a) => a.type !== 'origin').map((a) => castTo(bindExpr(a, ctx), UTF8));
+  const fn = words.includes('leading') ? 'ltrim' : words.includes('trailing') ? 'rtrim' : 'btrim';
+  // With FROM, the characters come first and the string last.
+  const args = words.includes('from') && values.length === 2 ? [values[1]!, values[0]!] : values;
+  return bindCall(fn, args);
 }
 
 /** Resolves a scalar function and casts its arguments to the signature's types. */
@@ -274,5 +322,6 @@ function bindAggregate(ast: Ast, ctx: ExprContext): Expr {
   const inner = { ...ctx, aggregates: 'arguments of an aggregate function' };
   const args = star || arg === undefined ? [] : [bindExpr(arg, inner)];
   if (!star && args.length === 0) throw new PlanError(`${name}() needs an argument`);
-  return ctx.aggregates.add(name, args, Boolean(ast.args?.distinct), star);
+  const filter = ast.filter?.where ? requireBool(bindExpr(ast.filter.where, inner), 'FILTER') : null;
+  return ctx.aggregates.add(name, args, Boolean(ast.args?.distinct), star, filter);
 }

@@ -1,5 +1,5 @@
 // Literal binding: numeric literals to int/bigint/numeric, interval text to months/days/micros.
-import { PlanError } from '../../errors.js';
+import { NotSupportedError, PlanError } from '../../errors.js';
 import type { IntervalValue, LiteralExpr } from '../../plan/expr/index.js';
 import { decimal, FLOAT64, INT32, INT64, UTF8 } from '../../plan/types.js';
 import type { Ast } from '../parse.js';
@@ -8,25 +8,37 @@ const INT32_MAX = 2147483647;
 
 /** `42` -> integer, `3000000000` -> bigint, `1.50` -> numeric(3,2), `1e3` -> double (PostgreSQL's rules). */
 export function bindNumber(value: number | string): LiteralExpr {
-  const text = String(value);
-  if (/^\d+$/.test(text)) {
+  const text =
+    typeof value === 'number' && !Number.isSafeInteger(value) && Number.isInteger(value)
+      ? BigInt(value).toString()
+      : String(value);
+  if (/^-?\d+$/.test(text)) {
     const v = BigInt(text);
-    if (v <= BigInt(INT32_MAX)) return { kind: 'literal', value: Number(v), type: INT32 };
-    if (v <= 2n ** 53n - 1n) return { kind: 'literal', value: Number(v), type: INT64 };
-    if (v <= 2n ** 63n - 1n) return { kind: 'literal', value: v, type: INT64 };
-    throw new PlanError(`integer literal ${text} is out of range`);
+    const abs = v < 0n ? -v : v;
+    if (v <= BigInt(INT32_MAX) && v >= -BigInt(INT32_MAX) - 1n)
+      return { kind: 'literal', value: Number(v), type: INT32 };
+    if (abs <= 2n ** 53n - 1n) return { kind: 'literal', value: Number(v), type: INT64 };
+    if (v <= 2n ** 63n - 1n && v >= -(2n ** 63n)) return { kind: 'literal', value: v, type: INT64 };
+    return decimalLiteral(text.replace('-', ''), '', text.startsWith('-'));
   }
-  const m = /^(\d*)\.(\d*)$/.exec(text);
-  if (m) {
-    const digits = `${m[1]}${m[2]}`.replace(/^0+(?=\d)/, '');
-    const scale = m[2]!.length;
-    const v = BigInt(digits || '0');
-    const precision = Math.max(digits.length, scale, 1);
-    return { kind: 'literal', value: v > 2n ** 53n - 1n ? v : Number(v), type: decimal(precision, scale) };
-  }
+  const m = /^(-?)(\d*)\.(\d*)$/.exec(text);
+  if (m) return decimalLiteral(m[2]!, m[3]!, m[1] === '-');
   const f = Number(text);
   if (Number.isNaN(f)) throw new PlanError(`invalid number ${text}`);
   return { kind: 'literal', value: f, type: FLOAT64 };
+}
+
+/** numeric(p,s) for digits `int.frac`; floe computes decimals exactly up to 18 digits. */
+function decimalLiteral(int: string, frac: string, negative: boolean): LiteralExpr {
+  const digits = `${int}${frac}`.replace(/^0+(?=\d)/, '');
+  const scale = frac.length;
+  let v = BigInt(digits || '0');
+  if (v > 2n ** 63n - 1n)
+    throw new NotSupportedError(`numeric literal ${negative ? '-' : ''}${int}.${frac} has more than 18 digits`);
+  if (negative) v = -v;
+  const precision = Math.max(digits.length, scale, 1);
+  const safe = v <= 2n ** 53n - 1n && v >= -(2n ** 53n - 1n);
+  return { kind: 'literal', value: safe ? Number(v) : v, type: decimal(precision, scale) };
 }
 
 /** A typed text literal (function arguments the binder synthesises). */

@@ -136,7 +136,11 @@ function rejectUnsupported(ast: Ast): void {
   if (ast.with) throw new NotSupportedError('WITH (common table expressions) is not supported yet');
   if (ast._next || ast.set_op) throw new NotSupportedError('UNION, INTERSECT and EXCEPT are not supported yet');
   if (ast.window) throw new NotSupportedError('window functions are not supported yet');
-  if (ast.distinct?.type === 'DISTINCT' && ast.distinct.columns)
+  if (
+    String(ast.distinct?.type ?? '')
+      .replace(/\s/g, '')
+      .toUpperCase() === 'DISTINCTON'
+  )
     throw new NotSupportedError('DISTINCT ON is not supported yet');
 }
 
@@ -180,10 +184,10 @@ function bindItems(columns: Ast[], ctx: ExprContext): SelectItem[] {
     const starName =
       e?.type === 'column_ref' ? (typeof e.column === 'string' ? e.column : e.column?.expr?.value) : null;
     if (e?.type === 'star' || starName === '*') {
-      const fields = ctx.scope.fields.filter(
-        (f) => !e.table || f.qualifier?.toLowerCase() === String(e.table).toLowerCase(),
-      );
-      if (e.table && fields.length === 0) throw new PlanError(`missing FROM-clause entry for table "${e.table}"`);
+      // `t.*` carries the table as {type, value} in this parser version.
+      const table = e.table ? String(typeof e.table === 'string' ? e.table : e.table.value) : null;
+      const fields = ctx.scope.fields.filter((f) => !table || f.qualifier?.toLowerCase() === table.toLowerCase());
+      if (table && fields.length === 0) throw new PlanError(`missing FROM-clause entry for table "${table}"`);
       for (const f of fields)
         out.push({
           expr: { kind: 'column', qualifier: f.qualifier, name: f.name, type: f.type },
