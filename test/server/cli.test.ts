@@ -1,0 +1,125 @@
+// The `floe` executable as a user runs it: ready line, queries, signals, exit codes, the built-in sample.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { makeTempDir, writePeople } from '../helpers/fixtures.js';
+import { post } from '../helpers/http.js';
+
+const CLI = fileURLToPath(new URL('../../server/cli.js', import.meta.url));
+
+interface Cli {
+  readonly child: ChildProcess;
+  /** Resolves with the URL from the `floe ready: <url>` line (rejects if the process exits first). */
+  readonly ready: Promise<string>;
+  readonly exit: Promise<{ code: number | null; stdout: string; stderr: string }>;
+}
+
+const running = new Set<ChildProcess>();
+// A failed assertion must not leave a server running (it would keep this test process alive).
+after(() => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+function runCli(args: readonly string[], cwd: string): Cli {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  child.on('exit', () => running.delete(child));
+  let stdout = '';
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d));
+  const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, stdout, stderr })),
+  );
+  const ready = new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (d: Buffer) => {
+      stdout += d;
+      const match = /^floe ready: (http:\/\/\S+)$/m.exec(stdout);
+      if (match) resolve(match[1] as string);
+    });
+    exit.then(({ code }) => reject(new Error(`floe exited with ${code} before ready:\n${stderr}`)));
+  });
+  ready.catch(() => {});
+  return { child, ready, exit };
+}
+
+describe('floe run', () => {
+  it('serves a manifest on --http, answers queries, and exits 0 on SIGTERM', async () => {
+    const dir = await makeTempDir();
+    await writePeople(join(dir, 'data', 'people.parquet'));
+    await writeFile(
+      join(dir, 'floe.yaml'),
+      'version: v1\nkind: Spicepod\nname: t\ndatasets:\n  - from: file:data/\n    name: people\n',
+    );
+    const cli = runCli(['run', '--manifest', join(dir, 'floe.yaml'), '--http', '127.0.0.1:0', '--workers', '1'], dir);
+    const url = await cli.ready;
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    const res = await post(`${url}/v1/sql`, 'SELECT name FROM people WHERE id = 2', { accept: 'text/csv' });
+    assert.deepEqual([res.status, res.text], [200, '"name"\nBob\n']);
+    cli.child.kill('SIGTERM');
+    const { code } = await cli.exit;
+    assert.equal(code, 0);
+  });
+
+  it('serves the built-in TPC-H sample without a manifest, generating it once', async () => {
+    const dir = await makeTempDir();
+    const first = runCli(['run', '--http', '127.0.0.1:0', '--workers', '1'], dir);
+    const url = await first.ready;
+    const count = async (table: string) => {
+      const res = await post(`${url}/v1/sql`, `SELECT count(*) AS n FROM ${table}`);
+      assert.equal(res.status, 200, res.text);
+      return JSON.parse(res.text)[0].n as number;
+    };
+    const sizes = [await count('region'), await count('nation'), await count('customer'), await count('orders')];
+    assert.deepEqual(sizes, [5, 25, 150, 1500]);
+    const lines = await count('lineitem');
+    assert.ok(lines > 4000 && lines < 8000, `lineitem has ${lines} rows`);
+    assert.ok((await count('part')) > 0 && (await count('supplier')) > 0 && (await count('partsupp')) > 0);
+    first.child.kill('SIGINT');
+    const done = await first.exit;
+    assert.equal(done.code, 0);
+    assert.match(done.stdout, /curl -d 'SELECT .+' http:\/\/127\.0\.0\.1:\d+\/v1\/sql/);
+
+    const file = join(dir, '.floe', 'sample', 'lineitem.parquet');
+    const before = (await stat(file)).mtimeMs;
+    const second = runCli(['run', '--http', '127.0.0.1:0', '--workers', '1'], dir);
+    await second.ready;
+    assert.equal((await stat(file)).mtimeMs, before);
+    second.child.kill('SIGTERM');
+    assert.equal((await second.exit).code, 0);
+  });
+
+  it('exits 2 naming the key path when the manifest is invalid', async () => {
+    const dir = await makeTempDir();
+    await writeFile(
+      join(dir, 'floe.yaml'),
+      'version: v1\nkind: Spicepod\nname: t\ndatasets:\n  - from: file:a.parquet\n    name: a\n  - from: ftp://host/b\n    name: b\n',
+    );
+    const { code, stderr } = await runCli(['run', '--http', '127.0.0.1:0'], dir).exit;
+    assert.equal(code, 2);
+    assert.match(stderr, /datasets\[1\]\.from: unknown connector 'ftp'/);
+  });
+
+  it('exits 2 when a dataset names no file', async () => {
+    const dir = await makeTempDir();
+    await writeFile(
+      join(dir, 'pod.yaml'),
+      'version: v1\nkind: Spicepod\nname: t\ndatasets:\n  - from: file:nothing/here.parquet\n    name: a\n',
+    );
+    const { code, stderr } = await runCli(['run', '--manifest', 'pod.yaml', '--http', '127.0.0.1:0'], dir).exit;
+    assert.equal(code, 2);
+    assert.match(stderr, /datasets\[0\] \(a\): no such file or folder/);
+  });
+
+  it('exits 2 with the usage for a bad flag, and 0 for --help', async () => {
+    const dir = await makeTempDir();
+    const bad = await runCli(['run', '--htp', '1'], dir).exit;
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /Unknown option '--htp'[\s\S]*Usage: floe run/);
+    const help = await runCli(['--help'], dir).exit;
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /Usage: floe run \[options\]/);
+  });
+});
