@@ -1,5 +1,5 @@
 // `resolveDatasets`: turns dataset declarations into a CatalogSnapshot (file lists, accelerated tables loaded).
-import { loadAccelerated } from './accelerate.js';
+import { DatasetLoader } from './dataset-loader.js';
 import { DatasetSourceError, resolveFiles } from './resolve-files.js';
 import type { CatalogSnapshot, MemoryTableEntry, ParquetTableEntry } from './snapshot.js';
 
@@ -25,29 +25,38 @@ export class DatasetError extends Error {
 }
 
 /**
- * Resolves every dataset in order; accelerated ones are loaded one after another (each on a helper thread,
- * to bound peak memory). `onLoaded` reports progress. Throws `DatasetError` for the first failure.
+ * Resolves every dataset in order on one helper thread: Parquet datasets get their footers checked (so a
+ * file that is not Parquet stops the start instead of failing every query later); accelerated ones are
+ * loaded one after another, to bound peak memory. `onLoaded` reports progress. Throws `DatasetError` for
+ * the first failure.
  */
 export async function resolveDatasets(
   specs: readonly DatasetSpec[],
   baseDir: string,
   onLoaded: (name: string, detail: string) => void = () => {},
 ): Promise<CatalogSnapshot> {
-  const tables: (ParquetTableEntry | MemoryTableEntry)[] = [];
-  for (const [index, spec] of specs.entries()) {
-    const files = await resolveFiles(spec.from, baseDir).catch((e: unknown) => {
-      throw new DatasetError(index, spec.name, (e as Error).message, e instanceof DatasetSourceError);
-    });
-    if (!spec.accelerated) {
-      tables.push({ name: spec.name, kind: 'parquet', files });
-      onLoaded(spec.name, `${files.length} Parquet file(s)`);
-      continue;
+  const loader = new DatasetLoader();
+  try {
+    const tables: (ParquetTableEntry | MemoryTableEntry)[] = [];
+    for (const [index, spec] of specs.entries()) {
+      const fail = (prefix: string, isConfig: boolean) => (e: unknown) => {
+        throw new DatasetError(index, spec.name, prefix + (e as Error).message, isConfig);
+      };
+      const files = await resolveFiles(spec.from, baseDir).catch((e: unknown) =>
+        fail('', e instanceof DatasetSourceError)(e),
+      );
+      if (spec.accelerated) {
+        const data = await loader.load(files).catch(fail('cannot load: ', false));
+        tables.push({ name: spec.name, kind: 'memory', data });
+        onLoaded(spec.name, `accelerated in memory from ${files.length} Parquet file(s)`);
+      } else {
+        await loader.check(files).catch(fail('cannot read: ', false));
+        tables.push({ name: spec.name, kind: 'parquet', files });
+        onLoaded(spec.name, `${files.length} Parquet file(s)`);
+      }
     }
-    const data = await loadAccelerated(files).catch((e: unknown) => {
-      throw new DatasetError(index, spec.name, `cannot load: ${(e as Error).message}`, false);
-    });
-    tables.push({ name: spec.name, kind: 'memory', data });
-    onLoaded(spec.name, `accelerated in memory from ${files.length} Parquet file(s)`);
+    return { tables };
+  } finally {
+    await loader.close();
   }
-  return { tables };
 }

@@ -1,5 +1,6 @@
 // Server lifecycle over HTTP: /health and 503s while loading, ready after, graceful close with work in flight.
 import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { DatasetError } from '../../catalog/datasets.js';
@@ -14,7 +15,11 @@ describe('server lifecycle', () => {
     const srv = await startTestServer([{ name: 'big', from: `file:${file}`, acceleration: { enabled: true } }], {
       onListening: async (port) => {
         const base = `http://127.0.0.1:${port}`;
-        for (const res of [await get(`${base}/health`), await get(`${base}/v1/ready`), await post(`${base}/v1/sql`, 'SELECT 1')]) {
+        for (const res of [
+          await get(`${base}/health`),
+          await get(`${base}/v1/ready`),
+          await post(`${base}/v1/sql`, 'SELECT 1'),
+        ]) {
           seen.push([res.status, res.text]);
         }
       },
@@ -25,7 +30,10 @@ describe('server lifecycle', () => {
         [503, 'not ready'],
         [503, 'not ready: datasets are loading'],
       ]);
-      assert.deepEqual([(await get(`${srv.base}/v1/ready`)).status, (await post(srv.sql, 'SELECT count(*) AS n FROM big')).text], [200, '[{"n":1000}]']);
+      assert.deepEqual(
+        [(await get(`${srv.base}/v1/ready`)).status, (await post(srv.sql, 'SELECT count(*) AS n FROM big')).text],
+        [200, '[{"n":1000}]'],
+      );
     } finally {
       await srv.close();
     }
@@ -46,9 +54,22 @@ describe('server lifecycle', () => {
 
   it('fails to start when a dataset path matches nothing, naming the dataset', async () => {
     const dir = await makeTempDir();
-    await assert.rejects(startTestServer([{ name: 'ghost', from: `file:${join(dir, 'missing.parquet')}` }]), (e: Error) => {
-      assert.ok(e instanceof DatasetError && e.isConfig);
-      assert.match(e.message, /^datasets\[0\] \(ghost\): no such file or folder: .*missing\.parquet$/);
+    await assert.rejects(
+      startTestServer([{ name: 'ghost', from: `file:${join(dir, 'missing.parquet')}` }]),
+      (e: Error) => {
+        assert.ok(e instanceof DatasetError && e.isConfig);
+        assert.match(e.message, /^datasets\[0\] \(ghost\): no such file or folder: .*missing\.parquet$/);
+        return true;
+      },
+    );
+  });
+
+  it('fails to start when a file is not Parquet, instead of failing every query later', async () => {
+    const bad = join(await makeTempDir(), 'bad.parquet');
+    await writeFile(bad, 'plain text, not Parquet');
+    await assert.rejects(startTestServer([{ name: 'bad', from: `file:${bad}` }]), (e: Error) => {
+      assert.ok(e instanceof DatasetError && !e.isConfig);
+      assert.match(e.message, /^datasets\[0\] \(bad\): cannot read: /);
       return true;
     });
   });

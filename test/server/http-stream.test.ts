@@ -34,7 +34,13 @@ describe('a large result', () => {
     assert.ok(res.complete);
     const rows = JSON.parse(res.body.toString('utf8'));
     assert.equal(rows.length, ROWS);
-    assert.deepEqual([rows[0], rows[ROWS - 1]], [{ id: 0, label: 'label-0' }, { id: ROWS - 1, label: `label-${ROWS - 1}` }]);
+    assert.deepEqual(
+      [rows[0], rows[ROWS - 1]],
+      [
+        { id: 0, label: 'label-0' },
+        { id: ROWS - 1, label: `label-${ROWS - 1}` },
+      ],
+    );
   });
 
   it('streams CSV from an accelerated table with one line per row', async () => {

@@ -1,0 +1,19 @@
+// Worker entry of `DatasetLoader`: answers check/load requests with the engine's Parquet readers.
+import { parentPort } from 'node:worker_threads';
+import { createParquetTable, loadParquetTable } from '../engine/index.js';
+import type { LoaderReply, LoaderRequest } from './dataset-loader.js';
+
+parentPort?.on('message', async ({ id, op, files }: LoaderRequest) => {
+  let reply: LoaderReply;
+  try {
+    if (op === 'check') {
+      await createParquetTable(files);
+      reply = { id };
+    } else {
+      reply = { id, data: await loadParquetTable(files) };
+    }
+  } catch (e) {
+    reply = { id, error: e instanceof Error ? e.message : String(e) };
+  }
+  parentPort?.postMessage(reply);
+});

@@ -1,0 +1,71 @@
+// `DatasetLoader`: one helper thread that checks and loads Parquet datasets at start, off the main thread.
+import { Worker } from 'node:worker_threads';
+import type { MemoryTableData } from '../engine/index.js';
+
+const WORKER_FILE = new URL('./dataset-loader-worker.js', import.meta.url);
+
+/** A request to the loader thread: `check` opens the files' footers, `load` reads them fully into memory. */
+export interface LoaderRequest {
+  readonly id: number;
+  readonly op: 'check' | 'load';
+  readonly files: readonly string[];
+}
+
+/** The loader thread's answer; `data` only for `load`. */
+export interface LoaderReply {
+  readonly id: number;
+  readonly error?: string;
+  readonly data?: MemoryTableData;
+}
+
+/**
+ * Runs the engine's Parquet readers on a helper thread so the main thread keeps answering /health while a
+ * large table loads. `load` returns SharedArrayBuffer-backed data: posting it here (and on to every query
+ * worker) shares the buffers instead of copying them. Requests run one at a time, in order. Call `close`
+ * when done; the thread does not keep the process alive meanwhile.
+ */
+export class DatasetLoader {
+  readonly #worker = new Worker(WORKER_FILE);
+  readonly #pending = new Map<number, { resolve: (r: LoaderReply) => void; reject: (e: Error) => void }>();
+  #nextId = 0;
+
+  constructor() {
+    this.#worker.unref();
+    this.#worker.on('message', (reply: LoaderReply) => {
+      this.#pending.get(reply.id)?.resolve(reply);
+      this.#pending.delete(reply.id);
+    });
+    this.#worker.on('error', (e) => this.#failAll(e));
+    this.#worker.on('exit', (code) => this.#failAll(new Error(`dataset loader thread exited with code ${code}`)));
+  }
+
+  /** Opens every file's footer and checks they form one table; rejects with the reader's message. */
+  async check(files: readonly string[]): Promise<void> {
+    await this.#ask('check', files);
+  }
+
+  /** Reads every file fully into shared memory. */
+  async load(files: readonly string[]): Promise<MemoryTableData> {
+    return (await this.#ask('load', files)).data as MemoryTableData;
+  }
+
+  async close(): Promise<void> {
+    await this.#worker.terminate();
+  }
+
+  #ask(op: LoaderRequest['op'], files: readonly string[]): Promise<LoaderReply> {
+    const id = this.#nextId++;
+    return new Promise<LoaderReply>((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.#worker.postMessage({ id, op, files } satisfies LoaderRequest);
+    }).then((reply) => {
+      if (reply.error !== undefined) throw new Error(reply.error);
+      return reply;
+    });
+  }
+
+  #failAll(e: Error): void {
+    for (const { reject } of this.#pending.values()) reject(e);
+    this.#pending.clear();
+  }
+}
