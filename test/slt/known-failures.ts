@@ -35,4 +35,14 @@ export const KNOWN_FAILURES: readonly KnownFailure[] = [
     sql: "SELECT EXTRACT(SECOND FROM ts) / 2, date_part('epoch', TIMESTAMP '1970-01-02 00:00:01.5') / 2 FROM items WHERE id = 1",
     bug: 'fractional EXTRACT results divide as integers: 42.822839 / 2 = 21',
   },
+  {
+    file: 'filter.slt',
+    sql: 'SELECT k FROM specials WHERE i64 > 9007199254740992 ORDER BY k',
+    bug: 'Parquet row-group pruning compares int64 statistics as doubles: the group whose max is 2^53 + 1 is skipped (k = 10 missing)',
+  },
+  {
+    file: 'explain/push-down-filter.slt',
+    sql: 'EXPLAIN SELECT k FROM specials WHERE i64 > 9007199254740992',
+    bug: 'int64 statistics compared as doubles: row_groups=1/3 instead of 2/3',
+  },
 ];
