@@ -1,0 +1,43 @@
+// Differential: aggregates, GROUP BY, HAVING and DISTINCT vs DuckDB.
+import { type DiffCase, differentialSuite } from './harness.js';
+
+// AVG: floe and DuckDB return double precision (compared within tolerance); PostgreSQL returns numeric.
+const cases: DiffCase[] = [
+  { sql: 'SELECT count(*), count(grp), count(DISTINCT grp), sum(qty), avg(qty), min(qty), max(qty) FROM items' },
+  { sql: 'SELECT sum(big), min(big), max(big), avg(big), count(DISTINCT big) FROM items' },
+  { sql: 'SELECT sum(f), avg(f), min(f), max(f) FROM items' },
+  { sql: 'SELECT sum(price), avg(price), min(price), max(price) FROM items' },
+  { sql: 'SELECT sum(rate), min(rate), max(rate), avg(rate) FROM items' },
+  { sql: 'SELECT min(name), max(name), min(d), max(d), min(ts), max(ts), min(cat), max(cat) FROM items' },
+  { sql: 'SELECT grp, count(*), sum(qty), avg(price), max(big) FROM items GROUP BY grp' },
+  { sql: 'SELECT cat, flag, count(*), sum(price), min(d) FROM items GROUP BY cat, flag' },
+  { sql: 'SELECT name, count(*), count(DISTINCT grp), sum(rate) FROM items GROUP BY name' },
+  { sql: 'SELECT EXTRACT(YEAR FROM d) AS y, count(*), sum(price) FROM items GROUP BY 1' },
+  { sql: 'SELECT grp % 3, sum(big), count(big) FROM items GROUP BY grp % 3' },
+  { sql: 'SELECT d, count(*) FROM items GROUP BY d HAVING count(*) > 4' },
+  { sql: 'SELECT grp, max(f) - min(f), sum(f) FROM items GROUP BY grp' },
+  { sql: 'SELECT cat, count(*) FROM items GROUP BY cat HAVING sum(qty) > 30000' },
+  { sql: 'SELECT count(*), sum(qty), max(price), avg(f) FROM items WHERE qty > 100' },
+  { sql: 'SELECT grp, sum(nothing), count(nothing), max(nothing) FROM items GROUP BY grp' },
+  { sql: 'SELECT DISTINCT cat, grp FROM items' },
+  { sql: 'SELECT count(DISTINCT name), count(DISTINCT d), count(DISTINCT price), count(DISTINCT flag) FROM items' },
+  { sql: 'SELECT i64, count(*) FROM specials GROUP BY i64' },
+  { sql: 'SELECT count(DISTINCT i64), min(i64), max(i64) FROM specials' },
+  { sql: 'SELECT l_returnflag, count(*), sum(l_quantity), sum(l_extendedprice) FROM lineitem GROUP BY l_returnflag' },
+  {
+    sql: 'SELECT l_shipmode, avg(l_discount), max(l_extendedprice), min(l_shipdate) FROM lineitem GROUP BY l_shipmode',
+  },
+  { sql: 'SELECT flag, sum(price * rate), sum(price * 2) FROM items GROUP BY flag' },
+  {
+    sql: "SELECT count(*) FILTER (WHERE qty > 25), sum(qty) FILTER (WHERE flag), max(price) FILTER (WHERE cat = 'beta') FROM items",
+  },
+  { sql: "SELECT grp, count(*) FROM items WHERE d >= DATE '1995-01-01' GROUP BY grp HAVING count(*) > 200" },
+  { sql: 'SELECT grp, flag, count(*) FROM items WHERE id > 2500 GROUP BY 1, 2 HAVING min(qty) < 3' },
+  {
+    sql: 'SELECT upper(cat), count(*) * 2, sum(qty) / count(*) FROM items GROUP BY upper(cat)',
+    duckdb: 'SELECT upper(cat), count(*) * 2, sum(qty) // count(*) FROM items GROUP BY upper(cat)',
+  },
+  { sql: 'SELECT l_orderkey, count(*), sum(l_quantity) FROM lineitem GROUP BY l_orderkey HAVING count(*) >= 7' },
+];
+
+differentialSuite('aggregate', cases);

@@ -1,0 +1,37 @@
+// Differential: WHERE clauses (comparisons on every type, three-valued logic, IN, BETWEEN, LIKE) vs DuckDB.
+import { type DiffCase, differentialSuite } from './harness.js';
+
+const cases: DiffCase[] = [
+  { sql: 'SELECT id, qty FROM items WHERE qty = 25 ORDER BY id' },
+  { sql: 'SELECT count(*) FROM items WHERE big < 0' },
+  { sql: 'SELECT id, big FROM items WHERE big > 9007199254740992' },
+  { sql: 'SELECT id, f FROM items WHERE f > 100.5 AND f < 1000' },
+  { sql: 'SELECT id, price FROM items WHERE price >= 9900000 ORDER BY id' },
+  { sql: 'SELECT count(*) FROM items WHERE rate < 10.5' },
+  { sql: "SELECT id FROM items WHERE name = 'apple' AND grp = 3" },
+  { sql: "SELECT count(*) FROM items WHERE name > 'a' AND name < 'c'" },
+  { sql: "SELECT id, name FROM items WHERE name = 'O''Brien' AND id < 300" },
+  { sql: "SELECT count(*) FROM items WHERE d < DATE '1993-01-01'" },
+  { sql: "SELECT count(*) FROM items WHERE ts >= TIMESTAMP '1998-01-01 00:00:00'" },
+  { sql: 'SELECT count(*) FROM items WHERE flag' },
+  { sql: 'SELECT count(*) FROM items WHERE NOT flag OR flag IS NULL' },
+  { sql: 'SELECT count(*) FROM items WHERE grp IN (1, 2, 3)' },
+  { sql: 'SELECT count(*) FROM items WHERE grp NOT IN (1, 2, NULL)' },
+  { sql: "SELECT count(*) FROM items WHERE cat NOT IN ('alpha', 'beta')" },
+  { sql: 'SELECT count(*) FROM items WHERE qty BETWEEN 10 AND 20' },
+  { sql: "SELECT count(*) FROM items WHERE d BETWEEN DATE '1994-01-01' AND DATE '1994-12-31'" },
+  { sql: "SELECT DISTINCT name FROM items WHERE name LIKE '%a%'" },
+  { sql: "SELECT DISTINCT name FROM items WHERE name ILIKE 'A%'" },
+  { sql: "SELECT DISTINCT name FROM items WHERE name LIKE '_pple%'" },
+  { sql: "SELECT DISTINCT name FROM items WHERE name NOT LIKE '%e%'" },
+  { sql: 'SELECT count(*) FROM items WHERE name IS NULL AND cat IS NOT NULL' },
+  { sql: 'SELECT count(*) FROM items WHERE (grp > 5) IS NOT TRUE' },
+  { sql: 'SELECT count(*) FROM items WHERE NOT (grp > 5 OR flag)' },
+  { sql: 'SELECT count(*) FROM items WHERE id % 7 = 0 AND qty % 2 = 1' },
+  { sql: 'SELECT count(*) FROM items WHERE price > rate * 100000' },
+  { sql: 'SELECT count(*) FROM items WHERE COALESCE(grp, 0) = 0' },
+  { sql: 'SELECT k FROM specials WHERE i64 > 9007199254740992' },
+  { sql: "SELECT count(*) FROM lineitem WHERE l_shipmode IN ('MAIL', 'SHIP') AND l_quantity < 10" },
+];
+
+differentialSuite('filter', cases);

@@ -1,0 +1,23 @@
+// KNOWN_FAILURES: differential cases where floe currently disagrees with the oracle; each must still fail.
+
+export interface KnownFailure {
+  /** The suite name passed to `differentialSuite`. */
+  readonly suite: string;
+  /** The case's floe SQL (runs of whitespace compare as one space). */
+  readonly sql: string;
+  /** What floe does wrong (one line). */
+  readonly bug: string;
+}
+
+export const KNOWN_FAILURES: readonly KnownFailure[] = [
+  {
+    suite: 'filter',
+    sql: 'SELECT k FROM specials WHERE i64 > 9007199254740992',
+    bug: 'Parquet row-group pruning compares int64 statistics as doubles and skips the group holding 2^53 + 1',
+  },
+  {
+    suite: 'expressions',
+    sql: 'SELECT id, substring(name, 2, 3), substring(name FROM 1 FOR 1), substr(name, 3) FROM items WHERE id <= 60',
+    bug: 'substring(<column> FROM … FOR …) is a syntax error',
+  },
+];
