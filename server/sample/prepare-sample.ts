@@ -1,7 +1,6 @@
 // `prepareSample`: the built-in TPC-H sample served when no manifest is given, written to .floe/sample/.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeParquetFile } from '../../engine/index.js';
 import { makeTpchSample } from './tpch-sample.js';
 
 /** Bump when the generator changes so existing folders are regenerated. */
@@ -36,6 +35,8 @@ export function prepareSample(baseDir: string): Sample {
     async generate() {
       const marker = join(dir, 'VERSION');
       if ((await readFile(marker, 'utf8').catch(() => '')) === SAMPLE_VERSION) return;
+      // Imported here so the main thread loads the engine (and its Parquet wasm) only when it must write files.
+      const { writeParquetFile } = await import('../../engine/index.js');
       await mkdir(dir, { recursive: true });
       for (const table of makeTpchSample()) {
         await writeParquetFile(join(dir, `${table.name}.parquet`), table.columns);
