@@ -4,6 +4,7 @@ import {
   createMapCatalog,
   createMemoryTable,
   createParquetTable,
+  ExecError,
   type MemoryTableData,
   type TableProvider,
 } from '../engine/index.js';
@@ -34,10 +35,29 @@ export interface CatalogSnapshot {
 /** Builds the engine's Catalog for a snapshot (one per worker thread). Reads Parquet footers lazily or not, as the engine decides. */
 export async function catalogFromSnapshot(snapshot: CatalogSnapshot): Promise<Catalog> {
   const tables = new Map<string, TableProvider>();
+  const broken = new Map<string, string>();
   for (const entry of snapshot.tables) {
-    const provider =
-      entry.kind === 'parquet' ? await createParquetTable([...entry.files]) : createMemoryTable(entry.data);
-    tables.set(entry.name, provider);
+    try {
+      const provider =
+        entry.kind === 'parquet' ? await createParquetTable([...entry.files]) : createMemoryTable(entry.data);
+      tables.set(entry.name, provider);
+    } catch (e) {
+      // One unreadable dataset (a file deleted after start) must not take the others down with it.
+      broken.set(entry.name.toLowerCase(), e instanceof Error ? e.message : String(e));
+    }
   }
-  return createMapCatalog(tables);
+  const catalog = createMapCatalog(tables);
+  if (broken.size === 0) return catalog;
+  return {
+    tableNames: () =>
+      [
+        ...catalog.tableNames(),
+        ...snapshot.tables.map((t) => t.name).filter((n) => broken.has(n.toLowerCase())),
+      ].sort(),
+    table(name) {
+      const reason = broken.get(name.toLowerCase());
+      if (reason !== undefined) throw new ExecError(`dataset "${name}" cannot be read: ${reason}`);
+      return catalog.table(name);
+    },
+  };
 }

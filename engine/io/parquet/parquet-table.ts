@@ -1,7 +1,8 @@
 // `createParquetTable`: a TableProvider over Parquet files that reads the files on every scan.
+import { stat } from 'node:fs/promises';
 import type { Batch } from '../../arrow/batch.js';
 import type { ScanRequest, TableProvider } from '../../catalog.js';
-import { CancelledError, PlanError } from '../../errors.js';
+import { CancelledError, ExecError, PlanError } from '../../errors.js';
 import { type Field, type Schema, sameType } from '../../plan/types.js';
 import { decodeRowGroup, fileSchema, openParquet } from './decode.js';
 import { type FileFooter, readFooter } from './footer.js';
@@ -11,6 +12,7 @@ import { mayMatch } from './prune.js';
 export async function createParquetTable(paths: readonly string[]): Promise<TableProvider> {
   if (paths.length === 0) throw new PlanError('a Parquet table needs at least one file');
   const footers = await Promise.all(paths.map(readFooter));
+  const sizes = await Promise.all(paths.map(async (p) => (await stat(p)).size));
   const files = await Promise.all(paths.map(openParquet));
   const schemas = files.map(fileSchema);
   const fields: Field[] = schemas[0]!
@@ -44,6 +46,7 @@ export async function createParquetTable(paths: readonly string[]): Promise<Tabl
       return `files=${paths.length} row_groups=${kept}/${total}`;
     },
     async *scan(req, signal) {
+      await checkUnchanged(paths, sizes);
       let left = req.limit ?? Number.POSITIVE_INFINITY;
       for (const { file, groups } of plan(req)) {
         for (const rg of groups) {
@@ -80,3 +83,18 @@ function projectedSchema(schema: Schema, columns: readonly string[]): Schema {
 }
 
 export type { FileFooter };
+
+/**
+ * parquet-wasm traps (and leaves its instance unusable) when a file it opened shrinks or disappears, so
+ * every scan first checks that the files are still there with the size they had when the table opened.
+ */
+async function checkUnchanged(paths: readonly string[], sizes: readonly number[]): Promise<void> {
+  await Promise.all(
+    paths.map(async (p, i) => {
+      const now = await stat(p).catch(() => null);
+      if (now === null) throw new ExecError(`Parquet file ${p} no longer exists`);
+      if (now.size !== sizes[i])
+        throw new ExecError(`Parquet file ${p} changed since floe opened it (restart to reload)`);
+    }),
+  );
+}

@@ -156,7 +156,10 @@ function bindFrom(from: Ast[] | null, catalog: Catalog): LogicalPlan {
       `table "${name}" does not exist; available tables: ${catalog.tableNames().join(', ') || '(none)'}`,
     );
   }
-  const tableName = catalog.tableNames().find((t) => catalog.table(t) === provider) ?? name;
+  const names = catalog.tableNames();
+  const lookedUp = provider === catalog.table(name) ? name : String(item.table);
+  const tableName =
+    names.find((t) => t === lookedUp) ?? names.find((t) => t.toLowerCase() === lookedUp.toLowerCase()) ?? lookedUp;
   const alias = item.as ?? tableName;
   const fields = provider.schema.fields.map((f) => ({ ...f, qualifier: alias }));
   return makeScan(tableName, alias, { fields });
