@@ -27,10 +27,24 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
       for (const chunk of chunks) {
         if (left <= 0) return;
         if (signal.aborted) throw new CancelledError();
-        const batch: Batch = { schema: out, columns: cols.map((i) => chunk.columns[i]!), length: chunk.length };
+        const batch: Batch = {
+          schema: out,
+          columns: cols.map((i) => perQuery(chunk.columns[i]!)),
+          length: chunk.length,
+        };
         left -= chunk.length;
         yield batch;
       }
     },
   };
+}
+
+/**
+ * Decoded strings are memoized per UTF-8 buffer object; a fresh wrapper per scan keeps that memo
+ * per query, so a worker does not hold a private decoded copy of a shared table's text forever.
+ */
+function perQuery(col: Column): Column {
+  const v = col.values;
+  if (v === null || Array.isArray(v) || !('offsets' in v)) return col;
+  return { ...col, values: { offsets: v.offsets, bytes: v.bytes } };
 }

@@ -96,7 +96,7 @@ export function bindSelect(ast: Ast, ctx: BindContext): LogicalPlan {
     name: outNames[i]!,
     qualifier: it.qualifier,
     type: it.expr.type,
-    nullable: true,
+    nullable: mayBeNull(it.expr, plan.schema.fields),
   }));
   const hiddenFields: Field[] = hidden.map((e, i) => ({
     name: `__sort_${i}`,
@@ -261,4 +261,12 @@ function uniqueNames(names: readonly string[]): string[] {
     seen.set(n, k + 1);
     return k === 0 ? n : `${n}_${k}`;
   });
+}
+
+/** Nullability of an output column: a column keeps its source's flag, a literal is known; anything else may be NULL. */
+function mayBeNull(e: Expr, input: readonly Field[]): boolean {
+  if (e.kind === 'literal') return e.value === null;
+  if (e.kind !== 'column') return true;
+  const f = input.find((x) => x.name === e.name && x.qualifier === e.qualifier);
+  return f?.nullable ?? true;
 }
