@@ -23,6 +23,8 @@ const cases: DiffCase[] = [
   { sql: 'SELECT count(DISTINCT name), count(DISTINCT d), count(DISTINCT price), count(DISTINCT flag) FROM items' },
   { sql: 'SELECT i64, count(*) FROM specials GROUP BY i64' },
   { sql: 'SELECT count(DISTINCT i64), min(i64), max(i64) FROM specials' },
+  { sql: 'SELECT g, count(*) FROM specials GROUP BY g' },
+  { sql: 'SELECT min(g), max(g), count(DISTINCT g), sum(g) FROM specials' },
   { sql: 'SELECT l_returnflag, count(*), sum(l_quantity), sum(l_extendedprice) FROM lineitem GROUP BY l_returnflag' },
   {
     sql: 'SELECT l_shipmode, avg(l_discount), max(l_extendedprice), min(l_shipdate) FROM lineitem GROUP BY l_shipmode',

@@ -31,6 +31,9 @@ const cases: DiffCase[] = [
   { sql: 'SELECT count(*) FROM items WHERE price > rate * 100000' },
   { sql: 'SELECT count(*) FROM items WHERE COALESCE(grp, 0) = 0' },
   { sql: 'SELECT k FROM specials WHERE i64 > 9007199254740992' },
+  // NaN equals NaN and is greater than every number in both PostgreSQL and DuckDB.
+  { sql: "SELECT k FROM specials WHERE g = 'NaN' OR g > 1.5" },
+  { sql: 'SELECT k FROM specials WHERE g = 0 OR g < -1' },
   { sql: "SELECT count(*) FROM lineitem WHERE l_shipmode IN ('MAIL', 'SHIP') AND l_quantity < 10" },
 ];
 

@@ -22,6 +22,7 @@ const cases: DiffCase[] = [
   { sql: 'SELECT k, i64 FROM specials ORDER BY i64 DESC NULLS LAST, k' },
   { sql: 'SELECT id FROM items ORDER BY qty * -1, id LIMIT 5' },
   { sql: 'SELECT DISTINCT cat FROM items ORDER BY cat' },
+  { sql: 'SELECT k, g FROM specials ORDER BY g, k' },
   {
     sql: 'SELECT l_orderkey, l_linenumber FROM lineitem ORDER BY l_extendedprice DESC, l_orderkey, l_linenumber LIMIT 10',
   },

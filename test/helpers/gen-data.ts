@@ -174,7 +174,8 @@ export function makeLineitem(rows = LINEITEM_ROWS): ColumnInput[] {
 
 /**
  * `specials`: ten hand-picked rows of edge values: int32/int64 extremes, 2^53 and 2^53 + 1 (equal as doubles),
- * tiny and huge floats, the largest decimal(15,2), dates around the epoch and leap days.
+ * tiny and huge floats, NaN/±Infinity/-0 (`g`), the largest decimal(15,2), dates around the epoch and leap days,
+ * and text whose UTF-16 order differs from code point order ('ｚ' U+FF5A < '🚀' U+1F680).
  */
 export function makeSpecials(): ColumnInput[] {
   const dates = [
@@ -209,7 +210,12 @@ export function makeSpecials(): ColumnInput[] {
     { name: 'f', type: FLOAT64, values: [0.1, 1e-300, 1e300, -2.5, 0.5, null, 123456789.125, 1 / 3, 0.1, 0.2] },
     { name: 'm', type: MONEY, values: [1, -1, 9999999999999, -9999999999999, 0, null, 5, 50, 5, 5] },
     { name: 'd', type: DATE, values: [...dates, null, '2000-02-29'].map((s) => (s === null ? null : dayOf(s))) },
-    { name: 's', type: UTF8, values: ['a', 'A', '', ' ', 'ab', null, 'b%', 'B_', 'a', null] },
+    { name: 's', type: UTF8, values: ['a', 'A', '', ' ', 'ab', null, 'b%', 'B_', 'ｚ', '🚀'] },
+    {
+      name: 'g',
+      type: FLOAT64,
+      values: [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 0, -0, null, 1.5, Number.NaN, 2, -1],
+    },
   ];
 }
 
