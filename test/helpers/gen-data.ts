@@ -117,7 +117,7 @@ export function makeItems(rows = ITEMS_ROWS): ColumnInput[] {
   ];
 }
 
-/** A mini TPC-H `lineitem` (no NULLs, shipdate ascending so Q6's date range prunes row groups). */
+/** A mini TPC-H `lineitem` (no NULLs, shipdate ascending so Q6's date range prunes row groups and files). */
 export function makeLineitem(rows = LINEITEM_ROWS): ColumnInput[] {
   const rng = makeRng(19920101);
   const int = (lo: number, hi: number) => lo + Math.floor(rng() * (hi - lo + 1));
@@ -226,17 +226,24 @@ export interface TestData {
   remove(): Promise<void>;
 }
 
-/** Writes every test table into a fresh temporary folder. */
+/** Writes every test table into a fresh temporary folder; `lineitem` is split over two files. */
 export async function writeTestData(): Promise<TestData> {
   const dir = await mkdtemp(join(tmpdir(), 'floe-gen-'));
   const tables = new Map<string, string[]>();
-  const write = async (name: string, cols: ColumnInput[], rowGroupRows: number) => {
-    const path = join(dir, `${name}.parquet`);
-    await writeParquetFile(path, cols, { rowGroupRows });
-    tables.set(name, [path]);
+  const write = async (name: string, parts: ColumnInput[][], rowGroupRows: number) => {
+    const paths = parts.map((_, i) => join(dir, parts.length === 1 ? `${name}.parquet` : `${name}-${i + 1}.parquet`));
+    for (const [i, cols] of parts.entries()) await writeParquetFile(paths[i]!, cols, { rowGroupRows });
+    tables.set(name, paths);
   };
-  await write('items', makeItems(), ITEMS_ROW_GROUP_ROWS);
-  await write('lineitem', makeLineitem(), LINEITEM_ROW_GROUP_ROWS);
-  await write('specials', makeSpecials(), 4);
+  await write('items', [makeItems()], ITEMS_ROW_GROUP_ROWS);
+  await write('lineitem', splitRows(makeLineitem(), LINEITEM_ROWS / 2), LINEITEM_ROW_GROUP_ROWS);
+  await write('specials', [makeSpecials()], 4);
   return { dir, tables, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** The columns cut into two parts at row `at`. */
+function splitRows(columns: ColumnInput[], at: number): ColumnInput[][] {
+  const part = (from: number, to?: number) =>
+    columns.map((c) => ({ ...c, values: Array.prototype.slice.call(c.values, from, to) as ColumnInput['values'] }));
+  return [part(0, at), part(at)];
 }

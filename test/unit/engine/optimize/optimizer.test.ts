@@ -21,7 +21,7 @@ const cases: [rule: (typeof RULES)[number], sql: string, expected: string[]][] =
       'Projection: count(*)',
       '  Aggregate: groupBy=[], aggr=[count(*)]',
       "    Filter: lineitem.l_shipdate <= DATE '1998-09-02'",
-      '      Scan: lineitem projection=[l_orderkey, l_linenumber, l_quantity, l_extendedprice, l_discount, l_tax, l_returnflag, l_linestatus, l_shipdate, l_shipmode] files=1 row_groups=4/4',
+      '      Scan: lineitem projection=[l_orderkey, l_linenumber, l_quantity, l_extendedprice, l_discount, l_tax, l_returnflag, l_linestatus, l_shipdate, l_shipmode] files=2 row_groups=4/4',
     ],
   ],
   [
