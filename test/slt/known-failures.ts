@@ -151,4 +151,11 @@ export const KNOWN_FAILURES: readonly KnownFailure[] = [
     sql: 'SELECT sum(DISTINCT qty), avg(DISTINCT qty), max(DISTINCT qty), min(ALL qty), sum(DISTINCT price) FILTER (WHERE id <= 3), count(DISTINCT qty) FILTER (WHERE flag) FROM items',
     bug: 'sum/avg/min/max(DISTINCT x) and min(ALL x) are syntax errors (README: aggregates "with DISTINCT")',
   },
+  {
+    file: 'params.slt',
+    sql: 'SELECT $1::int + 1, CAST($1 AS int) + 1, 1 + $1::int',
+    bug: '$1::int + 1 returns the text parameter itself: the :: cast and the rest of the expression are dropped',
+  },
+  { file: 'params.slt', sql: 'SELECT ($1::int) * 2', bug: '($1::int) is a syntax error' },
+  { file: 'params.slt', sql: 'SELECT $1::date + 1', bug: '$1::date + 1 returns the text parameter' },
 ];
