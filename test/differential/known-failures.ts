@@ -11,11 +11,6 @@ export interface KnownFailure {
 
 export const KNOWN_FAILURES: readonly KnownFailure[] = [
   {
-    suite: 'filter',
-    sql: 'SELECT k FROM specials WHERE i64 > 9007199254740992',
-    bug: 'Parquet row-group pruning compares int64 statistics as doubles and skips the group holding 2^53 + 1',
-  },
-  {
     suite: 'expressions',
     sql: 'SELECT id, substring(name, 2, 3), substring(name FROM 1 FOR 1), substr(name, 3) FROM items WHERE id <= 60',
     bug: 'substring(<column> FROM … FOR …) is a syntax error',

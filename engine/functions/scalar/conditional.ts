@@ -1,5 +1,5 @@
 // coalesce and nullif; the binder unifies their argument types before resolving them.
-import { type Column, makeColumn } from '../../arrow/column.js';
+import { type Column, makeColumn, narrowExact } from '../../arrow/column.js';
 import { compare } from '../../arrow/kernels/numeric.js';
 import { take } from '../../arrow/kernels/take.js';
 import type { DataType } from '../../plan/types.js';
@@ -39,15 +39,18 @@ export function choose(args: readonly Column[], pick: Int32Array, n: number, typ
   const parts = args.map((c) => (c.type.id === 'null' ? null : take(c, idx, n)));
   const base = parts.find((p) => p !== null);
   if (!base) return makeColumn(type, null, new Uint8Array(n), n);
-  const values = base.values as unknown as { [i: number]: unknown };
+  // int64/decimal arguments may mix Float64 and BigInt64 storage: widen to BigInt64 when any is.
+  const big = parts.some((p) => p?.values instanceof BigInt64Array);
+  const out = big ? new BigInt64Array(n) : (base.values as unknown as { [i: number]: unknown });
   const valid = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const k = pick[i] as number;
     if (k < 0) continue;
     valid[i] = 1;
-    values[i] = (parts[k]!.values as unknown as { [i: number]: unknown })[i];
+    const v = (parts[k]!.values as unknown as { [i: number]: unknown })[i];
+    (out as { [i: number]: unknown })[i] = big ? BigInt(v as number | bigint) : v;
   }
-  return makeColumn(type, base.values, valid, n);
+  return makeColumn(type, big ? narrowExact(out as BigInt64Array) : base.values, valid, n);
 }
 
 /** nullif(a, b): NULL where a = b, else a. */

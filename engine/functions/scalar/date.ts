@@ -1,13 +1,12 @@
 // Date and time functions: extract / date_part and date_trunc over dates and timestamps.
 import type { Column } from '../../arrow/column.js';
 import { ExecError } from '../../errors.js';
-import { type DataType, FLOAT64, INT64, TIMESTAMP, typeName, UTF8 } from '../../plan/types.js';
+import { type DataType, FLOAT64, TIMESTAMP, typeName, UTF8 } from '../../plan/types.js';
 import { MS_PER_DAY } from '../../plan/values.js';
 import type { ScalarFunction } from '../function.js';
 import { F64_OUT, mapRows, stringArg } from './helpers.js';
 
 const MICROS_PER_DAY = MS_PER_DAY * 1000;
-const FRACTIONAL_FIELDS = new Set(['second', 'epoch']);
 
 function isTemporal(t: DataType): boolean {
   return t.id === 'date' || t.id === 'timestamp';
@@ -58,6 +57,7 @@ export function extractField(field: string, micros: number): number {
   }
 }
 
+const TIME_FIELDS = new Set(['hour', 'minute', 'second']);
 const KNOWN_FIELDS = [
   'year',
   'quarter',
@@ -79,22 +79,17 @@ const datePart: ScalarFunction = {
   name: 'date_part',
   signature: (a) =>
     a.length === 2 && isTemporal(a[1]!)
-      ? { args: [UTF8, a[1]!], returns: INT64 }
+      ? // double precision, as PostgreSQL's date_part: SECOND and EPOCH carry fractions.
+        { args: [UTF8, a[1]!], returns: FLOAT64 }
       : `date_part(text, date|timestamp) does not accept (${a.map(typeName).join(', ')})`,
   evaluate: ([f, d], n) => {
     const fields = stringArg(f!);
     const at = microsOf(d!);
     const field0 = (fields[0] ?? '').toLowerCase();
     if (n > 0 && !KNOWN_FIELDS.includes(field0)) throw new ExecError(`unit "${field0}" not recognized for date_part`);
-    const fractional = FRACTIONAL_FIELDS.has(field0);
-    const col = mapRows(
-      [f!, d!],
-      n,
-      fractional ? FLOAT64 : INT64,
-      (i) => extractField(fields[i]!.toLowerCase(), at(i)),
-      F64_OUT,
-    );
-    return col;
+    if (n > 0 && d!.type.id === 'date' && TIME_FIELDS.has(field0))
+      throw new ExecError(`unit "${field0}" not supported for type date`);
+    return mapRows([f!, d!], n, FLOAT64, (i) => extractField(fields[i]!.toLowerCase(), at(i)), F64_OUT);
   },
 };
 

@@ -4,6 +4,7 @@ import type { ColumnStats, RowGroupInfo } from './footer.js';
 
 const FLIP: Record<string, string> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=', '=': '=', '<>': '<>' };
 const MICROS_PER_DAY = 86_400_000_000;
+type Comparable = number | bigint | string;
 const NUMERIC = new Set(['int32', 'int64', 'float64', 'decimal']);
 
 /** False when some filter cannot hold for any row of the group; true when it may. */
@@ -54,15 +55,18 @@ function refutesCmp(op: string, stats: ColumnStats | undefined, lit: LiteralExpr
 }
 
 /** The literal in the statistics' domain: doubles for numbers, microseconds for dates and times. */
-function comparable(lit: LiteralExpr): number | string | undefined {
+function comparable(lit: LiteralExpr): Comparable | undefined {
   const v = lit.value;
   switch (lit.type.id) {
+    // Integers compare exactly, bigint against number included (JavaScript's mixed comparison is exact).
     case 'int32':
     case 'int64':
+      return typeof v === 'bigint' ? v : Number(v);
     case 'float64':
       return Number(v);
+    // Statistics of decimals arrive as doubles; past 2^53 scaled units both sides may round: do not prune.
     case 'decimal':
-      return Number(v) / 10 ** lit.type.scale;
+      return typeof v === 'number' ? v / 10 ** lit.type.scale : undefined;
     case 'date':
       return (v as number) * MICROS_PER_DAY;
     case 'timestamp':
@@ -75,10 +79,11 @@ function comparable(lit: LiteralExpr): number | string | undefined {
   }
 }
 
-function statValue(s: unknown, lit: LiteralExpr, isMax: boolean): number | string | undefined {
+function statValue(s: unknown, lit: LiteralExpr, isMax: boolean): Comparable | undefined {
   if (s === undefined || s === null) return undefined;
   if (s instanceof Date) return s.getTime() * 1000 + (isMax && lit.type.id === 'timestamp' ? 999 : 0);
-  if (typeof s === 'bigint' || typeof s === 'number') return NUMERIC.has(lit.type.id) ? Number(s) : undefined;
+  if (typeof s === 'bigint') return lit.type.id === 'int32' || lit.type.id === 'int64' ? s : undefined;
+  if (typeof s === 'number') return NUMERIC.has(lit.type.id) ? s : undefined;
   if (typeof s === 'string') return lit.type.id === 'utf8' ? s : undefined;
   return undefined;
 }

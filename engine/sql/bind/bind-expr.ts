@@ -207,6 +207,15 @@ function bindIs(e: Expr, right: Ast, negated: boolean): Expr {
 
 /** `x::a::b` arrives as one cast with targets [a, b], applied left to right. */
 function bindCast(ast: Ast, ctx: ExprContext): Expr {
+  // The parser reads `$1::int + 1` as a cast carrying the rest of the expression in `tail`.
+  if (ast.tail) {
+    const tails: Ast[] = Array.isArray(ast.tail) ? ast.tail : [ast.tail];
+    const left = tails.reduce(
+      (l: Ast, t: Ast) => ({ type: 'binary_expr', operator: t.operator, left: l, right: t.expr }),
+      { ...ast, tail: undefined },
+    );
+    return bindExpr(left, ctx);
+  }
   const targets: Ast[] = Array.isArray(ast.target) ? ast.target : [ast.target];
   let e = bindExpr(ast.expr, ctx);
   for (const t of targets) {

@@ -183,7 +183,8 @@ function hasAggregate(ast: Ast): boolean {
 function bindItems(columns: Ast[], ctx: ExprContext): SelectItem[] {
   const out: SelectItem[] = [];
   for (const c of columns) {
-    const e = c.expr;
+    // `SELECT $1::int + 1` arrives with the cast as the item itself rather than under `expr`.
+    const e = c.type === 'cast' ? c : c.expr;
     const starName =
       e?.type === 'column_ref' ? (typeof e.column === 'string' ? e.column : e.column?.expr?.value) : null;
     if (e?.type === 'star' || starName === '*') {
