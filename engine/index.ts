@@ -3,7 +3,6 @@ import { type Batch, makeBatch } from './arrow/batch.js';
 import { makeColumn } from './arrow/column.js';
 import type { Catalog } from './catalog.js';
 import { evaluateConstant, executePlan } from './exec/execute.js';
-import { planPhysical } from './exec/plan-physical.js';
 import { optimize } from './optimize/optimizer.js';
 import { explainLines } from './plan/explain.js';
 import { type LogicalPlan, planChildren, type Scan } from './plan/logical/index.js';
@@ -62,10 +61,7 @@ export function createEngine(options: { catalog: Catalog }): Engine {
       plan: optimize(logical, { disabled: opts.disabledRules ?? [], evaluateConstant }),
     };
   };
-  const explain = async (p: LogicalPlan) => {
-    planPhysical(p, { catalog });
-    return explainLines(p, await scanDetails(p, catalog));
-  };
+  const explain = async (p: LogicalPlan) => explainLines(p, await scanDetails(p, catalog));
   return {
     async execute(sql, opts = {}) {
       const signal = opts.signal ?? new AbortController().signal;

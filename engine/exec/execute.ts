@@ -1,5 +1,5 @@
 // `executePlan` runs an optimized plan; `evaluateConstant` serves the optimizer's constant folding.
-import { makeBatch } from '../arrow/batch.js';
+import { type Batch, makeBatch } from '../arrow/batch.js';
 import { exactAt, strings } from '../arrow/column.js';
 import type { Catalog } from '../catalog.js';
 import type { Expr, LiteralExpr, LiteralValue } from '../plan/expr/index.js';
@@ -10,7 +10,7 @@ import { planPhysical } from './plan-physical.js';
 
 export interface ExecuteResult {
   readonly schema: LogicalPlan['schema'];
-  readonly batches: AsyncIterable<import('../arrow/batch.js').Batch>;
+  readonly batches: AsyncIterable<Batch>;
 }
 
 export function executePlan(plan: LogicalPlan, ctx: { catalog: Catalog; signal: AbortSignal }): ExecuteResult {

@@ -31,6 +31,8 @@ interface SelectItem {
   readonly qualifier: string | null;
 }
 
+type PositionedKey = Omit<SortKey, 'expr'> & { readonly at: number };
+
 type PendingKey = { readonly output: number } | { readonly expr: Expr };
 
 export function bindSelect(ast: Ast, ctx: BindContext): LogicalPlan {
@@ -71,7 +73,8 @@ export function bindSelect(ast: Ast, ctx: BindContext): LogicalPlan {
 
   const distinct = ast.distinct?.type === 'DISTINCT';
   const hidden: Expr[] = [];
-  const sortKeys: SortKey[] = (ast.orderby ?? []).map((o: Ast, i: number) => {
+  // Each ORDER BY key as a position in the projection (hidden columns follow the select list).
+  const sortKeys: PositionedKey[] = (ast.orderby ?? []).map((o: Ast, i: number) => {
     const k = keys[i] as PendingKey;
     let at = 'output' in k ? k.output : items.findIndex((it) => exprText(it.expr) === exprText(k.expr));
     if (at < 0) {
@@ -83,12 +86,7 @@ export function bindSelect(ast: Ast, ctx: BindContext): LogicalPlan {
     const nulls = String(o.nulls ?? '').toUpperCase();
     // PostgreSQL: NULLS LAST for ASC, NULLS FIRST for DESC unless stated.
     const nullsFirst = nulls ? nulls.includes('FIRST') : !ascending;
-    return {
-      expr: { kind: 'column', qualifier: null, name: '', type: { id: 'null' } },
-      ascending,
-      nullsFirst,
-      at,
-    } as SortKey & { at: number };
+    return { at, ascending, nullsFirst };
   });
 
   const outNames = uniqueNames(items.map((it) => it.name));
@@ -108,13 +106,10 @@ export function bindSelect(ast: Ast, ctx: BindContext): LogicalPlan {
   if (distinct) plan = distinctOver(plan);
   if (sortKeys.length > 0) {
     const all = plan.schema.fields;
-    const resolved = sortKeys.map((k) => {
-      const f = all[(k as SortKey & { at: number }).at]!;
-      return {
-        expr: { kind: 'column', qualifier: f.qualifier, name: f.name, type: f.type } as Expr,
-        ascending: k.ascending,
-        nullsFirst: k.nullsFirst,
-      };
+    const resolved = sortKeys.map((k): SortKey => {
+      const f = all[k.at]!;
+      const expr: Expr = { kind: 'column', qualifier: f.qualifier, name: f.name, type: f.type };
+      return { expr, ascending: k.ascending, nullsFirst: k.nullsFirst };
     });
     plan = makeSort(plan, resolved);
   }
