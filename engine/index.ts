@@ -58,7 +58,11 @@ export function createEngine(options: { catalog: Catalog }): Engine {
     const logical = sqlToPlan(statement.ast, { catalog, params: opts.params });
     return {
       explain: statement.explain,
-      plan: optimize(logical, { disabled: opts.disabledRules ?? [], evaluateConstant }),
+      plan: optimize(logical, {
+        disabled: opts.disabledRules ?? [],
+        evaluateConstant,
+        tableRows: (t) => catalog.table(t)?.statistics().rowCount ?? null,
+      }),
     };
   };
   const explain = async (p: LogicalPlan) => explainLines(p, await scanDetails(p, catalog));

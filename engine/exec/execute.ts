@@ -14,7 +14,7 @@ export interface ExecuteResult {
 }
 
 export function executePlan(plan: LogicalPlan, ctx: { catalog: Catalog; signal: AbortSignal }): ExecuteResult {
-  const root = planPhysical(plan, ctx);
+  const root = planPhysical(plan, { catalog: ctx.catalog, ctes: new Map() });
   const execCtx: ExecContext = ctx;
   return {
     schema: plan.schema,

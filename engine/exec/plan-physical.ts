@@ -1,19 +1,27 @@
 // `planPhysical`: one operator per logical node; the scan's provider is looked up in the catalog here.
 import { InternalError, PlanError } from '../errors.js';
-import { type Expr, transformExpr } from '../plan/expr/index.js';
-import type { LogicalPlan } from '../plan/logical/index.js';
+import { columnsOf, conjoin, type Expr, splitConjuncts, transformExpr } from '../plan/expr/index.js';
+import type { Join, LogicalPlan } from '../plan/logical/index.js';
+import type { Schema } from '../plan/types.js';
 import type { ExecContext } from './context.js';
-import { compileExpr } from './expr/physical-expr.js';
+import { compileExpr, type PhysicalExpr } from './expr/physical-expr.js';
 import type { PhysicalOperator } from './operator.js';
+import { CteScanExec, SharedResult } from './operators/cte-scan-exec.js';
 import { FilterExec } from './operators/filter-exec.js';
 import { HashAggregateExec } from './operators/hash-aggregate-exec.js';
+import { JoinExec } from './operators/join-exec.js';
 import { LimitExec } from './operators/limit-exec.js';
 import { ProjectExec } from './operators/project-exec.js';
 import { ScanExec } from './operators/scan-exec.js';
 import { SortExec } from './operators/sort-exec.js';
 import { ValuesExec } from './operators/values-exec.js';
 
-export function planPhysical(p: LogicalPlan, ctx: Pick<ExecContext, 'catalog'>): PhysicalOperator {
+/** Planning state: the catalog, and one shared computation per multiply-referenced CTE. */
+export interface PhysicalPlanContext extends Pick<ExecContext, 'catalog'> {
+  readonly ctes: Map<number, SharedResult>;
+}
+
+export function planPhysical(p: LogicalPlan, ctx: PhysicalPlanContext): PhysicalOperator {
   switch (p.kind) {
     case 'scan': {
       const provider = ctx.catalog.table(p.table);
@@ -60,9 +68,66 @@ export function planPhysical(p: LogicalPlan, ctx: Pick<ExecContext, 'catalog'>):
     }
     case 'limit':
       return new LimitExec(planPhysical(p.input, ctx), p.skip, p.fetch);
+    case 'join':
+      return planJoin(p, ctx);
+    case 'cte_scan': {
+      let shared = ctx.ctes.get(p.id);
+      if (!shared) {
+        shared = new SharedResult(planPhysical(p.plan, ctx));
+        ctx.ctes.set(p.id, shared);
+      }
+      return new CteScanExec(shared, p.schema);
+    }
     default:
       throw new InternalError(`no physical operator for ${(p as LogicalPlan).kind}`);
   }
+}
+
+/** Equalities between one side and the other become hash keys; the rest of the condition is checked per pair. */
+function planJoin(p: Join, ctx: PhysicalPlanContext): PhysicalOperator {
+  const left = planPhysical(p.left, ctx);
+  const right = planPhysical(p.right, ctx);
+  const leftKeys: PhysicalExpr[] = [];
+  const rightKeys: PhysicalExpr[] = [];
+  const residual: Expr[] = [];
+  for (const c of p.on ? splitConjuncts(p.on) : []) {
+    const pair = c.kind === 'binary' && c.op === '=' ? keyPair(c.left, c.right, left.schema, right.schema) : null;
+    if (pair) {
+      leftKeys.push(compileExpr(pair[0], left.schema));
+      rightKeys.push(compileExpr(pair[1], right.schema));
+    } else residual.push(c);
+  }
+  if (p.nullAware && leftKeys.length === 0) throw new InternalError('a null-aware join needs its IN equality as a key');
+  const both = { fields: [...left.schema.fields, ...right.schema.fields] };
+  const rest = conjoin(residual);
+  const spec = {
+    joinType: p.joinType,
+    leftKeys,
+    rightKeys,
+    residual: rest ? compileExpr(rest, both) : null,
+    nullAware: p.nullAware,
+    singleMatch: p.singleMatch,
+  };
+  return new JoinExec(left, right, spec, p.schema);
+}
+
+/** `[leftSide, rightSide]` when each operand reads columns of one side only (and not both from the same). */
+function keyPair(a: Expr, b: Expr, left: Schema, right: Schema): [Expr, Expr] | null {
+  const sa = sideIn(a, left, right);
+  const sb = sideIn(b, left, right);
+  if (sa === 'left' && sb === 'right') return [a, b];
+  if (sa === 'right' && sb === 'left') return [b, a];
+  return null;
+}
+
+function sideIn(e: Expr, left: Schema, right: Schema): 'left' | 'right' | null {
+  const cols = columnsOf(e);
+  if (cols.length === 0) return null;
+  const has = (s: Schema, q: string | null, n: string) =>
+    s.fields.some((f) => f.name === n && (q === null || f.qualifier === q));
+  if (cols.every((c) => has(left, c.qualifier, c.name) && !has(right, c.qualifier, c.name))) return 'left';
+  if (cols.every((c) => has(right, c.qualifier, c.name) && !has(left, c.qualifier, c.name))) return 'right';
+  return null;
 }
 
 /** Providers see filters over their own unqualified column names. */

@@ -20,7 +20,10 @@ export function mapPlanExprs(p: LogicalPlan, f: (e: Expr) => Expr): LogicalPlan 
       return { ...p, rows: p.rows.map((r) => r.map(f)) };
     case 'scan':
       return { ...p, filters: p.filters.map(f) };
+    case 'join':
+      return p.on ? { ...p, on: f(p.on) } : p;
     case 'limit':
+    case 'cte_scan':
       return p;
   }
 }

@@ -1,19 +1,28 @@
 // The optimizer: runs its rules in order, checks the schema after each, and times them.
 import { InternalError } from '../errors.js';
-import type { LogicalPlan } from '../plan/logical/index.js';
+import { type LogicalPlan, transformPlan } from '../plan/logical/index.js';
 import { sameType } from '../plan/types.js';
 import type { OptimizerContext, OptimizerRule } from './rule.js';
+import { decorrelateSubqueries } from './rules/decorrelate-subqueries.js';
 import { foldConstants } from './rules/fold-constants.js';
 import { pushDownFilter } from './rules/push-down-filter.js';
 import { pushDownLimit } from './rules/push-down-limit.js';
 import { pushDownProjection } from './rules/push-down-projection.js';
+import { reorderJoins } from './rules/reorder-joins.js';
 
 /**
- * Order matters: constants are folded first so that pushed filters carry literals the Parquet pruner can
+ * Order matters: subqueries become joins first, so that every later rule sees plain joins; constants are folded first so that pushed filters carry literals the Parquet pruner can
  * compare with statistics; filters move before projection is computed (they add needed columns); the
  * limit goes last, once no filter can still move under it.
  */
-export const RULES: readonly OptimizerRule[] = [foldConstants, pushDownFilter, pushDownProjection, pushDownLimit];
+export const RULES: readonly OptimizerRule[] = [
+  decorrelateSubqueries,
+  foldConstants,
+  pushDownFilter,
+  reorderJoins,
+  pushDownProjection,
+  pushDownLimit,
+];
 
 export interface OptimizeOptions extends OptimizerContext {
   readonly disabled?: readonly string[];
@@ -26,6 +35,7 @@ export function optimize(plan: LogicalPlan, options: OptimizeOptions): LogicalPl
   for (const name of disabled) {
     if (!RULES.some((r) => r.name === name)) throw new InternalError(`unknown optimizer rule ${name}`);
   }
+  plan = optimizeSharedCtes(plan, options);
   for (const rule of RULES) {
     if (disabled.has(rule.name)) continue;
     const start = performance.now();
@@ -35,6 +45,20 @@ export function optimize(plan: LogicalPlan, options: OptimizeOptions): LogicalPl
     plan = next;
   }
   return plan;
+}
+
+/** Rules treat a shared CTE as a leaf; its body is optimized here, once for all its references. */
+function optimizeSharedCtes(plan: LogicalPlan, options: OptimizeOptions): LogicalPlan {
+  const bodies = new Map<number, LogicalPlan>();
+  return transformPlan(plan, (p) => {
+    if (p.kind !== 'cte_scan') return p;
+    let body = bodies.get(p.id);
+    if (!body) {
+      body = optimize(p.plan, options);
+      bodies.set(p.id, body);
+    }
+    return { ...p, plan: body };
+  });
 }
 
 function assertSameSchema(rule: string, before: LogicalPlan, after: LogicalPlan): void {

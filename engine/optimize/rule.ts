@@ -5,6 +5,8 @@ import type { LogicalPlan } from '../plan/logical/index.js';
 export interface OptimizerContext {
   /** Evaluates an expression without columns (wired to the executor by engine/index.ts); throws on error. */
   readonly evaluateConstant: (e: Expr) => LiteralExpr;
+  /** A table's row count when its provider knows it (join ordering). */
+  readonly tableRows?: (table: string) => number | null;
 }
 
 export interface OptimizerRule {

@@ -1,13 +1,23 @@
 // EXPLAIN text: one line per logical node, children indented under their parent.
 import { exprText } from './expr/display.js';
-import type { LogicalPlan, Scan } from './logical/index.js';
+import { type LogicalPlan, planChildren, type Scan } from './logical/index.js';
 
 /** Lines of the plan; `scanDetail` adds provider facts (files, row groups kept) to scan lines. */
 export function explainLines(plan: LogicalPlan, scanDetail: ReadonlyMap<Scan, string> = new Map()): string[] {
   const out: string[] = [];
+  const shown = new Set<number>();
   const walk = (p: LogicalPlan, depth: number) => {
-    out.push(`${'  '.repeat(depth)}${nodeLine(p, scanDetail)}`);
-    if (p.kind !== 'scan' && p.kind !== 'values') walk(p.input, depth + 1);
+    const line = nodeLine(p, scanDetail);
+    if (p.kind === 'cte_scan') {
+      // A shared CTE is printed once, under its first reference.
+      const first = !shown.has(p.id);
+      shown.add(p.id);
+      out.push(`${'  '.repeat(depth)}${line}${first ? '' : ' (shared)'}`);
+      if (first) walk(p.plan, depth + 1);
+      return;
+    }
+    out.push(`${'  '.repeat(depth)}${line}`);
+    for (const child of planChildren(p)) walk(child, depth + 1);
   };
   walk(plan, 0);
   return out;
@@ -40,6 +50,18 @@ function nodeLine(p: LogicalPlan, scanDetail: ReadonlyMap<Scan, string>): string
     }
     case 'limit':
       return `Limit: skip=${p.skip}, fetch=${p.fetch ?? 'none'}`;
+    case 'join': {
+      const flags = [
+        p.nullAware ? 'null-aware' : '',
+        p.singleMatch ? 'single' : '',
+        p.mark ? `as ${p.mark.qualifier ? `${p.mark.qualifier}.` : ''}${p.mark.name}` : '',
+      ];
+      const type = p.on === null && p.joinType === 'inner' ? 'cross' : p.joinType;
+      const head = [`Join: ${type}`, ...flags.filter(Boolean)].join(' ');
+      return p.on ? `${head} on ${exprText(p.on)}` : head;
+    }
+    case 'cte_scan':
+      return `CteScan: ${p.name}${p.alias !== p.name ? ` AS ${p.alias}` : ''} (cte #${p.id})`;
   }
 }
 

@@ -5,6 +5,7 @@ import { cast } from '../../arrow/kernels/cast.js';
 import { arithmetic, compare } from '../../arrow/kernels/numeric.js';
 import { InternalError, NotSupportedError } from '../../errors.js';
 import { lookupFunction } from '../../functions/registry.js';
+import { exprText } from '../../plan/expr/display.js';
 import type { ArithmeticOp, BinaryExpr, ComparisonOp, Expr, IntervalValue } from '../../plan/expr/index.js';
 import type { Schema } from '../../plan/types.js';
 import { evaluateCase } from './case.js';
@@ -39,6 +40,10 @@ export function compileExpr(e: Expr, schema: Schema): PhysicalExpr {
       const value = e.value;
       return { evaluate: (b) => constantColumn(e.type, value, b.length) };
     }
+    case 'outer_column':
+    case 'subquery':
+      // Unnesting turns every subquery into a join; one left here is a form it could not rewrite.
+      throw new NotSupportedError(`this use of a subquery is not supported yet: ${exprText(e)}`);
     case 'binary': {
       const l = compileExpr(e.left, schema);
       const r = compileExpr(e.right, schema);

@@ -1,5 +1,13 @@
 // fold-constants: evaluates column-free subexpressions once at plan time and simplifies boolean logic.
-import { type Expr, exprChildren, type LiteralExpr, transformExpr } from '../../plan/expr/index.js';
+import { exprText } from '../../plan/expr/display.js';
+import {
+  conjoin,
+  type Expr,
+  exprChildren,
+  type LiteralExpr,
+  splitConjuncts,
+  transformExpr,
+} from '../../plan/expr/index.js';
 import { type LogicalPlan, transformPlan } from '../../plan/logical/index.js';
 import { MS_PER_DAY } from '../../plan/values.js';
 import { mapPlanExprs } from '../map-exprs.js';
@@ -49,9 +57,25 @@ function simplify(e: Expr): Expr {
     if (isFalse(e.left)) return e.right; // false OR x -> x
     if (isFalse(e.right)) return e.left; // x OR false -> x
     if (isTrue(e.left) || isTrue(e.right)) return { kind: 'literal', value: true, type: e.type }; // x OR true -> true
+    return factorOr(e);
   }
   if (e.kind === 'binary' && ['=', '<>', '<', '<=', '>', '>='].includes(e.op)) return unwrapDateCast(e);
   return e;
+}
+
+// (a AND b) OR (a AND c) -> a AND (b OR c): a join condition repeated in every branch (TPC-H Q19) becomes usable
+function factorOr(e: Expr & { kind: 'binary' }): Expr {
+  const left = splitConjuncts(e.left);
+  const right = splitConjuncts(e.right);
+  const rightText = new Set(right.map(exprText));
+  const common = left.filter((c) => rightText.has(exprText(c)));
+  if (common.length === 0) return e;
+  const shared = new Set(common.map(exprText));
+  const l = conjoin(left.filter((c) => !shared.has(exprText(c))));
+  const r = conjoin(right.filter((c) => !shared.has(exprText(c))));
+  // (a) OR (a AND c) -> a
+  const rest: Expr | null = l === null || r === null ? null : { ...e, left: l, right: r };
+  return conjoin(rest ? [...common, rest] : common)!;
 }
 
 // CAST(d AS timestamp) op TIMESTAMP 'Y-M-D 00:00:00' -> d op DATE 'Y-M-D' (keeps the date column's kernel and pruning)

@@ -1,12 +1,13 @@
 // push-down-filter: moves filter conjuncts toward the scan and hands them to it for row-group pruning.
 import { exprText } from '../../plan/expr/display.js';
-import { columnsOf, conjoin, type Expr, splitConjuncts, transformExpr } from '../../plan/expr/index.js';
-import { type LogicalPlan, makeFilter, transformPlan } from '../../plan/logical/index.js';
+import { columnsOf, conjoin, type Expr, someExpr, splitConjuncts, transformExpr } from '../../plan/expr/index.js';
+import { type Join, type LogicalPlan, makeFilter, transformPlan, withInputs } from '../../plan/logical/index.js';
+import type { Field } from '../../plan/types.js';
 import type { OptimizerRule } from '../rule.js';
 
 export const pushDownFilter: OptimizerRule = {
   name: 'push-down-filter',
-  apply: (plan) => transformPlan(plan, push),
+  apply: (plan) => transformPlan(plan, (p) => (p.kind === 'join' ? pushJoinConditions(p) : push(p))),
 };
 
 function push(p: LogicalPlan): LogicalPlan {
@@ -44,9 +45,77 @@ function push(p: LogicalPlan): LogicalPlan {
       const pushed = { ...input, input: push(makeFilter(input.input, conjoin(below)!)) };
       return above.length ? makeFilter(pushed, conjoin(above)!) : pushed;
     }
+    // Filter over Join: conjuncts on one side go below it where that keeps the join's meaning; inner joins
+    // absorb conjuncts over both sides as join conditions (a cross join with a WHERE equality becomes a join).
+    case 'join': {
+      const { joinType } = input;
+      const toLeft: Expr[] = [];
+      const toRight: Expr[] = [];
+      const toOn: Expr[] = [];
+      const above: Expr[] = [];
+      for (const c of splitConjuncts(p.predicate)) {
+        const side = sideOf(c, input);
+        if (side === 'left' && joinType !== 'right' && joinType !== 'full') toLeft.push(c);
+        else if (side === 'right' && (joinType === 'inner' || joinType === 'right')) toRight.push(c);
+        else if (side === 'both' && joinType === 'inner') toOn.push(c);
+        else above.push(c);
+      }
+      if (toLeft.length + toRight.length + toOn.length === 0) return p;
+      const on = conjoin([...(input.on ? [input.on] : []), ...toOn]);
+      const joined = pushJoinConditions({
+        ...input,
+        on,
+        left: filtered(input.left, toLeft),
+        right: filtered(input.right, toRight),
+      });
+      return above.length ? makeFilter(joined, conjoin(above)!) : joined;
+    }
     default:
       return p;
   }
+}
+
+/** Moves a join's own conditions that read one side only into that side, where the join type allows it. */
+export function pushJoinConditions(j: Join): LogicalPlan {
+  if (j.on === null) return withInputs(j, [j.left, j.right]);
+  const toLeft: Expr[] = [];
+  const toRight: Expr[] = [];
+  const keep: Expr[] = [];
+  const conjuncts = splitConjuncts(j.on);
+  conjuncts.forEach((c, i) => {
+    const side = sideOf(c, j);
+    // The IN equality of a null-aware join stays first in place: the operator reads it as such.
+    if (j.nullAware && i === 0) keep.push(c);
+    else if (side === 'left' && (j.joinType === 'inner' || j.joinType === 'semi' || j.joinType === 'right'))
+      toLeft.push(c);
+    else if (side === 'right' && j.joinType !== 'right' && j.joinType !== 'full') toRight.push(c);
+    else keep.push(c);
+  });
+  if (toLeft.length + toRight.length === 0) return withInputs(j, [j.left, j.right]);
+  return withInputs({ ...j, on: conjoin(keep) }, [filtered(j.left, toLeft), filtered(j.right, toRight)]);
+}
+
+function filtered(p: LogicalPlan, conjuncts: readonly Expr[]): LogicalPlan {
+  return conjuncts.length === 0 ? p : push(makeFilter(p, conjoin(conjuncts)!));
+}
+
+/** Which join input an expression reads: one side, both, or neither (a constant). */
+export function sideOf(e: Expr, j: Join): 'left' | 'right' | 'both' | 'none' {
+  let left = false;
+  let right = false;
+  for (const c of columnsOf(e)) {
+    const inLeft = hasColumn(j.left.schema.fields, c.qualifier, c.name);
+    const inRight = hasColumn(j.right.schema.fields, c.qualifier, c.name);
+    if (inLeft && !inRight) left = true;
+    else if (inRight && !inLeft) right = true;
+    else return 'both';
+  }
+  if (someExpr(e, (x) => x.kind === 'subquery' || x.kind === 'outer_column')) return 'both';
+  return left && right ? 'both' : left ? 'left' : right ? 'right' : 'none';
+}
+
+function hasColumn(fields: readonly Field[], qualifier: string | null, name: string): boolean {
+  return fields.some((f) => f.name === name && (qualifier === null || f.qualifier === qualifier));
 }
 
 function key(q: string | null, n: string): string {

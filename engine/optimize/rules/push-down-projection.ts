@@ -1,6 +1,7 @@
 // push-down-projection: scans read only the columns some operator above them uses.
 import { type ColumnExpr, columnsOf, type Expr } from '../../plan/expr/index.js';
-import type { LogicalPlan } from '../../plan/logical/index.js';
+import { type LogicalPlan, withInputs } from '../../plan/logical/index.js';
+import type { Field } from '../../plan/types.js';
 import type { OptimizerRule } from '../rule.js';
 
 export const pushDownProjection: OptimizerRule = {
@@ -34,13 +35,29 @@ function prune(p: LogicalPlan, needed: ColumnExpr[] | null): LogicalPlan {
       };
     case 'limit':
       return { ...p, input: prune(p.input, needed) };
-    case 'project':
-      return { ...p, input: prune(p.input, withCols([], p.exprs)) };
+    case 'project': {
+      // Columns nobody above reads are dropped (a derived table's unused outputs), the rest drive the input.
+      const keep = needed === null ? null : p.schema.fields.map((f) => needed.some((c) => refersTo(c, f)));
+      if (keep === null || keep.every(Boolean)) return { ...p, input: prune(p.input, withCols([], p.exprs)) };
+      const exprs = p.exprs.filter((_, i) => keep[i]);
+      const fields = p.schema.fields.filter((_, i) => keep[i]);
+      return { ...p, exprs, schema: { fields }, input: prune(p.input, withCols([], exprs)) };
+    }
+    case 'join': {
+      const wanted = withCols(needed, p.on ? [p.on] : []);
+      return withInputs(p, [prune(p.left, wanted), prune(p.right, wanted)]);
+    }
+    case 'cte_scan':
+      return p;
     case 'aggregate': {
       const exprs = [...p.groupBy, ...p.aggregates.flatMap((a) => (a.filter ? [...a.args, a.filter] : a.args))];
       return { ...p, input: prune(p.input, withCols([], exprs)) };
     }
   }
+}
+
+function refersTo(c: ColumnExpr, f: Field): boolean {
+  return c.name === f.name && (c.qualifier === null || c.qualifier === f.qualifier);
 }
 
 function withCols(needed: ColumnExpr[] | null, exprs: readonly Expr[]): ColumnExpr[] | null {

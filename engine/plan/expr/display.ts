@@ -18,6 +18,14 @@ export function exprText(e: Expr): string {
   switch (e.kind) {
     case 'column':
       return e.qualifier ? `${e.qualifier}.${e.name}` : e.name;
+    case 'outer_column':
+      return `outer(${e.qualifier ? `${e.qualifier}.` : ''}${e.name})`;
+    case 'subquery': {
+      const not = e.negated ? 'NOT ' : '';
+      if (e.subquery === 'exists') return `${not}EXISTS (subquery #${e.id})`;
+      if (e.subquery === 'in') return `${wrap(e.expr!)} ${not}IN (subquery #${e.id})`;
+      return `(subquery #${e.id})`;
+    }
     case 'literal':
       return literalText(e);
     case 'binary': {

@@ -1,4 +1,5 @@
 // Logical expressions: typed, plain data, resolved by the binder; `Expr` is the union of every kind.
+import type { LogicalPlan } from '../logical/index.js';
 import type { DataType } from '../types.js';
 
 /** A literal's value: decimals as scaled integers, dates as days, timestamps as microseconds. */
@@ -94,7 +95,33 @@ export interface LikeExpr {
   readonly type: DataType;
 }
 
+/** A column of an enclosing query, read inside a correlated subquery (gone once subqueries are unnested). */
+export interface OuterColumnExpr {
+  readonly kind: 'outer_column';
+  readonly qualifier: string | null;
+  readonly name: string;
+  readonly type: DataType;
+}
+
+/**
+ * A subquery used as a value: `scalar` (one column, at most one row), `exists`, or `in` (`expr IN (plan)`).
+ * The binder leaves these in place; unnesting turns them into joins before anything runs.
+ */
+export interface SubqueryExpr {
+  readonly kind: 'subquery';
+  readonly subquery: 'scalar' | 'exists' | 'in';
+  readonly plan: LogicalPlan;
+  /** The left operand of IN; `null` otherwise. */
+  readonly expr: Expr | null;
+  readonly negated: boolean;
+  /** Distinguishes subqueries in EXPLAIN text and names their join's columns. */
+  readonly id: number;
+  readonly type: DataType;
+}
+
 export type Expr =
+  | OuterColumnExpr
+  | SubqueryExpr
   | ColumnExpr
   | LiteralExpr
   | BinaryExpr
@@ -110,7 +137,10 @@ export function exprChildren(e: Expr): Expr[] {
   switch (e.kind) {
     case 'column':
     case 'literal':
+    case 'outer_column':
       return [];
+    case 'subquery':
+      return e.expr ? [e.expr] : [];
     case 'binary':
       return [e.left, e.right];
     case 'unary':
@@ -132,7 +162,10 @@ export function withChildren(e: Expr, c: readonly Expr[]): Expr {
   switch (e.kind) {
     case 'column':
     case 'literal':
+    case 'outer_column':
       return e;
+    case 'subquery':
+      return e.expr ? { ...e, expr: c[0]! } : e;
     case 'binary':
       return { ...e, left: c[0]!, right: c[1]! };
     case 'unary':

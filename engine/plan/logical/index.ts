@@ -1,6 +1,6 @@
 // Logical plan nodes: plain data trees built by the binder, rewritten by the optimizer, printed by EXPLAIN.
 import type { Expr } from '../expr/index.js';
-import type { DataType, Field, Schema } from '../types.js';
+import { BOOL, type DataType, type Field, type Schema } from '../types.js';
 
 /** Reads a table. `columns`, `filters` and `limit` are filled in by the push-down rules. */
 export interface Scan {
@@ -85,15 +85,56 @@ export interface Limit {
   readonly schema: Schema;
 }
 
-export type LogicalPlan = Scan | Values | Filter | Project | Aggregate | Sort | Limit;
+/**
+ * How a join combines its sides. `semi`/`anti` keep left rows with/without a match (left columns only);
+ * `mark` keeps every left row and appends one boolean column saying whether it matched.
+ */
+export type JoinType = 'inner' | 'left' | 'right' | 'full' | 'semi' | 'anti' | 'mark';
+
+export interface Join {
+  readonly kind: 'join';
+  readonly joinType: JoinType;
+  readonly left: LogicalPlan;
+  readonly right: LogicalPlan;
+  /** The join condition over both sides' columns; `null` = every pair (a cross join). */
+  readonly on: Expr | null;
+  /**
+   * `x [NOT] IN (subquery)` semantics for anti and mark joins: the first conjunct of `on` is the IN equality,
+   * and a NULL on either side of it makes the answer unknown rather than false.
+   */
+  readonly nullAware: boolean;
+  /** A scalar subquery's join: more than one match for a left row is an error. */
+  readonly singleMatch: boolean;
+  /** The boolean column a mark join appends. */
+  readonly mark: Field | null;
+  readonly schema: Schema;
+}
+
+/**
+ * A common table expression referenced more than once: every reference with the same `id` shares one
+ * computation of `plan`. The optimizer rewrites `plan` once, not per reference; rules treat the node as a leaf.
+ */
+export interface CteScan {
+  readonly kind: 'cte_scan';
+  readonly id: number;
+  readonly name: string;
+  readonly alias: string;
+  readonly plan: LogicalPlan;
+  /** `plan`'s columns, requalified with `alias` (and renamed by a column list). */
+  readonly schema: Schema;
+}
+
+export type LogicalPlan = Scan | Values | Filter | Project | Aggregate | Sort | Limit | Join | CteScan;
 
 export function planChildren(p: LogicalPlan): LogicalPlan[] {
-  return p.kind === 'scan' || p.kind === 'values' ? [] : [p.input];
+  if (p.kind === 'join') return [p.left, p.right];
+  return p.kind === 'scan' || p.kind === 'values' || p.kind === 'cte_scan' ? [] : [p.input];
 }
 
 /** Rebuilds `p` over new children, recomputing schemas that derive from the input. */
 export function withInputs(p: LogicalPlan, inputs: readonly LogicalPlan[]): LogicalPlan {
-  if (p.kind === 'scan' || p.kind === 'values') return p;
+  if (p.kind === 'scan' || p.kind === 'values' || p.kind === 'cte_scan') return p;
+  if (p.kind === 'join') return makeJoin(p.joinType, inputs[0]!, inputs[1]!, p.on, p);
   const input = inputs[0]!;
   if (p.kind === 'filter' || p.kind === 'sort' || p.kind === 'limit') return { ...p, input, schema: input.schema };
   return { ...p, input };
@@ -130,6 +171,53 @@ export function makeSort(input: LogicalPlan, keys: readonly SortKey[]): Sort {
 
 export function makeLimit(input: LogicalPlan, skip: number, fetch: number | null): Limit {
   return { kind: 'limit', input, skip, fetch, schema: input.schema };
+}
+
+/** The output schema of a join: nullable sides marked so, semi/anti keep the left, mark appends its column. */
+export function joinSchema(joinType: JoinType, left: Schema, right: Schema, mark: Field | null): Schema {
+  const nullable = (fs: readonly Field[]) => fs.map((f) => (f.nullable ? f : { ...f, nullable: true }));
+  switch (joinType) {
+    case 'semi':
+    case 'anti':
+      return left;
+    case 'mark':
+      return { fields: [...left.fields, mark ?? { name: 'mark', qualifier: null, type: BOOL, nullable: true }] };
+    case 'left':
+      return { fields: [...left.fields, ...nullable(right.fields)] };
+    case 'right':
+      return { fields: [...nullable(left.fields), ...right.fields] };
+    case 'full':
+      return { fields: [...nullable(left.fields), ...nullable(right.fields)] };
+    case 'inner':
+      return { fields: [...left.fields, ...right.fields] };
+  }
+}
+
+export interface JoinFlags {
+  readonly nullAware?: boolean;
+  readonly singleMatch?: boolean;
+  readonly mark?: Field | null;
+}
+
+export function makeJoin(
+  joinType: JoinType,
+  left: LogicalPlan,
+  right: LogicalPlan,
+  on: Expr | null,
+  flags: JoinFlags = {},
+): Join {
+  const mark = joinType === 'mark' ? (flags.mark ?? null) : null;
+  return {
+    kind: 'join',
+    joinType,
+    left,
+    right,
+    on,
+    nullAware: flags.nullAware ?? false,
+    singleMatch: flags.singleMatch ?? false,
+    mark,
+    schema: joinSchema(joinType, left.schema, right.schema, mark),
+  };
 }
 
 /** The fields of `schema` restricted to `names`, in that order. */

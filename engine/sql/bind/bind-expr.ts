@@ -2,10 +2,12 @@
 import { NotSupportedError, PlanError } from '../../errors.js';
 import { AGGREGATE_NAMES, lookupFunction } from '../../functions/registry.js';
 import type { BinaryOp, ColumnExpr, ComparisonOp, Expr, LiteralExpr } from '../../plan/expr/index.js';
+import type { LogicalPlan } from '../../plan/logical/index.js';
 import { BOOL, DATE, type DataType, decimal, FLOAT64, NULL, TIMESTAMP, typeName, UTF8 } from '../../plan/types.js';
 import { parseDate, parseTimestamp } from '../../plan/values.js';
 import type { Ast } from '../parse.js';
 import { bindLiteral, bindNumber, parseInterval } from './bind-literal.js';
+import { bindSubqueryExpr } from './bind-subquery.js';
 import { arithmeticTypes, castTo, parseTypeName, requireBool, unify, unifyAll } from './coerce.js';
 import type { Scope } from './scope.js';
 
@@ -19,6 +21,10 @@ export interface ExprContext {
   readonly params: ParamBinder;
   /** `null` where aggregates are not allowed; the string names the clause for the error. */
   readonly aggregates: AggregateSink | string;
+  /** Binds a subquery with this scope as its outer scope; absent where subqueries are not allowed. */
+  readonly query?: (ast: Ast) => LogicalPlan;
+  /** Statement-wide counter numbering subqueries. */
+  readonly ids?: { next: number };
 }
 
 export interface ParamBinder {
@@ -37,6 +43,8 @@ const COMPARISONS: Record<string, ComparisonOp> = {
 };
 
 export function bindExpr(ast: Ast, ctx: ExprContext): Expr {
+  const sub = bindSubqueryExpr(ast, ctx);
+  if (sub) return sub;
   switch (ast.type) {
     case 'column_ref':
       return bindColumn(ast, ctx);

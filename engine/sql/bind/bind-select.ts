@@ -1,5 +1,4 @@
 // `bindSelect` turns a SELECT AST into a logical plan: FROM, WHERE, GROUP BY/HAVING, SELECT, DISTINCT, ORDER BY, LIMIT.
-import type { Catalog } from '../../catalog.js';
 import { NotSupportedError, PlanError } from '../../errors.js';
 import { exprText } from '../../plan/expr/display.js';
 import type { Expr } from '../../plan/expr/index.js';
@@ -8,22 +7,17 @@ import {
   makeFilter,
   makeLimit,
   makeProject,
-  makeScan,
   makeSort,
   type SortKey,
 } from '../../plan/logical/index.js';
 import type { Field } from '../../plan/types.js';
 import { type Ast, astText } from '../parse.js';
 import { AggregateCollector, groupFields, overAggregate } from './bind-aggregate.js';
-import { bindExpr, type ExprContext, type ParamBinder } from './bind-expr.js';
+import { bindExpr, type ExprContext } from './bind-expr.js';
+import { type BindContext, bindFrom } from './bind-from.js';
 import { bindLimit } from './bind-limit.js';
 import { requireBool } from './coerce.js';
 import { Scope } from './scope.js';
-
-export interface BindContext {
-  readonly catalog: Catalog;
-  readonly params: ParamBinder;
-}
 
 interface SelectItem {
   readonly expr: Expr;
@@ -37,9 +31,11 @@ type PendingKey = { readonly output: number } | { readonly expr: Expr };
 
 export function bindSelect(ast: Ast, ctx: BindContext): LogicalPlan {
   rejectUnsupported(ast);
-  let plan = bindFrom(ast.from, ctx.catalog);
-  const scope = new Scope(plan.schema);
-  const base = { scope, params: ctx.params };
+  const from = bindFrom(ast.from, ctx);
+  let plan = from.plan;
+  const scope = new Scope(from.columns, ctx.outer);
+  const query = (sub: Ast) => ctx.bindQuery(sub, { ...ctx, outer: scope });
+  const base = { scope, params: ctx.params, query, ids: ctx.ids };
   if (ast.where) plan = makeFilter(plan, requireBool(bindExpr(ast.where, { ...base, aggregates: 'WHERE' }), 'WHERE'));
 
   const aggregating =
@@ -128,7 +124,6 @@ export function bindSelect(ast: Ast, ctx: BindContext): LogicalPlan {
 function rejectUnsupported(ast: Ast): void {
   if (ast.type !== 'select')
     throw new NotSupportedError(`${String(ast.type).toUpperCase()} statements are not supported yet`);
-  if (ast.with) throw new NotSupportedError('WITH (common table expressions) is not supported yet');
   if (ast._next || ast.set_op) throw new NotSupportedError('UNION, INTERSECT and EXCEPT are not supported yet');
   if (ast.window) throw new NotSupportedError('window functions are not supported yet');
   if (
@@ -137,27 +132,6 @@ function rejectUnsupported(ast: Ast): void {
       .toUpperCase() === 'DISTINCTON'
   )
     throw new NotSupportedError('DISTINCT ON is not supported yet');
-}
-
-function bindFrom(from: Ast[] | null, catalog: Catalog): LogicalPlan {
-  if (!from || from.length === 0) return { kind: 'values', rows: [[]], schema: { fields: [] } };
-  if (from.length > 1 || from[0].join) throw new NotSupportedError('joins are not supported yet');
-  const item = from[0];
-  if (item.expr || !item.table) throw new NotSupportedError('subqueries in FROM are not supported yet');
-  const name = item.db ? `${item.db}.${item.table}` : String(item.table);
-  const provider = catalog.table(name) ?? (item.db ? catalog.table(String(item.table)) : undefined);
-  if (!provider) {
-    throw new PlanError(
-      `table "${name}" does not exist; available tables: ${catalog.tableNames().join(', ') || '(none)'}`,
-    );
-  }
-  const names = catalog.tableNames();
-  const lookedUp = provider === catalog.table(name) ? name : String(item.table);
-  const tableName =
-    names.find((t) => t === lookedUp) ?? names.find((t) => t.toLowerCase() === lookedUp.toLowerCase()) ?? lookedUp;
-  const alias = item.as ?? tableName;
-  const fields = provider.schema.fields.map((f) => ({ ...f, qualifier: alias }));
-  return makeScan(tableName, alias, { fields });
 }
 
 function hasAggregate(ast: Ast): boolean {
@@ -185,7 +159,7 @@ function bindItems(columns: Ast[], ctx: ExprContext): SelectItem[] {
     if (e?.type === 'star' || starName === '*') {
       // `t.*` carries the table as {type, value} in this parser version.
       const table = e.table ? String(typeof e.table === 'string' ? e.table : e.table.value) : null;
-      const fields = ctx.scope.fields.filter((f) => !table || f.qualifier?.toLowerCase() === table.toLowerCase());
+      const fields = ctx.scope.starFields(table);
       if (table && fields.length === 0) throw new PlanError(`missing FROM-clause entry for table "${table}"`);
       for (const f of fields)
         out.push({

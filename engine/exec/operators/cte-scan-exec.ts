@@ -1,0 +1,47 @@
+// `CteScanExec` reads a common table expression that several parts of the query share: the first reader runs
+// the CTE's plan once and keeps its batches; every reader (first included) replays them.
+import { type Batch, makeBatch } from '../../arrow/batch.js';
+import type { Schema } from '../../plan/types.js';
+import { checkCancelled, type ExecContext } from '../context.js';
+import type { PhysicalOperator } from '../operator.js';
+
+/** One computation of a CTE, shared by its readers within one execution. */
+export class SharedResult {
+  readonly #input: PhysicalOperator;
+  #batches: Promise<Batch[]> | null = null;
+
+  constructor(input: PhysicalOperator) {
+    this.#input = input;
+  }
+
+  batches(ctx: ExecContext): Promise<Batch[]> {
+    this.#batches ??= collect(this.#input, ctx);
+    return this.#batches;
+  }
+}
+
+async function collect(op: PhysicalOperator, ctx: ExecContext): Promise<Batch[]> {
+  const out: Batch[] = [];
+  for await (const b of op.execute(ctx)) {
+    checkCancelled(ctx);
+    out.push(b);
+  }
+  return out;
+}
+
+export class CteScanExec implements PhysicalOperator {
+  readonly schema: Schema;
+  readonly #shared: SharedResult;
+
+  constructor(shared: SharedResult, schema: Schema) {
+    this.#shared = shared;
+    this.schema = schema;
+  }
+
+  async *execute(ctx: ExecContext): AsyncIterable<Batch> {
+    for (const b of await this.#shared.batches(ctx)) {
+      checkCancelled(ctx);
+      yield makeBatch(this.schema, b.columns, b.length);
+    }
+  }
+}

@@ -1,0 +1,417 @@
+// decorrelate-subqueries: every subquery expression becomes a join, so no subquery is ever re-run per row.
+//   WHERE [NOT] EXISTS (q)     -> semi (anti) join with q's correlated conditions as the join condition
+//   WHERE x [NOT] IN (q)       -> semi (null-aware anti) join on x = q's column
+//   (SELECT agg … WHERE k = o) -> left join with q grouped by k (one row per key; COUNT's 0 kept)
+//   other IN/EXISTS positions  -> mark join: a boolean column per left row
+// Correlated conditions are pulled up out of q (through filters, projections, aggregates and inner joins).
+import { NotSupportedError } from '../../errors.js';
+import { exprText } from '../../plan/expr/display.js';
+import {
+  type ColumnExpr,
+  col,
+  columnsOf,
+  conjoin,
+  type Expr,
+  lit,
+  type SubqueryExpr,
+  someExpr,
+  splitConjuncts,
+  transformExpr,
+} from '../../plan/expr/index.js';
+import {
+  type Aggregate,
+  type LogicalPlan,
+  makeFilter,
+  makeJoin,
+  makeProject,
+  planChildren,
+  transformPlan,
+  withInputs,
+} from '../../plan/logical/index.js';
+import { BOOL, type Field, INT64, sameType } from '../../plan/types.js';
+import type { OptimizerContext, OptimizerRule } from '../rule.js';
+import { foldExpr } from './fold-constants.js';
+
+export const decorrelateSubqueries: OptimizerRule = {
+  name: 'decorrelate-subqueries',
+  apply: (plan, ctx) => unnest(plan, ctx),
+};
+
+function unnest(plan: LogicalPlan, ctx: OptimizerContext): LogicalPlan {
+  return transformPlan(plan, (p) => {
+    if (p.kind === 'filter' && hasSubquery(p.predicate))
+      return restoreSchema(rewriteFilter(p.input, p.predicate, ctx), p);
+    if (p.kind === 'project' && p.exprs.some(hasSubquery)) {
+      const { input, exprs } = replaceSubqueries(p.input, p.exprs, ctx);
+      return { ...p, input, exprs };
+    }
+    return p;
+  });
+}
+
+const hasSubquery = (e: Expr) => someExpr(e, (x) => x.kind === 'subquery');
+
+/** A filter's subquery conjuncts become semi/anti joins under it; other subqueries become joins too. */
+function rewriteFilter(input: LogicalPlan, predicate: Expr, ctx: OptimizerContext): LogicalPlan {
+  const rest: Expr[] = [];
+  let plan = input;
+  for (const c of splitConjuncts(predicate)) {
+    const sub = topLevelSubquery(c);
+    if (sub) plan = semiOrAnti(plan, sub, ctx);
+    else rest.push(c);
+  }
+  if (rest.length === 0) return plan;
+  const replaced = replaceSubqueries(plan, rest, ctx);
+  return makeFilter(replaced.input, conjoin(replaced.exprs)!);
+}
+
+/** `EXISTS (q)`, `x IN (q)` and their negations standing alone as a conjunct. */
+function topLevelSubquery(c: Expr): SubqueryExpr | null {
+  if (c.kind === 'subquery' && c.subquery !== 'scalar') return c;
+  if (c.kind === 'unary' && c.op === 'not' && c.expr.kind === 'subquery' && c.expr.subquery !== 'scalar')
+    return { ...c.expr, negated: !c.expr.negated };
+  return null;
+}
+
+function semiOrAnti(input: LogicalPlan, sub: SubqueryExpr, ctx: OptimizerContext): LogicalPlan {
+  const right = correlatedSide(sub, ctx);
+  const { key, preds } = right;
+  if (sub.subquery === 'exists') return makeJoin(sub.negated ? 'anti' : 'semi', input, right.plan, conjoin(preds));
+  const on = conjoin([key!, ...preds]);
+  if (!sub.negated) return makeJoin('semi', input, right.plan, on);
+  return makeJoin('anti', input, right.plan, on, { nullAware: nullAwareNeeded(input, right, preds) });
+}
+
+/** Replaces each subquery inside `exprs` by a column of a join added under them. */
+function replaceSubqueries(
+  input: LogicalPlan,
+  exprs: readonly Expr[],
+  ctx: OptimizerContext,
+): { input: LogicalPlan; exprs: Expr[] } {
+  let plan = input;
+  const out = exprs.map((e) =>
+    transformExpr(e, (x) => {
+      if (x.kind !== 'subquery') return x;
+      const right = correlatedSide(x, ctx);
+      const alias = `__sq${x.id}`;
+      if (x.subquery === 'scalar') {
+        plan = makeJoin('left', plan, right.plan, conjoin(right.preds), { singleMatch: true });
+        const value = right.plan.schema.fields[0]!;
+        const v = col(value.qualifier, value.name, value.type);
+        if (!right.whenEmpty) return v;
+        const present = col(alias, PRESENT, BOOL);
+        return {
+          kind: 'case',
+          whens: [{ when: { kind: 'unary', op: 'is_null', expr: present, type: BOOL }, result: right.whenEmpty }],
+          otherwise: v,
+          type: v.type,
+        };
+      }
+      const mark: Field = { name: '__mark', qualifier: alias, type: BOOL, nullable: true };
+      const on = conjoin(x.subquery === 'in' ? [right.key!, ...right.preds] : right.preds);
+      const nullAware = x.subquery === 'in' && nullAwareNeeded(plan, right, right.preds);
+      plan = makeJoin('mark', plan, right.plan, on, { mark, nullAware });
+      const m = col(alias, '__mark', BOOL);
+      return x.negated ? { kind: 'unary', op: 'not', expr: m, type: BOOL } : m;
+    }),
+  );
+  return { input: plan, exprs: out };
+}
+
+const PRESENT = '__present';
+
+interface CorrelatedSide {
+  /** The subquery, decorrelated and requalified as `__sq<id>`. */
+  readonly plan: LogicalPlan;
+  /** Pulled-up conditions, over the outer query's columns and `plan`'s. */
+  readonly preds: Expr[];
+  /** For IN: `x = <the subquery's column>`. */
+  readonly key: Expr | null;
+  /** For a correlated scalar aggregate whose value over no rows is not NULL (COUNT): that value. */
+  readonly whenEmpty: Expr | null;
+}
+
+function correlatedSide(sub: SubqueryExpr, ctx: OptimizerContext): CorrelatedSide {
+  let inner = unnest(sub.plan, ctx);
+  // EXISTS ignores the select list (it may even name outer columns) and any LIMIT ≥ 1.
+  if (sub.subquery === 'exists') inner = stripForExists(inner);
+  const pulled = pullUp(inner);
+  const remaining = findOuter(pulled.plan);
+  if (remaining)
+    throw new NotSupportedError(`a correlated reference to ${remaining} in this position is not supported yet`);
+  const correlated = pulled.preds.length > 0;
+  const emptyValue = sub.subquery === 'scalar' && correlated ? valueOverNoRows(inner, ctx) : null;
+  let plan = pulled.plan;
+  if (emptyValue) {
+    const fields = plan.schema.fields;
+    plan = makeProject(
+      plan,
+      [...fields.map((f) => col(f.qualifier, f.name, f.type)), lit(true, BOOL)],
+      [...fields, { name: PRESENT, qualifier: null, type: BOOL, nullable: false }],
+    );
+  }
+  const alias = `__sq${sub.id}`;
+  const { plan: renamed, rename } = requalify(plan, alias);
+  const preds = pulled.preds.map((p) =>
+    transformExpr(p, (x) =>
+      x.kind === 'outer_column' ? col(x.qualifier, x.name, x.type) : x.kind === 'column' ? rename(x) : x,
+    ),
+  );
+  const first = renamed.schema.fields[0];
+  const key =
+    sub.subquery === 'in' && first
+      ? ({
+          kind: 'binary',
+          op: '=',
+          left: sub.expr!,
+          right: col(first.qualifier, first.name, first.type),
+          type: BOOL,
+        } as Expr)
+      : null;
+  return { plan: renamed, preds, key, whenEmpty: emptyValue };
+}
+
+function stripForExists(p: LogicalPlan): LogicalPlan {
+  if (p.kind === 'project') return stripForExists(p.input);
+  if (p.kind === 'sort') return stripForExists(p.input);
+  if (p.kind === 'limit' && p.skip === 0 && (p.fetch === null || p.fetch > 0)) return stripForExists(p.input);
+  return p;
+}
+
+/** NOT IN needs null-aware evaluation unless neither side of the equality can be NULL. */
+function nullAwareNeeded(left: LogicalPlan, right: CorrelatedSide, preds: readonly Expr[]): boolean {
+  const key = right.key as Expr & { left: Expr; right: Expr };
+  const nullable = (e: Expr, p: LogicalPlan) =>
+    e.kind !== 'column' ||
+    (p.schema.fields.find((f) => f.name === e.name && f.qualifier === e.qualifier)?.nullable ?? true);
+  const needed = nullable(key.left, left) || nullable(key.right, right.plan);
+  if (needed && preds.length > 0)
+    throw new NotSupportedError('a correlated NOT IN over a nullable column is not supported yet; use NOT EXISTS');
+  return needed;
+}
+
+/** The plan under a fresh qualifier, each column renamed where needed to stay unique. */
+function requalify(p: LogicalPlan, alias: string): { plan: LogicalPlan; rename: (c: ColumnExpr) => Expr } {
+  const seen = new Set<string>();
+  const fields = p.schema.fields.map((f) => {
+    let name = f.name;
+    for (let k = 1; seen.has(name); k++) name = `${f.name}_${k}`;
+    seen.add(name);
+    return { ...f, name, qualifier: alias };
+  });
+  const plan = makeProject(
+    p,
+    p.schema.fields.map((f) => col(f.qualifier, f.name, f.type)),
+    fields,
+  );
+  const rename = (c: ColumnExpr): Expr => {
+    const at = p.schema.fields.findIndex(
+      (f) => f.name === c.name && (c.qualifier === null || f.qualifier === c.qualifier),
+    );
+    if (at < 0) return c;
+    const f = fields[at]!;
+    return col(f.qualifier, f.name, f.type);
+  };
+  return { plan, rename };
+}
+
+interface Pulled {
+  readonly plan: LogicalPlan;
+  /** Conditions with outer references, over `plan`'s output columns. */
+  readonly preds: Expr[];
+}
+
+const isCorrelated = (e: Expr) => someExpr(e, (x) => x.kind === 'outer_column');
+
+function pullUp(p: LogicalPlan): Pulled {
+  switch (p.kind) {
+    case 'filter': {
+      const below = pullUp(p.input);
+      const local: Expr[] = [];
+      const preds = [...below.preds];
+      for (const c of splitConjuncts(p.predicate)) (isCorrelated(c) ? preds : local).push(c);
+      return { plan: local.length ? makeFilter(below.plan, conjoin(local)!) : below.plan, preds };
+    }
+    case 'project': {
+      const below = pullUp(p.input);
+      if (below.preds.length === 0) return { plan: withInputs(p, [below.plan]), preds: [] };
+      return passThroughProject(p, below);
+    }
+    case 'aggregate': {
+      const below = pullUp(p.input);
+      if (below.preds.length === 0) return { plan: withInputs(p, [below.plan]), preds: [] };
+      return groupByCorrelation(p, below);
+    }
+    case 'sort': {
+      const below = pullUp(p.input);
+      return below.preds.length === 0 ? { plan: withInputs(p, [below.plan]), preds: [] } : below;
+    }
+    case 'limit': {
+      const below = pullUp(p.input);
+      if (below.preds.length > 0) throw new NotSupportedError('LIMIT in a correlated subquery is not supported yet');
+      return { plan: withInputs(p, [below.plan]), preds: [] };
+    }
+    case 'join': {
+      const l = pullUp(p.left);
+      const r = pullUp(p.right);
+      const onCorrelated = p.on !== null && isCorrelated(p.on);
+      if (l.preds.length + r.preds.length === 0 && !onCorrelated)
+        return { plan: withInputs(p, [l.plan, r.plan]), preds: [] };
+      if (p.joinType !== 'inner')
+        throw new NotSupportedError('a correlated reference inside an outer join of a subquery is not supported yet');
+      const local: Expr[] = [];
+      const preds = [...l.preds, ...r.preds];
+      for (const c of p.on ? splitConjuncts(p.on) : []) (isCorrelated(c) ? preds : local).push(c);
+      return { plan: makeJoin('inner', l.plan, r.plan, conjoin(local)), preds };
+    }
+    default:
+      return { plan: p, preds: [] };
+  }
+}
+
+/** Keeps a projection's output while adding the inner columns the pulled conditions read. */
+function passThroughProject(p: LogicalPlan & { kind: 'project' }, below: Pulled): Pulled {
+  const exprs = [...p.exprs];
+  const fields = [...p.schema.fields];
+  const mapped = new Map<string, ColumnExpr>();
+  for (const c of below.preds.flatMap((e) => columnsOf(e))) {
+    const k = `${c.qualifier}.${c.name}`;
+    if (mapped.has(k)) continue;
+    let at = exprs.findIndex((e) => e.kind === 'column' && e.name === c.name && e.qualifier === c.qualifier);
+    if (at < 0) {
+      const clash = fields.some((f) => f.name === c.name && f.qualifier === c.qualifier);
+      exprs.push(c);
+      fields.push({
+        name: clash ? `__corr_${fields.length}` : c.name,
+        qualifier: clash ? null : c.qualifier,
+        type: c.type,
+        nullable: true,
+      });
+      at = exprs.length - 1;
+    }
+    const f = fields[at]!;
+    mapped.set(k, col(f.qualifier, f.name, f.type));
+  }
+  const preds = below.preds.map((e) =>
+    transformExpr(e, (x) => (x.kind === 'column' ? (mapped.get(`${x.qualifier}.${x.name}`) ?? x) : x)),
+  );
+  return { plan: makeProject(below.plan, exprs, fields), preds };
+}
+
+/** Correlated equalities under an aggregate: the inner side becomes a group key, compared after grouping. */
+function groupByCorrelation(p: Aggregate, below: Pulled): Pulled {
+  const groupBy = [...p.groupBy];
+  const groupFields = p.schema.fields.slice(0, p.groupBy.length);
+  const aggFields = p.schema.fields.slice(p.groupBy.length);
+  const preds: Expr[] = [];
+  for (const c of below.preds) {
+    const pair = c.kind === 'binary' && c.op === '=' ? splitEquality(c.left, c.right) : null;
+    if (!pair)
+      throw new NotSupportedError(
+        `a correlated condition other than an equality under an aggregate is not supported yet: ${exprText(c)}`,
+      );
+    let at = groupBy.findIndex((g) => exprText(g) === exprText(pair.inner));
+    if (at < 0) {
+      groupBy.push(pair.inner);
+      const e = pair.inner;
+      groupFields.push(
+        e.kind === 'column'
+          ? { name: e.name, qualifier: e.qualifier, type: e.type, nullable: true }
+          : { name: `__corr_${groupBy.length}`, qualifier: null, type: e.type, nullable: true },
+      );
+      at = groupBy.length - 1;
+    }
+    const f = groupFields[at]!;
+    preds.push({ kind: 'binary', op: '=', left: col(f.qualifier, f.name, f.type), right: pair.outer, type: BOOL });
+  }
+  const agg: Aggregate = { ...p, input: below.plan, groupBy, schema: { fields: [...groupFields, ...aggFields] } };
+  return { plan: agg, preds };
+}
+
+function splitEquality(a: Expr, b: Expr): { inner: Expr; outer: Expr } | null {
+  const outerOnly = (e: Expr) => isCorrelated(e) && columnsOf(e).length === 0;
+  const innerOnly = (e: Expr) => !isCorrelated(e);
+  if (innerOnly(a) && outerOnly(b)) return { inner: a, outer: b };
+  if (innerOnly(b) && outerOnly(a)) return { inner: b, outer: a };
+  return null;
+}
+
+/**
+ * What a scalar aggregate subquery returns over no rows (COUNT → 0, most others NULL), when that is not NULL:
+ * a left join yields NULL for outer rows without a group, so the join's reader substitutes this value.
+ */
+function valueOverNoRows(p: LogicalPlan, ctx: OptimizerContext): Expr | null {
+  if (p.kind !== 'project' || p.input.kind !== 'aggregate' || p.input.groupBy.length > 0) return null;
+  const agg = p.input;
+  const empty = new Map<string, Expr>();
+  for (const a of agg.aggregates) empty.set(a.name, a.fn === 'count' ? lit(0, INT64) : lit(null, a.type));
+  const substituted = transformExpr(p.exprs[0]!, (x) =>
+    x.kind === 'column' && x.qualifier === null && empty.has(x.name) ? castLike(empty.get(x.name)!, x) : x,
+  );
+  const folded = foldExpr(substituted, ctx);
+  return folded.kind === 'literal' && folded.value === null ? null : folded;
+}
+
+function castLike(v: Expr, like: Expr): Expr {
+  if (sameType(v.type, like.type)) return v;
+  return v.kind === 'literal' && v.value === null ? lit(null, like.type) : { kind: 'cast', expr: v, type: like.type };
+}
+
+function findOuter(p: LogicalPlan): string | null {
+  let found: string | null = null;
+  const visit = (x: LogicalPlan) => {
+    if (found) return;
+    for (const e of planExprs(x)) {
+      const o = columnsOuter(e);
+      if (o) {
+        found = o;
+        return;
+      }
+    }
+    for (const k of planChildren(x)) visit(k);
+  };
+  visit(p);
+  return found;
+}
+
+function columnsOuter(e: Expr): string | null {
+  let found: string | null = null;
+  someExpr(e, (x) => {
+    if (x.kind === 'outer_column') found = exprText(x);
+    return found !== null;
+  });
+  return found;
+}
+
+function planExprs(p: LogicalPlan): Expr[] {
+  switch (p.kind) {
+    case 'filter':
+      return [p.predicate];
+    case 'project':
+      return [...p.exprs];
+    case 'aggregate':
+      return [...p.groupBy, ...p.aggregates.flatMap((a) => (a.filter ? [...a.args, a.filter] : a.args))];
+    case 'sort':
+      return p.keys.map((k) => k.expr);
+    case 'join':
+      return p.on ? [p.on] : [];
+    default:
+      return [];
+  }
+}
+
+/** After adding join columns under a filter, the filter's original output is projected back. */
+function restoreSchema(plan: LogicalPlan, original: LogicalPlan): LogicalPlan {
+  const want = original.schema.fields;
+  const have = plan.schema.fields;
+  if (
+    want.length === have.length &&
+    want.every((f, i) => f.name === have[i]!.name && f.qualifier === have[i]!.qualifier)
+  )
+    return plan;
+  return makeProject(
+    plan,
+    want.map((f) => col(f.qualifier, f.name, f.type)),
+    want,
+  );
+}

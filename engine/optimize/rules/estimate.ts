@@ -1,0 +1,126 @@
+// Cardinality estimates for join ordering: table row counts from the providers' statistics, textbook
+// selectivities for predicates, and key domains (how many distinct values a join key can take).
+import { columnsOf, type Expr } from '../../plan/expr/index.js';
+import type { LogicalPlan } from '../../plan/logical/index.js';
+import type { OptimizerContext } from '../rule.js';
+
+/** Rows assumed for a table whose provider gives no count. */
+const UNKNOWN_TABLE_ROWS = 1000;
+
+export function estimateRows(p: LogicalPlan, ctx: OptimizerContext): number {
+  switch (p.kind) {
+    case 'scan':
+      return ctx.tableRows?.(p.table) ?? UNKNOWN_TABLE_ROWS;
+    case 'values':
+      return p.rows.length;
+    case 'filter':
+      return estimateRows(p.input, ctx) * selectivity(p.predicate);
+    case 'project':
+    case 'sort':
+      return estimateRows(p.input, ctx);
+    case 'limit':
+      return Math.min(estimateRows(p.input, ctx), p.fetch ?? Number.POSITIVE_INFINITY);
+    case 'aggregate': {
+      const input = estimateRows(p.input, ctx);
+      if (p.groupBy.length === 0) return 1;
+      const groups = p.groupBy.reduce((n, g) => n * keyDomain(g, [p.input], ctx), 1);
+      return Math.max(1, Math.min(input, groups));
+    }
+    case 'cte_scan':
+      return estimateRows(p.plan, ctx);
+    case 'join': {
+      const l = estimateRows(p.left, ctx);
+      const r = estimateRows(p.right, ctx);
+      switch (p.joinType) {
+        case 'semi':
+        case 'anti':
+          return l * 0.5;
+        case 'mark':
+        case 'left':
+          return l;
+        case 'right':
+          return r;
+        case 'full':
+          return l + r;
+        case 'inner':
+          return p.on === null ? l * r : Math.max(l, r);
+      }
+    }
+  }
+}
+
+/** The fraction of rows a predicate is expected to keep. */
+export function selectivity(e: Expr): number {
+  switch (e.kind) {
+    case 'binary':
+      switch (e.op) {
+        case 'and':
+          return selectivity(e.left) * selectivity(e.right);
+        case 'or': {
+          const a = selectivity(e.left);
+          const b = selectivity(e.right);
+          return a + b - a * b;
+        }
+        case '=':
+          return 0.1;
+        case '<>':
+          return 0.9;
+        case '<':
+        case '<=':
+        case '>':
+        case '>=':
+          return 1 / 3;
+        default:
+          return 0.5;
+      }
+    case 'unary':
+      if (e.op === 'not') return 1 - selectivity(e.expr);
+      return e.op === 'is_null' ? 0.1 : 0.5;
+    case 'like':
+      return e.negated ? 0.75 : 0.25;
+    case 'in_list':
+      return e.negated ? 0.9 : Math.min(0.5, 0.1 * e.list.length);
+    case 'literal':
+      return e.value === true ? 1 : 0;
+    default:
+      return 0.5;
+  }
+}
+
+/**
+ * How many distinct values a key expression can take: the row count of the table (or derived input) its column
+ * comes from, before any filter, since a key column of a table has at most that many values.
+ */
+export function keyDomain(e: Expr, inputs: readonly LogicalPlan[], ctx: OptimizerContext): number {
+  const cols = columnsOf(e);
+  if (cols.length !== 1) return UNKNOWN_TABLE_ROWS;
+  const c = cols[0]!;
+  for (const input of inputs) {
+    const source = sourceOf(input, c.qualifier, c.name);
+    if (source) return Math.max(1, source.kind === 'scan' ? estimateRows(source, ctx) : estimateRows(source, ctx));
+  }
+  return UNKNOWN_TABLE_ROWS;
+}
+
+/** The node below filters and projections that produces the column (a scan, or the first other node). */
+function sourceOf(p: LogicalPlan, qualifier: string | null, name: string): LogicalPlan | null {
+  const has = (x: LogicalPlan) =>
+    x.schema.fields.some((f) => f.name === name && (qualifier === null || f.qualifier === qualifier));
+  if (!has(p)) return null;
+  switch (p.kind) {
+    case 'filter':
+    case 'sort':
+    case 'limit':
+      return sourceOf(p.input, qualifier, name) ?? p;
+    case 'project': {
+      const at = p.schema.fields.findIndex((f) => f.name === name && (qualifier === null || f.qualifier === qualifier));
+      const e = p.exprs[at];
+      if (e?.kind === 'column') return sourceOf(p.input, e.qualifier, e.name) ?? p;
+      return p;
+    }
+    case 'join':
+      return sourceOf(p.left, qualifier, name) ?? sourceOf(p.right, qualifier, name) ?? p;
+    default:
+      return p;
+  }
+}

@@ -1,0 +1,55 @@
+// `bindWith`: a query's WITH list becomes CTE definitions visible to the query (and to later CTEs).
+import { NotSupportedError, PlanError } from '../../errors.js';
+import type { LogicalPlan } from '../../plan/logical/index.js';
+import type { Ast } from '../parse.js';
+import type { BindContext, CteDefinition } from './bind-from.js';
+
+export function bindWith(
+  ast: Ast,
+  ctx: BindContext,
+  bindBody: (ast: Ast, ctx: BindContext) => LogicalPlan,
+): LogicalPlan {
+  if (!ast.with) return bindBody(ast, ctx);
+  if (ast.with.some?.((w: Ast) => w.recursive) || ast.recursive)
+    throw new NotSupportedError('WITH RECURSIVE is not supported yet');
+  const ctes = new Map(ctx.ctes);
+  const seen = new Set<string>();
+  for (const w of ast.with as Ast[]) {
+    const name = String(w.name?.value ?? w.name);
+    const key = name.toLowerCase();
+    if (seen.has(key)) throw new PlanError(`WITH query name "${name}" specified more than once`);
+    seen.add(key);
+    const columns = w.columns ? (w.columns as Ast[]).map(columnName) : null;
+    const def: CteDefinition = {
+      name,
+      ast: w.stmt?.ast ?? w.stmt,
+      columns,
+      references: countReferences(ast, key),
+      ctes: new Map(ctes),
+      bound: null,
+      id: 0,
+    };
+    ctes.set(key, def);
+  }
+  return bindBody({ ...ast, with: null }, { ...ctx, ctes });
+}
+
+function columnName(c: Ast): string {
+  return String(c.column?.expr?.value ?? c.column ?? c.value ?? c);
+}
+
+/** How many FROM items anywhere in the statement name `key` (a CTE referenced twice is computed once). */
+function countReferences(ast: Ast, key: string): number {
+  let n = 0;
+  const walk = (node: Ast) => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const x of node) walk(x);
+      return;
+    }
+    if (typeof node.table === 'string' && !node.db && !node.column && node.table.toLowerCase() === key) n++;
+    for (const v of Object.values(node)) walk(v);
+  };
+  walk(ast);
+  return n;
+}
