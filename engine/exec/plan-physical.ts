@@ -10,7 +10,9 @@ import { HashAggregateExec } from './operators/hash-aggregate-exec.js';
 import { LimitExec } from './operators/limit-exec.js';
 import { ProjectExec } from './operators/project-exec.js';
 import { ScanExec } from './operators/scan-exec.js';
+import { SetOpExec } from './operators/set-op-exec.js';
 import { SortExec } from './operators/sort-exec.js';
+import { UnionExec } from './operators/union-exec.js';
 import { ValuesExec } from './operators/values-exec.js';
 
 export function planPhysical(p: LogicalPlan, ctx: Pick<ExecContext, 'catalog'>): PhysicalOperator {
@@ -60,6 +62,13 @@ export function planPhysical(p: LogicalPlan, ctx: Pick<ExecContext, 'catalog'>):
     }
     case 'limit':
       return new LimitExec(planPhysical(p.input, ctx), p.skip, p.fetch);
+    case 'union':
+      return new UnionExec(
+        p.inputs.map((i) => planPhysical(i, ctx)),
+        p.schema,
+      );
+    case 'set_op':
+      return new SetOpExec(planPhysical(p.left, ctx), planPhysical(p.right, ctx), p.op, p.all, p.schema);
     default:
       throw new InternalError(`no physical operator for ${(p as LogicalPlan).kind}`);
   }

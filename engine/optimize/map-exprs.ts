@@ -21,6 +21,8 @@ export function mapPlanExprs(p: LogicalPlan, f: (e: Expr) => Expr): LogicalPlan 
     case 'scan':
       return { ...p, filters: p.filters.map(f) };
     case 'limit':
+    case 'union':
+    case 'set_op':
       return p;
   }
 }

@@ -1,13 +1,13 @@
 // EXPLAIN text: one line per logical node, children indented under their parent.
 import { exprText } from './expr/display.js';
-import type { LogicalPlan, Scan } from './logical/index.js';
+import { type LogicalPlan, planChildren, type Scan } from './logical/index.js';
 
 /** Lines of the plan; `scanDetail` adds provider facts (files, row groups kept) to scan lines. */
 export function explainLines(plan: LogicalPlan, scanDetail: ReadonlyMap<Scan, string> = new Map()): string[] {
   const out: string[] = [];
   const walk = (p: LogicalPlan, depth: number) => {
     out.push(`${'  '.repeat(depth)}${nodeLine(p, scanDetail)}`);
-    if (p.kind !== 'scan' && p.kind !== 'values') walk(p.input, depth + 1);
+    for (const child of planChildren(p)) walk(child, depth + 1);
   };
   walk(plan, 0);
   return out;
@@ -40,6 +40,10 @@ function nodeLine(p: LogicalPlan, scanDetail: ReadonlyMap<Scan, string>): string
     }
     case 'limit':
       return `Limit: skip=${p.skip}, fetch=${p.fetch ?? 'none'}`;
+    case 'union':
+      return 'Union';
+    case 'set_op':
+      return `SetOp: ${p.op.toUpperCase()}${p.all ? ' ALL' : ''}`;
   }
 }
 

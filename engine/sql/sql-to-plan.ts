@@ -5,14 +5,14 @@ import type { LiteralExpr } from '../plan/expr/index.js';
 import type { LogicalPlan } from '../plan/logical/index.js';
 import { BOOL, FLOAT64, INT32, INT64, NULL, UTF8 } from '../plan/types.js';
 import type { ParamBinder } from './bind/bind-expr.js';
-import { bindSelect } from './bind/bind-select.js';
+import { bindQuery } from './bind/bind-query.js';
 import type { Ast } from './parse.js';
 
 /** Positional values for `$1…` (array) or named values for `:name` (object); plain JSON scalars. */
 export type ParamValues = readonly unknown[] | Readonly<Record<string, unknown>>;
 
 export function sqlToPlan(ast: Ast, ctx: { catalog: Catalog; params: ParamValues | undefined }): LogicalPlan {
-  return bindSelect(ast, { catalog: ctx.catalog, params: paramBinder(ctx.params) });
+  return bindQuery(ast, { catalog: ctx.catalog, params: paramBinder(ctx.params) });
 }
 
 function paramBinder(params: ParamValues | undefined): ParamBinder {

@@ -1,6 +1,9 @@
 // Logical plan nodes: plain data trees built by the binder, rewritten by the optimizer, printed by EXPLAIN.
 import type { Expr } from '../expr/index.js';
 import type { DataType, Field, Schema } from '../types.js';
+import type { SetOp, Union } from './set-op.js';
+
+export type { SetOp, SetOpKind, Union } from './set-op.js';
 
 /** Reads a table. `columns`, `filters` and `limit` are filled in by the push-down rules. */
 export interface Scan {
@@ -57,10 +60,21 @@ export interface Aggregate {
   readonly kind: 'aggregate';
   readonly input: LogicalPlan;
   readonly groupBy: readonly Expr[];
+  /**
+   * GROUPING SETS / ROLLUP / CUBE: each set lists the indexes into `groupBy` it groups by; the other group
+   * columns are NULL in its rows. Absent = one set of every group column (a plain GROUP BY).
+   */
+  readonly groupingSets?: readonly (readonly number[])[];
   readonly aggregates: readonly AggregateCall[];
-  /** Group columns first, then one column per aggregate. */
+  /**
+   * Group columns first, then one column per aggregate; with `groupingSets`, a last int32 column
+   * `GROUPING_ID_COLUMN`: PostgreSQL's GROUPING() of all group columns (bit set = column not grouped).
+   */
   readonly schema: Schema;
 }
+
+/** Name of the grouping-id column an Aggregate with grouping sets appends to its output. */
+export const GROUPING_ID_COLUMN = '__grouping_id';
 
 export interface SortKey {
   readonly expr: Expr;
@@ -85,15 +99,19 @@ export interface Limit {
   readonly schema: Schema;
 }
 
-export type LogicalPlan = Scan | Values | Filter | Project | Aggregate | Sort | Limit;
+export type LogicalPlan = Scan | Values | Filter | Project | Aggregate | Sort | Limit | Union | SetOp;
 
 export function planChildren(p: LogicalPlan): LogicalPlan[] {
+  if (p.kind === 'union') return [...p.inputs];
+  if (p.kind === 'set_op') return [p.left, p.right];
   return p.kind === 'scan' || p.kind === 'values' ? [] : [p.input];
 }
 
 /** Rebuilds `p` over new children, recomputing schemas that derive from the input. */
 export function withInputs(p: LogicalPlan, inputs: readonly LogicalPlan[]): LogicalPlan {
   if (p.kind === 'scan' || p.kind === 'values') return p;
+  if (p.kind === 'union') return { ...p, inputs };
+  if (p.kind === 'set_op') return { ...p, left: inputs[0]!, right: inputs[1]! };
   const input = inputs[0]!;
   if (p.kind === 'filter' || p.kind === 'sort' || p.kind === 'limit') return { ...p, input, schema: input.schema };
   return { ...p, input };

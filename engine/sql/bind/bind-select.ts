@@ -243,7 +243,8 @@ function bindGroupItem(g: Ast, items: readonly SelectItem[], ctx: ExprContext): 
   return bindExpr(g, ctx);
 }
 
-function distinctOver(plan: LogicalPlan): LogicalPlan {
+/** SELECT DISTINCT (and UNION without ALL): an Aggregate grouping by every column, with no aggregates. */
+export function distinctOver(plan: LogicalPlan): LogicalPlan {
   const groupBy = plan.schema.fields.map(
     (f): Expr => ({ kind: 'column', qualifier: f.qualifier, name: f.name, type: f.type }),
   );
