@@ -165,4 +165,14 @@ export const KNOWN_FAILURES: readonly KnownFailure[] = [
     sql: 'SELECT id, -id AS id FROM items ORDER BY id',
     bug: 'ORDER BY a name two output columns share is not rejected as ambiguous (floe picks the first)',
   },
+  {
+    file: 'set-ops.slt',
+    sql: 'SELECT * FROM (VALUES (1, 2), (3, 4)) AS t(a, b) ORDER BY b DESC',
+    bug: 'subqueries in FROM are not supported yet (derived tables: bindQuery binds the body once they are)',
+  },
+  {
+    file: 'set-ops.slt',
+    sql: 'SELECT count(*) FROM (SELECT grp FROM items UNION SELECT 42) AS t',
+    bug: 'subqueries in FROM are not supported yet (derived tables: bindQuery binds the body once they are)',
+  },
 ];
