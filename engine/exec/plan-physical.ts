@@ -49,7 +49,7 @@ export function planPhysical(p: LogicalPlan, ctx: Pick<ExecContext, 'catalog'>):
         arg: call.args[0] ? compileExpr(call.args[0], input.schema) : null,
         filter: call.filter ? compileExpr(call.filter, input.schema) : null,
       }));
-      return new HashAggregateExec(input, groupBy, aggs, p.schema);
+      return new HashAggregateExec(input, groupBy, aggs, p.schema, p.groupingSets ?? null);
     }
     case 'sort': {
       const input = planPhysical(p.input, ctx);

@@ -3,6 +3,7 @@ import type { Expr } from '../expr/index.js';
 import type { DataType, Field, Schema } from '../types.js';
 import type { SetOp, Union } from './set-op.js';
 
+export { GROUPING_ID_COLUMN, groupingValue } from './grouping.js';
 export type { SetOp, SetOpKind, Union } from './set-op.js';
 
 /** Reads a table. `columns`, `filters` and `limit` are filled in by the push-down rules. */
@@ -72,9 +73,6 @@ export interface Aggregate {
    */
   readonly schema: Schema;
 }
-
-/** Name of the grouping-id column an Aggregate with grouping sets appends to its output. */
-export const GROUPING_ID_COLUMN = '__grouping_id';
 
 export interface SortKey {
   readonly expr: Expr;
