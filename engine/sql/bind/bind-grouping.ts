@@ -45,7 +45,8 @@ export function bindGroupBy(items: readonly Ast[], bindLeaf: (g: Ast) => Expr): 
     g.type === 'expr_list' && g.parentheses ? g.value.map(indexOf) : [indexOf(g)];
   const element = (g: Ast): Sets => {
     const kind = g.type === 'function' ? callName(g) : null;
-    const args: Ast[] = g.args?.value ?? [];
+    // The parser reads ROLLUP((a, b)) as ROLLUP(a, b) with the argument list marked parenthesised.
+    const args: Ast[] = g.args?.parentheses ? [{ ...g.args, parentheses: true }] : (g.args?.value ?? []);
     if (kind === 'rollup' || kind === 'cube' || kind === GROUPING_SETS_CALL) grouped = true;
     if (kind === 'rollup') return rollup(args.map(composite));
     if (kind === 'cube') return cube(args.map(composite));
