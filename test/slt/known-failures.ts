@@ -175,4 +175,14 @@ export const KNOWN_FAILURES: readonly KnownFailure[] = [
     sql: 'SELECT count(*) FROM (SELECT grp FROM items UNION SELECT 42) AS t',
     bug: 'subqueries in FROM are not supported yet (derived tables: bindQuery binds the body once they are)',
   },
+  {
+    file: 'set-ops.slt',
+    sql: 'SELECT (SELECT 1 UNION SELECT 1)',
+    bug: 'subqueries are not supported yet (their bodies go through bindQuery once they are)',
+  },
+  {
+    file: 'set-ops.slt',
+    sql: 'SELECT count(*) FROM items WHERE grp IN (SELECT 1 UNION ALL SELECT k FROM specials WHERE k < 3)',
+    bug: 'IN (subquery) is not supported yet (the body goes through bindQuery once it is)',
+  },
 ];

@@ -182,7 +182,7 @@ function hasAggregate(ast: Ast): boolean {
       .toLowerCase();
     if (['count', 'sum', 'avg', 'min', 'max'].includes(name)) return true;
   }
-  if (ast.type === 'select' || ast.ast) return false;
+  if (ast.type === 'select' || ast.type === 'set_op' || ast.type === 'values' || ast.ast) return false;
   return Object.values(ast).some(hasAggregate);
 }
 

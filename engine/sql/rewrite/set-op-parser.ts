@@ -5,8 +5,8 @@
 // precedence (INTERSECT binds tighter), and hangs the final ORDER BY/LIMIT on the last arm. So this module splits
 // every query expression at its set-operation keywords itself, hands each arm (a plain SELECT) to the parser, and
 // builds the normalised nodes below. A parenthesised query expression nested anywhere (FROM, IN, a scalar
-// subquery, a CTE body) is parsed the same way and reaches the parser as `SELECT * FROM __floe_query_<n>`, a
-// placeholder swapped for the real node once the enclosing text is parsed.
+// subquery, a CTE body) is parsed the same way and reaches the parser as the placeholder
+// `SELECT __floe_query_<n> FROM __floe_query_<n>`, swapped for the real node once the enclosing text is parsed.
 import type { Ast } from '../parse.js';
 import { type Token, tokenize } from './tokens.js';
 
@@ -269,7 +269,9 @@ export class SetOpParser {
       if (x.kind !== 'open' || x.match < 0 || !this.#isSetOpQuery(i + 1, x.match)) continue;
       const node = this.#query(i + 1, x.match);
       piece.add(this.#sql.slice(copied, x.end), copied);
-      piece.add(`SELECT * FROM __floe_query_${this.#nodes.length}`, x.end);
+      // `SELECT *` would be rejected in a scalar subquery, so the placeholder names one column.
+      const name = `__floe_query_${this.#nodes.length}`;
+      piece.add(`SELECT ${name} FROM ${name}`, x.end);
       this.#nodes.push(node);
       copied = t[x.match]!.start;
       i = x.match - 1;
