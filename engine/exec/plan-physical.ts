@@ -13,7 +13,9 @@ import { JoinExec } from './operators/join-exec.js';
 import { LimitExec } from './operators/limit-exec.js';
 import { ProjectExec } from './operators/project-exec.js';
 import { ScanExec } from './operators/scan-exec.js';
+import { SetOpExec } from './operators/set-op-exec.js';
 import { SortExec } from './operators/sort-exec.js';
+import { UnionExec } from './operators/union-exec.js';
 import { ValuesExec } from './operators/values-exec.js';
 
 /** Planning state: the catalog, and one shared computation per multiply-referenced CTE. */
@@ -55,7 +57,7 @@ export function planPhysical(p: LogicalPlan, ctx: PhysicalPlanContext): Physical
         arg: call.args[0] ? compileExpr(call.args[0], input.schema) : null,
         filter: call.filter ? compileExpr(call.filter, input.schema) : null,
       }));
-      return new HashAggregateExec(input, groupBy, aggs, p.schema);
+      return new HashAggregateExec(input, groupBy, aggs, p.schema, p.groupingSets ?? null);
     }
     case 'sort': {
       const input = planPhysical(p.input, ctx);
@@ -78,6 +80,13 @@ export function planPhysical(p: LogicalPlan, ctx: PhysicalPlanContext): Physical
       }
       return new CteScanExec(shared, p.schema);
     }
+    case 'union':
+      return new UnionExec(
+        p.inputs.map((i) => planPhysical(i, ctx)),
+        p.schema,
+      );
+    case 'set_op':
+      return new SetOpExec(planPhysical(p.left, ctx), planPhysical(p.right, ctx), p.op, p.all, p.schema);
     default:
       throw new InternalError(`no physical operator for ${(p as LogicalPlan).kind}`);
   }

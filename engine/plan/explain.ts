@@ -40,8 +40,13 @@ function nodeLine(p: LogicalPlan, scanDetail: ReadonlyMap<Scan, string>): string
       return `Filter: ${exprText(p.predicate)}`;
     case 'project':
       return `Projection: ${p.exprs.map((e, i) => aliased(exprText(e), p.schema.fields[i]!.name)).join(', ')}`;
-    case 'aggregate':
-      return `Aggregate: groupBy=[${p.groupBy.map(exprText).join(', ')}], aggr=[${p.aggregates.map((a) => a.name).join(', ')}]`;
+    case 'aggregate': {
+      const groupBy = p.groupBy.map(exprText);
+      const sets = p.groupingSets
+        ? `, sets=[${p.groupingSets.map((s) => `(${s.map((i) => groupBy[i]).join(', ')})`).join(', ')}]`
+        : '';
+      return `Aggregate: groupBy=[${groupBy.join(', ')}]${sets}, aggr=[${p.aggregates.map((a) => a.name).join(', ')}]`;
+    }
     case 'sort': {
       const keys = p.keys.map(
         (k) => `${exprText(k.expr)} ${k.ascending ? 'ASC' : 'DESC'} NULLS ${k.nullsFirst ? 'FIRST' : 'LAST'}`,
@@ -62,6 +67,10 @@ function nodeLine(p: LogicalPlan, scanDetail: ReadonlyMap<Scan, string>): string
     }
     case 'cte_scan':
       return `CteScan: ${p.name}${p.alias !== p.name ? ` AS ${p.alias}` : ''} (cte #${p.id})`;
+    case 'union':
+      return 'Union';
+    case 'set_op':
+      return `SetOp: ${p.op.toUpperCase()}${p.all ? ' ALL' : ''}`;
   }
 }
 

@@ -1,6 +1,7 @@
 // SQL text -> node-sql-parser AST (PostgreSQL dialect); the only importer of node-sql-parser.
 import nodeSqlParser from 'node-sql-parser';
 import { NotSupportedError, ParseError } from '../errors.js';
+import { parseWithRewrites } from './rewrite/index.js';
 
 const parser = new nodeSqlParser.Parser();
 const OPTIONS = { database: 'postgresql' };
@@ -23,7 +24,7 @@ export function parseSql(sql: string): ParsedStatement {
   if (body.trim() === '') throw new ParseError('empty query: the request holds no SQL statement');
   let ast: Ast;
   try {
-    ast = parser.astify(body, OPTIONS);
+    ast = parseWithRewrites(body, (text) => parser.astify(text, OPTIONS));
   } catch (e) {
     throw new ParseError(describeSyntaxError(e, sql, m ? m[0].length : 0));
   }
@@ -47,6 +48,8 @@ interface PegError {
   message?: string;
   location?: { start: { offset: number; line: number; column: number } };
   found?: string | null;
+  /** Set by the rewrites (engine/sql/rewrite) when they can say why. */
+  hint?: string;
 }
 
 function describeSyntaxError(e: unknown, sql: string, shift: number): string {
@@ -58,7 +61,8 @@ function describeSyntaxError(e: unknown, sql: string, shift: number): string {
   const line = before.split('\n').length;
   const column = offset - before.lastIndexOf('\n');
   const found = err.found == null ? 'end of input' : `"${tokenAt(sql, offset)}"`;
-  return `syntax error at line ${line}, column ${column}: unexpected ${found}\n${pointer(sql, line, column)}`;
+  const hint = err.hint ? ` (${err.hint})` : '';
+  return `syntax error at line ${line}, column ${column}: unexpected ${found}${hint}\n${pointer(sql, line, column)}`;
 }
 
 function tokenAt(sql: string, offset: number): string {

@@ -6,8 +6,7 @@ import type { LogicalPlan } from '../plan/logical/index.js';
 import { BOOL, FLOAT64, INT32, INT64, NULL, UTF8 } from '../plan/types.js';
 import type { ParamBinder } from './bind/bind-expr.js';
 import type { BindContext } from './bind/bind-from.js';
-import { bindSelect } from './bind/bind-select.js';
-import { bindWith } from './bind/bind-with.js';
+import { bindQuery } from './bind/bind-query.js';
 import type { Ast } from './parse.js';
 
 /** Positional values for `$1…` (array) or named values for `:name` (object); plain JSON scalars. */
@@ -20,14 +19,9 @@ export function sqlToPlan(ast: Ast, ctx: { catalog: Catalog; params: ParamValues
     ctes: new Map(),
     outer: null,
     ids: { next: 1 },
-    bindQuery: bindNested,
+    bindQuery,
   };
-  return bindNested(ast, bind);
-}
-
-/** A query at any depth: its WITH list, then its body. */
-function bindNested(ast: Ast, ctx: BindContext): LogicalPlan {
-  return bindWith(ast, ctx, bindSelect);
+  return bindQuery(ast, bind);
 }
 
 function paramBinder(params: ParamValues | undefined): ParamBinder {

@@ -1,14 +1,14 @@
 // `HashAggregateExec` groups rows by key and folds each aggregate per group; output = groups in first-seen order.
 import { type Batch, DEFAULT_BATCH_ROWS, makeBatch, sliceBatch } from '../../arrow/batch.js';
-import type { Column } from '../../arrow/column.js';
-import { selectTrue, take } from '../../arrow/kernels/take.js';
-import type { AggregateCall } from '../../plan/logical/index.js';
-import type { Schema } from '../../plan/types.js';
+import { type Column, constantColumn } from '../../arrow/column.js';
+import { selectTrue } from '../../arrow/kernels/take.js';
+import { type AggregateCall, groupingValue } from '../../plan/logical/index.js';
+import { INT32, type Schema } from '../../plan/types.js';
 import { checkCancelled, type ExecContext } from '../context.js';
 import type { PhysicalExpr } from '../expr/physical-expr.js';
 import type { PhysicalOperator } from '../operator.js';
-import { type Accumulator, columnFromValues, makeAccumulator } from './accumulators.js';
-import { GroupKeys } from './group-keys.js';
+import { columnFromValues } from './accumulators.js';
+import { type AggregateInput, GroupTable, keptValues } from './group-table.js';
 
 export interface PhysicalAggregate {
   readonly call: AggregateCall;
@@ -16,66 +16,69 @@ export interface PhysicalAggregate {
   readonly filter: PhysicalExpr | null;
 }
 
+/**
+ * With grouping sets, one scan of the input feeds one group table per set; the output is each set's groups
+ * in set order, the columns outside the set NULL, then a last column with the set's grouping id.
+ */
 export class HashAggregateExec implements PhysicalOperator {
   readonly schema: Schema;
   readonly #input: PhysicalOperator;
   readonly #groupBy: readonly PhysicalExpr[];
   readonly #aggregates: readonly PhysicalAggregate[];
+  readonly #groupingSets: readonly (readonly number[])[] | null;
 
   constructor(
     input: PhysicalOperator,
     groupBy: readonly PhysicalExpr[],
     aggregates: readonly PhysicalAggregate[],
     schema: Schema,
+    groupingSets: readonly (readonly number[])[] | null = null,
   ) {
     this.#input = input;
     this.#groupBy = groupBy;
     this.#aggregates = aggregates;
     this.schema = schema;
+    this.#groupingSets = groupingSets;
   }
 
   async *execute(ctx: ExecContext): AsyncIterable<Batch> {
-    const keys = new GroupKeys(this.#groupBy.length);
-    const accs: Accumulator[] = this.#aggregates.map((a) => makeAccumulator(a.call));
-    const global = this.#groupBy.length === 0;
+    const sets = this.#groupingSets ?? [this.#groupBy.map((_, i) => i)];
+    const calls = this.#aggregates.map((a) => a.call);
+    const tables = sets.map((s) => new GroupTable(s, calls));
     for await (const batch of this.#input.execute(ctx)) {
       checkCancelled(ctx);
-      const n = batch.length;
-      const groups = global
-        ? new Int32Array(n)
-        : keys.assign(
-            this.#groupBy.map((g) => g.evaluate(batch)),
-            n,
-          );
-      const ngroups = global ? 1 : keys.size;
-      for (let j = 0; j < accs.length; j++) {
-        const { arg, filter } = this.#aggregates[j]!;
-        const values = arg ? arg.evaluate(batch) : null;
-        if (filter === null) {
-          accs[j]!.update(groups, n, values, ngroups);
-          continue;
-        }
+      const keys = this.#groupBy.map((g) => g.evaluate(batch));
+      const inputs = this.#aggregates.map((a): AggregateInput => {
+        const values = a.arg ? a.arg.evaluate(batch) : null;
+        if (a.filter === null) return { values, keep: null };
         // FILTER (WHERE …): feed the accumulator only the rows where the filter is true.
-        const { indices, count } = selectTrue(filter.evaluate(batch));
+        const { indices, count } = selectTrue(a.filter.evaluate(batch));
         const keep = indices.subarray(0, count);
-        accs[j]!.update(takeGroups(groups, keep), count, values ? take(values, keep) : null, ngroups);
-      }
+        return { values: keptValues(values, keep), keep };
+      });
+      for (const t of tables) t.update(keys, batch.length, inputs);
     }
-    const ngroups = global ? 1 : keys.size;
+    for (const t of tables) yield* this.#output(t);
+  }
+
+  *#output(t: GroupTable): Iterable<Batch> {
+    const n = t.size;
     const fields = this.schema.fields;
-    const columns: Column[] = [
-      ...this.#groupBy.map((_, c) => columnFromValues(fields[c]!.type, keys.values(c))),
-      ...accs.map((a) => a.finish(ngroups)),
-    ];
-    const out = makeBatch(this.schema, columns, ngroups);
-    for (let start = 0; start < ngroups; start += DEFAULT_BATCH_ROWS) {
-      yield sliceBatch(out, start, Math.min(ngroups, start + DEFAULT_BATCH_ROWS));
+    const groupColumns = this.#groupBy.map((_, c): Column => {
+      const at = t.columns.indexOf(c);
+      return at < 0 ? constantColumn(fields[c]!.type, null, n) : columnFromValues(fields[c]!.type, t.keys.values(at));
+    });
+    const columns = [...groupColumns, ...t.finish()];
+    if (this.#groupingSets) {
+      const id = groupingValue(
+        t.columns,
+        this.#groupBy.map((_, i) => i),
+      );
+      columns.push(constantColumn(INT32, id, n));
+    }
+    const out = makeBatch(this.schema, columns, n);
+    for (let start = 0; start < n; start += DEFAULT_BATCH_ROWS) {
+      yield sliceBatch(out, start, Math.min(n, start + DEFAULT_BATCH_ROWS));
     }
   }
-}
-
-function takeGroups(groups: Int32Array, keep: Int32Array): Int32Array {
-  const out = new Int32Array(keep.length);
-  for (let i = 0; i < keep.length; i++) out[i] = groups[keep[i]!]!;
-  return out;
 }

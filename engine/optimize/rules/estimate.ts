@@ -28,6 +28,10 @@ export function estimateRows(p: LogicalPlan, ctx: OptimizerContext): number {
     }
     case 'cte_scan':
       return estimateRows(p.plan, ctx);
+    case 'union':
+      return p.inputs.reduce((n, i) => n + estimateRows(i, ctx), 0);
+    case 'set_op':
+      return estimateRows(p.left, ctx);
     case 'join': {
       const l = estimateRows(p.left, ctx);
       const r = estimateRows(p.right, ctx);

@@ -2,7 +2,7 @@
 import { exprText } from '../../plan/expr/display.js';
 import { columnsOf, conjoin, type Expr, someExpr, splitConjuncts, transformExpr } from '../../plan/expr/index.js';
 import { type Join, type LogicalPlan, makeFilter, transformPlan, withInputs } from '../../plan/logical/index.js';
-import type { Field } from '../../plan/types.js';
+import type { Field, Schema } from '../../plan/types.js';
 import type { OptimizerRule } from '../rule.js';
 
 export const pushDownFilter: OptimizerRule = {
@@ -29,15 +29,21 @@ function push(p: LogicalPlan): LogicalPlan {
       if (!substituted) return p;
       return { ...input, input: push(makeFilter(input.input, substituted)) };
     }
-    // Filter over Aggregate: conjuncts on group columns only go below it
+    // Filter over Aggregate: conjuncts on group columns (of every grouping set) only go below it
     case 'aggregate': {
+      const sets = input.groupingSets;
       const groupNames = new Set(
-        input.schema.fields.slice(0, input.groupBy.length).map((f) => key(f.qualifier, f.name)),
+        input.schema.fields
+          .slice(0, input.groupBy.length)
+          .filter((_, i) => !sets || sets.every((s) => s.includes(i)))
+          .map((f) => key(f.qualifier, f.name)),
       );
       const below: Expr[] = [];
       const above: Expr[] = [];
       for (const c of splitConjuncts(p.predicate)) {
-        const onGroups = columnsOf(c).every((x) => groupNames.has(key(x.qualifier, x.name)));
+        // A column-free conjunct stays above: below a global aggregate it would still leave one row.
+        const cols = columnsOf(c);
+        const onGroups = cols.length > 0 && cols.every((x) => groupNames.has(key(x.qualifier, x.name)));
         const mapped = onGroups ? substituteGroups(c, input) : null;
         (mapped ? below : above).push(mapped ?? c);
       }
@@ -70,6 +76,16 @@ function push(p: LogicalPlan): LogicalPlan {
       });
       return above.length ? makeFilter(joined, conjoin(above)!) : joined;
     }
+    // Filter over Union -> Union of Filters, each predicate over its arm's own column names
+    case 'union':
+      return {
+        ...input,
+        inputs: input.inputs.map((arm) => push(makeFilter(arm, byPosition(p.predicate, input.schema, arm.schema)))),
+      };
+    // Filter over INTERSECT/EXCEPT -> the filter on the left input only (result rows are left rows; a row
+    // of the right that equals a left row, e.g. -0 and 0, could still fail the predicate)
+    case 'set_op':
+      return { ...input, left: push(makeFilter(input.left, byPosition(p.predicate, input.schema, input.left.schema))) };
     default:
       return p;
   }
@@ -116,6 +132,16 @@ export function sideOf(e: Expr, j: Join): 'left' | 'right' | 'both' | 'none' {
 
 function hasColumn(fields: readonly Field[], qualifier: string | null, name: string): boolean {
   return fields.some((f) => f.name === name && (qualifier === null || f.qualifier === qualifier));
+}
+
+/** The predicate with each column of `from` replaced by the column at the same position of `to`. */
+function byPosition(pred: Expr, from: Schema, to: Schema): Expr {
+  return transformExpr(pred, (e) => {
+    if (e.kind !== 'column') return e;
+    const at = from.fields.findIndex((f) => f.name === e.name && (e.qualifier === null || f.qualifier === e.qualifier));
+    const f = to.fields[at]!;
+    return { kind: 'column', qualifier: f.qualifier, name: f.name, type: f.type };
+  });
 }
 
 function key(q: string | null, n: string): string {

@@ -1,5 +1,5 @@
 // push-down-limit: LIMIT over ORDER BY becomes a TopK sort; LIMIT over a bare scan stops the scan early.
-import { type LogicalPlan, transformPlan } from '../../plan/logical/index.js';
+import { type LogicalPlan, makeLimit, transformPlan } from '../../plan/logical/index.js';
 import type { OptimizerRule } from '../rule.js';
 
 export const pushDownLimit: OptimizerRule = {
@@ -24,6 +24,9 @@ function into(p: LogicalPlan, rows: number): LogicalPlan {
     // Limit(n) over Scan without filters -> Scan(limit=n)
     case 'scan':
       return p.filters.length === 0 ? { ...p, limit: p.limit === null ? rows : Math.min(p.limit, rows) } : p;
+    // Limit(n) over Union -> each arm also under Limit(n); the outer Limit still cuts the total to n
+    case 'union':
+      return { ...p, inputs: p.inputs.map((arm) => push(makeLimit(arm, 0, rows))) };
     case 'limit':
       return p.fetch === null ? p : { ...p, fetch: Math.min(p.fetch, Math.max(0, rows - p.skip)) };
     default:

@@ -49,6 +49,11 @@ function prune(p: LogicalPlan, needed: ColumnExpr[] | null): LogicalPlan {
     }
     case 'cte_scan':
       return p;
+    // Set operations match arms by position and compare whole rows: every arm column stays.
+    case 'union':
+      return { ...p, inputs: p.inputs.map((i) => prune(i, null)) };
+    case 'set_op':
+      return { ...p, left: prune(p.left, null), right: prune(p.right, null) };
     case 'aggregate': {
       const exprs = [...p.groupBy, ...p.aggregates.flatMap((a) => (a.filter ? [...a.args, a.filter] : a.args))];
       return { ...p, input: prune(p.input, withCols([], exprs)) };

@@ -1,6 +1,10 @@
 // Logical plan nodes: plain data trees built by the binder, rewritten by the optimizer, printed by EXPLAIN.
 import type { Expr } from '../expr/index.js';
 import { BOOL, type DataType, type Field, type Schema } from '../types.js';
+import type { SetOp, Union } from './set-op.js';
+
+export { GROUPING_ID_COLUMN, groupingValue } from './grouping.js';
+export type { SetOp, SetOpKind, Union } from './set-op.js';
 
 /** Reads a table. `columns`, `filters` and `limit` are filled in by the push-down rules. */
 export interface Scan {
@@ -57,8 +61,16 @@ export interface Aggregate {
   readonly kind: 'aggregate';
   readonly input: LogicalPlan;
   readonly groupBy: readonly Expr[];
+  /**
+   * GROUPING SETS / ROLLUP / CUBE: each set lists the indexes into `groupBy` it groups by; the other group
+   * columns are NULL in its rows. Absent = one set of every group column (a plain GROUP BY).
+   */
+  readonly groupingSets?: readonly (readonly number[])[];
   readonly aggregates: readonly AggregateCall[];
-  /** Group columns first, then one column per aggregate. */
+  /**
+   * Group columns first, then one column per aggregate; with `groupingSets`, a last int32 column
+   * `GROUPING_ID_COLUMN`: PostgreSQL's GROUPING() of all group columns (bit set = column not grouped).
+   */
   readonly schema: Schema;
 }
 
@@ -124,10 +136,12 @@ export interface CteScan {
   readonly schema: Schema;
 }
 
-export type LogicalPlan = Scan | Values | Filter | Project | Aggregate | Sort | Limit | Join | CteScan;
+export type LogicalPlan = Scan | Values | Filter | Project | Aggregate | Sort | Limit | Join | CteScan | Union | SetOp;
 
 export function planChildren(p: LogicalPlan): LogicalPlan[] {
   if (p.kind === 'join') return [p.left, p.right];
+  if (p.kind === 'union') return [...p.inputs];
+  if (p.kind === 'set_op') return [p.left, p.right];
   return p.kind === 'scan' || p.kind === 'values' || p.kind === 'cte_scan' ? [] : [p.input];
 }
 
@@ -135,6 +149,8 @@ export function planChildren(p: LogicalPlan): LogicalPlan[] {
 export function withInputs(p: LogicalPlan, inputs: readonly LogicalPlan[]): LogicalPlan {
   if (p.kind === 'scan' || p.kind === 'values' || p.kind === 'cte_scan') return p;
   if (p.kind === 'join') return makeJoin(p.joinType, inputs[0]!, inputs[1]!, p.on, p);
+  if (p.kind === 'union') return { ...p, inputs };
+  if (p.kind === 'set_op') return { ...p, left: inputs[0]!, right: inputs[1]! };
   const input = inputs[0]!;
   if (p.kind === 'filter' || p.kind === 'sort' || p.kind === 'limit') return { ...p, input, schema: input.schema };
   return { ...p, input };

@@ -3,8 +3,9 @@ import { PlanError } from '../../errors.js';
 import { exprText } from '../../plan/expr/display.js';
 import { type ColumnExpr, type Expr, exprChildren, transformExpr, withChildren } from '../../plan/expr/index.js';
 import type { AggregateCall, AggregateFn } from '../../plan/logical/index.js';
-import { type DataType, decimal, type Field, FLOAT64, INT64, isNumeric, typeName } from '../../plan/types.js';
+import { type DataType, decimal, type Field, FLOAT64, INT32, INT64, isNumeric, typeName } from '../../plan/types.js';
 import type { AggregateSink } from './bind-expr.js';
+import type { GroupingCall } from './bind-grouping.js';
 
 /** Text of an expression with column qualifiers dropped: output names and aggregate names use it. */
 export function displayName(e: Expr): string {
@@ -33,6 +34,16 @@ export class AggregateCollector implements AggregateSink {
     const type = aggregateType(f, args);
     if (!this.calls.some((c) => c.name === name)) this.calls.push({ fn: f, args, distinct, filter, type, name });
     return { kind: 'column', qualifier: null, name, type };
+  }
+
+  /** GROUPING(args): a placeholder column, replaced by `resolveGrouping` once GROUP BY is bound. */
+  readonly groupings: GroupingCall[] = [];
+
+  grouping(args: Expr[]): ColumnExpr {
+    if (args.length === 0 || args.length > 31) throw new PlanError('GROUPING must have between 1 and 31 arguments');
+    const name = `grouping(${args.map(displayName).join(', ')})`;
+    if (!this.groupings.some((g) => g.name === name)) this.groupings.push({ args, name });
+    return { kind: 'column', qualifier: null, name, type: INT32 };
   }
 }
 

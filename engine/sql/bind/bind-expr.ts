@@ -14,6 +14,8 @@ import type { Scope } from './scope.js';
 /** Receives aggregate calls met while binding (SELECT, HAVING, ORDER BY of an aggregating query). */
 export interface AggregateSink {
   add(fn: string, args: Expr[], distinct: boolean, star: boolean, filter: Expr | null): ColumnExpr;
+  /** GROUPING(args) of a grouped query. */
+  grouping(args: Expr[]): ColumnExpr;
 }
 
 export interface ExprContext {
@@ -289,6 +291,12 @@ function bindFunction(ast: Ast, ctx: ExprContext): Expr {
   const name = functionName(ast);
   const raw: Ast[] = ast.args?.value ?? [];
   if (AGGREGATE_NAMES.has(name)) return bindAggregate({ name, args: { expr: raw[0] } }, ctx);
+  if (name === 'grouping') {
+    if (typeof ctx.aggregates === 'string')
+      throw new PlanError(`grouping operations are not allowed in ${ctx.aggregates}`);
+    const inner = { ...ctx, aggregates: 'arguments of GROUPING' };
+    return ctx.aggregates.grouping(raw.map((a) => bindExpr(a, inner)));
+  }
   if (name === 'not' && raw.length === 1)
     return { kind: 'unary', op: 'not', expr: requireBool(bindExpr(raw[0], ctx), 'NOT'), type: BOOL };
   if (name === 'trim' && raw.some((a) => a.type === 'origin')) return bindTrim(raw, ctx);

@@ -3,6 +3,7 @@ import { NotSupportedError, PlanError } from '../../errors.js';
 import { exprText } from '../../plan/expr/display.js';
 import type { Expr } from '../../plan/expr/index.js';
 import {
+  GROUPING_ID_COLUMN,
   type LogicalPlan,
   makeFilter,
   makeLimit,
@@ -10,11 +11,12 @@ import {
   makeSort,
   type SortKey,
 } from '../../plan/logical/index.js';
-import type { Field } from '../../plan/types.js';
+import { type Field, INT32 } from '../../plan/types.js';
 import { type Ast, astText } from '../parse.js';
 import { AggregateCollector, groupFields, overAggregate } from './bind-aggregate.js';
 import { bindExpr, type ExprContext } from './bind-expr.js';
 import { type BindContext, bindFrom } from './bind-from.js';
+import { bindGroupBy, resolveGrouping } from './bind-grouping.js';
 import { bindLimit } from './bind-limit.js';
 import { requireBool } from './coerce.js';
 import { Scope } from './scope.js';
@@ -49,18 +51,27 @@ export function bindSelect(ast: Ast, ctx: BindContext): LogicalPlan {
   let keys = (ast.orderby ?? []).map((o: Ast) => pendingKey(o, items, exprCtx));
 
   if (collector) {
-    const groupBy = (ast.groupby?.columns ?? []).map((g: Ast) =>
+    const grouping = bindGroupBy(ast.groupby?.columns ?? [], (g: Ast) =>
       bindGroupItem(g, items, { ...base, aggregates: 'GROUP BY' }),
     );
+    const { groupBy, sets } = grouping;
     const fields = [
       ...groupFields(groupBy),
       ...collector.calls.map(
         (c): Field => ({ name: c.name, qualifier: null, type: c.type, nullable: c.fn !== 'count' }),
       ),
+      ...(sets ? [{ name: GROUPING_ID_COLUMN, qualifier: null, type: INT32, nullable: false }] : []),
     ];
-    plan = { kind: 'aggregate', input: plan, groupBy, aggregates: collector.calls, schema: { fields } };
-    const names = new Set(collector.calls.map((c) => c.name));
-    const lift = (e: Expr) => overAggregate(e, groupBy, fields, names);
+    plan = {
+      kind: 'aggregate',
+      input: plan,
+      groupBy,
+      ...(sets ? { groupingSets: sets } : {}),
+      aggregates: collector.calls,
+      schema: { fields },
+    };
+    const names = new Set([...collector.calls.map((c) => c.name), ...(sets ? [GROUPING_ID_COLUMN] : [])]);
+    const lift = (e: Expr) => overAggregate(resolveGrouping(e, collector.groupings, grouping), groupBy, fields, names);
     items = items.map((it) => ({ ...it, expr: lift(it.expr) }));
     having = having ? lift(having) : null;
     keys = keys.map((k: PendingKey) => ('expr' in k ? { expr: lift(k.expr) } : k));
@@ -145,7 +156,7 @@ function hasAggregate(ast: Ast): boolean {
       .toLowerCase();
     if (['count', 'sum', 'avg', 'min', 'max'].includes(name)) return true;
   }
-  if (ast.type === 'select' || ast.ast) return false;
+  if (ast.type === 'select' || ast.type === 'set_op' || ast.type === 'values' || ast.ast) return false;
   return Object.values(ast).some(hasAggregate);
 }
 
@@ -217,7 +228,8 @@ function bindGroupItem(g: Ast, items: readonly SelectItem[], ctx: ExprContext): 
   return bindExpr(g, ctx);
 }
 
-function distinctOver(plan: LogicalPlan): LogicalPlan {
+/** SELECT DISTINCT (and UNION without ALL): an Aggregate grouping by every column, with no aggregates. */
+export function distinctOver(plan: LogicalPlan): LogicalPlan {
   const groupBy = plan.schema.fields.map(
     (f): Expr => ({ kind: 'column', qualifier: f.qualifier, name: f.name, type: f.type }),
   );

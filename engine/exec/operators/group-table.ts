@@ -1,0 +1,64 @@
+// `GroupTable`: the groups of one grouping set and their aggregate states, fed batch by batch.
+import type { Column } from '../../arrow/column.js';
+import { take } from '../../arrow/kernels/take.js';
+import type { AggregateCall } from '../../plan/logical/index.js';
+import { type Accumulator, makeAccumulator } from './accumulators.js';
+import { GroupKeys } from './group-keys.js';
+
+/** One aggregate's input for a batch: its argument column and, under FILTER, the rows that pass. */
+export interface AggregateInput {
+  readonly values: Column | null;
+  /** Row indexes kept by FILTER (WHERE …); `null` = every row. */
+  readonly keep: Int32Array | null;
+}
+
+export class GroupTable {
+  /** Indexes of the GROUP BY columns this table groups by (empty = one global group). */
+  readonly columns: readonly number[];
+  readonly keys: GroupKeys;
+  readonly #accs: Accumulator[];
+
+  constructor(columns: readonly number[], calls: readonly AggregateCall[]) {
+    this.columns = columns;
+    this.keys = new GroupKeys(columns.length);
+    this.#accs = calls.map(makeAccumulator);
+  }
+
+  /** Groups in the table; a global table always has its one group, even over no rows. */
+  get size(): number {
+    return this.columns.length === 0 ? 1 : this.keys.size;
+  }
+
+  /** Adds a batch: `keys` = every GROUP BY column evaluated, `inputs` = one entry per aggregate (values taken by `keep`). */
+  update(keys: readonly Column[], n: number, inputs: readonly AggregateInput[]): void {
+    const groups =
+      this.columns.length === 0
+        ? new Int32Array(n)
+        : this.keys.assign(
+            this.columns.map((c) => keys[c]!),
+            n,
+          );
+    const ngroups = this.size;
+    this.#accs.forEach((acc, j) => {
+      const { values, keep } = inputs[j]!;
+      if (keep === null) acc.update(groups, n, values, ngroups);
+      else acc.update(takeGroups(groups, keep), keep.length, values, ngroups);
+    });
+  }
+
+  /** The aggregate columns, one value per group. */
+  finish(): Column[] {
+    return this.#accs.map((a) => a.finish(this.size));
+  }
+}
+
+/** The FILTER-kept rows of an aggregate's argument (shared by every table of the batch). */
+export function keptValues(values: Column | null, keep: Int32Array | null): Column | null {
+  return values && keep ? take(values, keep) : values;
+}
+
+function takeGroups(groups: Int32Array, keep: Int32Array): Int32Array {
+  const out = new Int32Array(keep.length);
+  for (let i = 0; i < keep.length; i++) out[i] = groups[keep[i]!]!;
+  return out;
+}
