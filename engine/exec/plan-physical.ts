@@ -12,6 +12,7 @@ import { ProjectExec } from './operators/project-exec.js';
 import { ScanExec } from './operators/scan-exec.js';
 import { SortExec } from './operators/sort-exec.js';
 import { ValuesExec } from './operators/values-exec.js';
+import { planWindow } from './operators/window-exec.js';
 
 export function planPhysical(p: LogicalPlan, ctx: Pick<ExecContext, 'catalog'>): PhysicalOperator {
   switch (p.kind) {
@@ -60,6 +61,8 @@ export function planPhysical(p: LogicalPlan, ctx: Pick<ExecContext, 'catalog'>):
     }
     case 'limit':
       return new LimitExec(planPhysical(p.input, ctx), p.skip, p.fetch);
+    case 'window':
+      return planWindow(p, planPhysical(p.input, ctx));
     default:
       throw new InternalError(`no physical operator for ${(p as LogicalPlan).kind}`);
   }

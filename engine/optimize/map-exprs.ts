@@ -22,5 +22,15 @@ export function mapPlanExprs(p: LogicalPlan, f: (e: Expr) => Expr): LogicalPlan 
       return { ...p, filters: p.filters.map(f) };
     case 'limit':
       return p;
+    case 'window':
+      return {
+        ...p,
+        calls: p.calls.map((c) => ({
+          ...c,
+          args: c.args.map(f),
+          partitionBy: c.partitionBy.map(f),
+          orderBy: c.orderBy.map((k) => ({ ...k, expr: f(k.expr) })),
+        })),
+      };
   }
 }

@@ -1,6 +1,7 @@
 // EXPLAIN text: one line per logical node, children indented under their parent.
 import { exprText } from './expr/display.js';
 import type { LogicalPlan, Scan } from './logical/index.js';
+import { windowCallText } from './logical/window.js';
 
 /** Lines of the plan; `scanDetail` adds provider facts (files, row groups kept) to scan lines. */
 export function explainLines(plan: LogicalPlan, scanDetail: ReadonlyMap<Scan, string> = new Map()): string[] {
@@ -40,6 +41,8 @@ function nodeLine(p: LogicalPlan, scanDetail: ReadonlyMap<Scan, string>): string
     }
     case 'limit':
       return `Limit: skip=${p.skip}, fetch=${p.fetch ?? 'none'}`;
+    case 'window':
+      return `Window: ${p.calls.map((c) => windowCallText(c, exprText)).join(', ')}`;
   }
 }
 

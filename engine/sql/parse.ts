@@ -1,6 +1,7 @@
 // SQL text -> node-sql-parser AST (PostgreSQL dialect); the only importer of node-sql-parser.
 import nodeSqlParser from 'node-sql-parser';
 import { NotSupportedError, ParseError } from '../errors.js';
+import { RewriteSyntaxError, rewriteSql } from './rewrite/index.js';
 
 const parser = new nodeSqlParser.Parser();
 const OPTIONS = { database: 'postgresql' };
@@ -21,17 +22,42 @@ export function parseSql(sql: string): ParsedStatement {
   if (m?.[1]) throw new NotSupportedError(`EXPLAIN ${m[1].toUpperCase()} is not supported yet; use EXPLAIN`);
   const body = m ? sql.slice(m[0].length) : sql;
   if (body.trim() === '') throw new ParseError('empty query: the request holds no SQL statement');
+  const shift = m ? m[0].length : 0;
   let ast: Ast;
   try {
-    ast = parser.astify(body, OPTIONS);
+    const rewritten = rewriteSql(body);
+    try {
+      ast = parser.astify(rewritten.text, OPTIONS);
+    } catch (e) {
+      throw shiftError(e, rewritten.toOriginal);
+    }
+    ast = rewritten.finish(ast, (text, at) => parseExpr(text, at));
   } catch (e) {
-    throw new ParseError(describeSyntaxError(e, sql, m ? m[0].length : 0));
+    throw new ParseError(describeSyntaxError(e, sql, shift));
   }
   const statements = Array.isArray(ast) ? ast.filter((s) => s !== null) : [ast];
   if (statements.length !== 1) {
     throw new ParseError(`expected exactly one SQL statement, found ${statements.length}`);
   }
   return { ast: statements[0], explain: m !== null };
+}
+
+/** One expression cut out of the text at offset `at` by a rewrite (a window frame offset). */
+function parseExpr(text: string, at: number): Ast {
+  const prefix = 'SELECT ';
+  try {
+    return (parser.astify(`${prefix}${text}`, OPTIONS) as Ast).columns[0].expr;
+  } catch (e) {
+    throw shiftError(e, (o) => Math.max(0, o - prefix.length) + at);
+  }
+}
+
+/** A parser error with its location mapped back to the original text. */
+function shiftError(e: unknown, toOriginal: (offset: number) => number): unknown {
+  const err = e as PegError;
+  const loc = err.location?.start;
+  if (!loc) return e;
+  return { ...err, message: err.message, location: { start: { ...loc, offset: toOriginal(loc.offset) } } };
 }
 
 /** The SQL text of an expression AST, as node-sql-parser prints it (aggregate names in lower case). */
@@ -50,6 +76,12 @@ interface PegError {
 }
 
 function describeSyntaxError(e: unknown, sql: string, shift: number): string {
+  if (e instanceof RewriteSyntaxError)
+    return describeSyntaxError(
+      { location: { start: { offset: e.offset, line: 0, column: 0 } }, found: e.found },
+      sql,
+      shift,
+    );
   const err = e as PegError;
   const loc = err.location?.start;
   if (!loc) return `syntax error: ${err.message ?? String(e)}`;

@@ -1,6 +1,9 @@
 // Logical plan nodes: plain data trees built by the binder, rewritten by the optimizer, printed by EXPLAIN.
 import type { Expr } from '../expr/index.js';
 import type { DataType, Field, Schema } from '../types.js';
+import { type Window, windowSchema } from './window.js';
+
+export type { Window } from './window.js';
 
 /** Reads a table. `columns`, `filters` and `limit` are filled in by the push-down rules. */
 export interface Scan {
@@ -85,7 +88,7 @@ export interface Limit {
   readonly schema: Schema;
 }
 
-export type LogicalPlan = Scan | Values | Filter | Project | Aggregate | Sort | Limit;
+export type LogicalPlan = Scan | Values | Filter | Project | Aggregate | Sort | Limit | Window;
 
 export function planChildren(p: LogicalPlan): LogicalPlan[] {
   return p.kind === 'scan' || p.kind === 'values' ? [] : [p.input];
@@ -96,6 +99,7 @@ export function withInputs(p: LogicalPlan, inputs: readonly LogicalPlan[]): Logi
   if (p.kind === 'scan' || p.kind === 'values') return p;
   const input = inputs[0]!;
   if (p.kind === 'filter' || p.kind === 'sort' || p.kind === 'limit') return { ...p, input, schema: input.schema };
+  if (p.kind === 'window') return { ...p, input, schema: windowSchema(input.schema, p.calls) };
   return { ...p, input };
 }
 
