@@ -31,7 +31,7 @@ export function parseSql(sql: string): ParsedStatement {
     } catch (e) {
       throw shiftError(e, rewritten.toOriginal);
     }
-    ast = rewritten.finish(ast, (text, at) => parseExpr(text, at));
+    ast = rewritten.finish(ast, parseExprs);
   } catch (e) {
     throw new ParseError(describeSyntaxError(e, sql, shift));
   }
@@ -42,11 +42,14 @@ export function parseSql(sql: string): ParsedStatement {
   return { ast: statements[0], explain: m !== null };
 }
 
-/** One expression cut out of the text at offset `at` by a rewrite (a window frame offset). */
-function parseExpr(text: string, at: number): Ast {
+/** An expression list a rewrite cut out of the text at offset `at` (PARTITION BY, a frame offset). */
+function parseExprs(text: string, at: number): Ast[] {
   const prefix = 'SELECT ';
   try {
-    return (parser.astify(`${prefix}${text}`, OPTIONS) as Ast).columns[0].expr;
+    // `SELECT $1::int + 1` gives the cast as the item itself rather than under `expr`.
+    return (parser.astify(`${prefix}${text}`, OPTIONS) as Ast).columns.map((c: Ast) =>
+      c.type === 'expr' ? c.expr : c,
+    );
   } catch (e) {
     throw shiftError(e, (o) => Math.max(0, o - prefix.length) + at);
   }

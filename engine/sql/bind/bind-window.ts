@@ -47,7 +47,7 @@ export class WindowCollector implements WindowSink {
     if (ast.args?.distinct) throw new NotSupportedError('DISTINCT is not implemented for window functions');
     const inner: ExprContext = { ...ctx, windows: 'window function calls cannot be nested' };
     const spec = this.#resolve(ast.over?.as_window_specification?.window_specification);
-    const partitionBy = (spec.partitionBy ?? []).map((p) => bindExpr(p.expr ?? p, inner));
+    const partitionBy = (spec.partitionBy ?? []).map((p) => bindExpr(p.type === 'expr' ? p.expr : p, inner));
     const orderBy = (spec.orderBy ?? []).map((o) => bindSortKey(o, inner));
     const frame = bindWindowFrame(spec.frame, orderBy, ctx);
     const { args, type } = bindArgs(fn, ast, inner);
@@ -71,7 +71,7 @@ export class WindowCollector implements WindowSink {
   #resolve(spec: Ast): SpecAst {
     const note: WindowSpecAst | undefined = spec?.floe;
     const own: SpecAst = {
-      partitionBy: spec?.partitionby ?? null,
+      partitionBy: note?.partitionBy ?? spec?.partitionby ?? null,
       orderBy: spec?.orderby ?? null,
       frame: note?.frame ?? null,
     };

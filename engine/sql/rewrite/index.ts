@@ -12,7 +12,8 @@ export interface Rewritten {
   /** Maps an offset of `text` back to the original SQL (for syntax-error positions). */
   toOriginal(offset: number): number;
   /** Restores in the parsed AST what the rewrites took out of the text. */
-  finish(ast: Ast, parseExpr: (text: string, at: number) => Ast): Ast;
+  /** `parseExprs` parses an expression list cut out of the original text at offset `at`. */
+  finish(ast: Ast, parseExprs: (text: string, at: number) => Ast[]): Ast;
 }
 
 export function rewriteSql(sql: string): Rewritten {
@@ -22,7 +23,7 @@ export function rewriteSql(sql: string): Rewritten {
   return {
     text: specs.text,
     toOriginal: (offset) => moved.toOriginal(specs.toOriginal(offset)),
-    finish: (ast, parseExpr) => attachWindowNotes(ast, notes, (text, at) => parseExpr(text, moved.toOriginal(at))),
+    finish: (ast, parseExprs) => attachWindowNotes(ast, notes, (text, at) => parseExprs(text, moved.toOriginal(at))),
   };
 }
 
@@ -55,6 +56,7 @@ function applyEdits(sql: string, edits: readonly TextEdit[]): Pick<Rewritten, 't
 export interface WindowSpecAst {
   readonly base: string | null;
   readonly bare: boolean;
+  readonly partitionBy: readonly Ast[] | null;
   readonly frame: {
     readonly units: string;
     readonly start: { readonly kind: string; readonly offset: Ast | null };
@@ -69,11 +71,15 @@ const MARKER_RE = /^(\d+) PRECEDING$/;
  * Replaces each marker frame (`ROWS <k> PRECEDING`) in a window specification by note k, stored as the
  * specification's `floe` field (its `window_frame_clause` becomes null), and restores renamed functions.
  */
-function attachWindowNotes(ast: Ast, notes: readonly WindowSpecNote[], parseExpr: (t: string, at: number) => Ast): Ast {
+function attachWindowNotes(
+  ast: Ast,
+  notes: readonly WindowSpecNote[],
+  parseExprs: (t: string, at: number) => Ast[],
+): Ast {
   if (notes.length === 0) return ast;
   const bound = (b: FrameBoundNote) => ({
     kind: b.kind,
-    offset: b.offset ? parseExpr(b.offset.text, b.offset.at) : null,
+    offset: b.offset ? parseExprs(b.offset.text, b.offset.at)[0] : null,
   });
   const noteOf = (spec: Ast): WindowSpecNote | null => {
     const m =
@@ -93,7 +99,8 @@ function attachWindowNotes(ast: Ast, notes: readonly WindowSpecNote[], parseExpr
       const f = note.frame;
       const frame = f ? { units: f.units, start: bound(f.start), end: bound(f.end), exclude: f.exclude } : null;
       node.window_frame_clause = null;
-      node.floe = { base: note.base, bare: note.bare, frame } satisfies WindowSpecAst;
+      const partitionBy = note.partitionBy ? parseExprs(note.partitionBy.text, note.partitionBy.at) : null;
+      node.floe = { base: note.base, bare: note.bare, partitionBy, frame } satisfies WindowSpecAst;
     }
     for (const v of Object.values(node)) visit(v);
   };

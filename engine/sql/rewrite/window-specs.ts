@@ -41,6 +41,8 @@ export interface WindowSpecNote {
   readonly bare: boolean;
   /** The function's real name when the rewrite renamed it to one the parser accepts. */
   readonly fn: string | null;
+  /** The PARTITION BY list (the parser takes only columns and function calls there). */
+  readonly partitionBy: OffsetText | null;
   readonly frame: FrameNote | null;
 }
 
@@ -83,7 +85,7 @@ export function rewriteWindowSpecs(tokens: readonly Token[]): { edits: TextEdit[
     } else if (w === 'over' && (tokens[i + 1]?.kind === 'word' || tokens[i + 1]?.kind === 'quoted')) {
       const name = tokens[i + 1]!;
       edits.push({ start: name.start, end: name.end, text: `( ROWS ${notes.length} PRECEDING)` });
-      notes.push({ base: identifier(name), bare: true, fn: renamed, frame: null });
+      notes.push({ base: identifier(name), bare: true, fn: renamed, partitionBy: null, frame: null });
       renamed = null;
       i++;
     } else if (w === 'window' && tokens[i + 1] && word(i + 2) === 'as' && isPunct(i + 3, '(')) {
@@ -116,21 +118,36 @@ function rewriteSpec(
     edits.push({ start: first.start, end: first.end, text: '' });
   }
   let frameAt = close;
+  let partitionAt = -1;
+  let orderAt = close;
   for (let j = open + 1, depth = 0; j < close; j++) {
     const t = tokens[j]!;
+    const w = t.kind === 'word' && depth === 0 ? t.text.toLowerCase() : null;
     if (t.kind === 'punct' && t.text === '(') depth++;
     else if (t.kind === 'punct' && t.text === ')') depth--;
-    else if (depth === 0 && t.kind === 'word' && ['rows', 'range', 'groups'].includes(t.text.toLowerCase())) {
+    else if (w === 'partition' && partitionAt < 0) partitionAt = j;
+    else if (w === 'order' && orderAt === close) orderAt = j;
+    else if (w === 'rows' || w === 'range' || w === 'groups') {
       frameAt = j;
       break;
     }
   }
+  const partitionBy = partitionAt >= 0 ? cutPartitionBy(tokens, partitionAt, Math.min(orderAt, frameAt), edits) : null;
   const frame = frameAt < close ? parseFrame(tokens.slice(frameAt, close), tokens[close]) : null;
   const from = frameAt < close ? tokens[frameAt]!.start : (tokens[close]?.start ?? tokens[close - 1]!.end);
   const to = tokens[close]?.start ?? from;
   edits.push({ start: from, end: to, text: ` ROWS ${notes.length} PRECEDING` });
-  notes.push({ base, bare: false, fn, frame });
+  notes.push({ base, bare: false, fn, partitionBy, frame });
   return close;
+}
+
+/** Removes `PARTITION BY <list>` (tokens [at, end)) from the text and returns the list. */
+function cutPartitionBy(tokens: readonly Token[], at: number, end: number, edits: TextEdit[]): OffsetText {
+  const by = tokens[at + 1];
+  if (by?.kind !== 'word' || by.text.toLowerCase() !== 'by' || at + 2 >= end)
+    throw new RewriteSyntaxError(tokens[at + 1]?.start ?? tokens[at]!.end, tokens[at + 1]?.text ?? null);
+  edits.push({ start: tokens[at]!.start, end: tokens[end - 1]!.end, text: '' });
+  return { text: tokenText(tokens, at + 2, end), at: tokens[at + 2]!.start };
 }
 
 function matchingParen(tokens: readonly Token[], open: number): number {
