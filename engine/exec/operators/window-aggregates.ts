@@ -1,13 +1,14 @@
 // COUNT/SUM/AVG/MIN/MAX over window frames: prefix sums, running values, or a segment tree — never O(n²).
-import type { Column } from '../../arrow/column.js';
+import { type Column, makeColumn } from '../../arrow/column.js';
 import { ExecError } from '../../errors.js';
 import type { WindowCall, WindowFrame } from '../../plan/logical/window.js';
+import type { DataType } from '../../plan/types.js';
 import { columnFromValues, valueReader } from './accumulators.js';
 import { type FrameBounds, frameRuns } from './window-frames.js';
 import type { SortedPartitions } from './window-partitions.js';
 
 type Key = number | bigint | string | boolean;
-type Runs = (p: number) => readonly (readonly [number, number])[];
+type Fold = <T>(p: number, init: T, f: (acc: T, start: number, end: number) => T) => T;
 
 const INT64_MAX = 2n ** 63n - 1n;
 
@@ -23,39 +24,61 @@ export function windowAggregate(
   bounds: FrameBounds,
 ): Column {
   const n = parts.length;
-  const runs = frameRunsOf(call.frame, bounds, parts);
+  const fold = folder(call.frame, bounds, parts);
   const out: (Key | null)[] = new Array(n);
   const emit = (f: (p: number) => Key | null) => {
     for (let p = 0; p < n; p++) out[parts.order[p]!] = f(p);
   };
   if (arg === null) {
-    emit((p) => runs(p).reduce((k, [s, e]) => k + e - s, 0));
-    return columnFromValues(call.type, out);
+    emit((p) => fold(p, 0, (k, s, e) => k + e - s));
+    return toColumn(call.type, out);
   }
   const read = valueReader(arg);
   const values: (Key | null)[] = Array.from(parts.order, (r) => read(r));
   const counts = prefixCounts(values);
-  const countOf = (p: number) => runs(p).reduce((k, [s, e]) => k + counts[e]! - counts[s]!, 0);
+  const countOf = (p: number) => fold(p, 0, (k, s, e) => k + counts[e]! - counts[s]!);
   if (call.fn === 'count') emit(countOf);
   else if (call.fn === 'min' || call.fn === 'max') {
     const query = extremes(values, call.fn, call.frame, parts);
-    emit((p) => runs(p).reduce((best: Key | null, [s, e]) => pick(best, query(s, e), call.fn === 'max'), null));
+    const isMax = call.fn === 'max';
+    emit((p) => fold<Key | null>(p, null, (best, s, e) => pick(best, query(s, e), isMax)));
   } else {
     const query = sums(values, arg.type.id === 'float64', call.frame, parts);
     const scale = arg.type.id === 'decimal' ? 10 ** arg.type.scale : 1;
     emit((p) => {
       const k = countOf(p);
       if (k === 0) return null;
-      const total = runs(p).reduce((t: number | bigint, [s, e]) => add(t, query(s, e)), 0);
+      const total = fold<number | bigint>(p, 0, (t, s, e) => add(t, query(s, e)));
       return call.fn === 'avg' ? Number(total) / scale / k : checkRange(total);
     });
   }
-  return columnFromValues(call.type, out);
+  return toColumn(call.type, out);
 }
 
-function frameRunsOf(frame: WindowFrame, bounds: FrameBounds, parts: SortedPartitions): Runs {
-  if (frame.exclude !== 'no_others') return (p) => frameRuns(frame, bounds, parts, p);
-  return (p) => [[bounds.start[p]!, bounds.end[p]!]];
+/** Numbers into a Float64Array (int64, decimal, float64 results); anything else through `columnFromValues`. */
+function toColumn(type: DataType, out: readonly (Key | null)[]): Column {
+  const n = out.length;
+  if (type.id !== 'int64' && type.id !== 'float64' && type.id !== 'decimal') return columnFromValues(type, out);
+  const values = new Float64Array(n);
+  const valid = new Uint8Array(n);
+  let nulls = 0;
+  for (let i = 0; i < n; i++) {
+    const v = out[i];
+    if (typeof v === 'bigint') return columnFromValues(type, out);
+    if (v === null) nulls++;
+    else {
+      values[i] = v as number;
+      valid[i] = 1;
+    }
+  }
+  return makeColumn(type, values, nulls === 0 ? null : valid, n);
+}
+
+/** Folds `f` over the runs of row p's frame: one run unless the frame excludes rows (then up to three). */
+function folder(frame: WindowFrame, bounds: FrameBounds, parts: SortedPartitions): Fold {
+  const { start, end } = bounds;
+  if (frame.exclude === 'no_others') return (p, init, f) => f(init, start[p]!, end[p]!);
+  return (p, init, f) => frameRuns(frame, bounds, parts, p).reduce((acc, [s, e]) => f(acc, s, e), init);
 }
 
 /** Whether every frame is [partition start, end): a running value answers it. */
