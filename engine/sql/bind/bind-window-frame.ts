@@ -10,10 +10,11 @@ import {
   type FrameUnits,
   type WindowFrame,
 } from '../../plan/logical/window.js';
-import { INT64, isInteger, isNumeric, typeName } from '../../plan/types.js';
+import { INT64, INTERVAL, isInteger, isNumeric, typeName } from '../../plan/types.js';
 import type { Ast } from '../parse.js';
 import type { WindowSpecAst } from '../rewrite/index.js';
 import { bindExpr, type ExprContext } from './bind-expr.js';
+import { bindNumber, parseInterval } from './bind-literal.js';
 import { Scope } from './scope.js';
 
 type FrameAst = NonNullable<WindowSpecAst['frame']>;
@@ -54,18 +55,28 @@ function bindOffset(
   const mode = units.toUpperCase();
   if (mentionsColumn(ast)) throw new PlanError(`argument of ${mode} must not contain variables`);
   const scope = new Scope({ fields: [] });
-  const e = bindExpr(ast, {
+  const bound = bindExpr(ast, {
     scope,
     params: ctx.params,
     aggregates: `argument of ${mode}`,
     windows: `window functions are not allowed in argument of ${mode}`,
   });
-  if (e.kind !== 'literal') throw new NotSupportedError(`${mode} frame offsets must be constants`);
+  if (bound.kind !== 'literal') throw new NotSupportedError(`${mode} frame offsets must be constants`);
+  const e = bound.untyped ? typedOffset(String(bound.value), units, orderBy) : bound;
   if (e.value === null) throw new PlanError(`frame ${which} offset must not be null`);
   if (units === 'range') return rangeOffset(e, orderBy, which);
   if (!isInteger(e.type)) throw new PlanError(`argument of ${mode} must be type bigint, not type ${typeName(e.type)}`);
   if (Number(e.value) < 0) throw new PlanError(`frame ${which} offset must not be negative`);
   return { kind: 'literal', value: e.value, type: INT64 };
+}
+
+/** A quoted offset (a text parameter, `'7 days'`) read as the type the frame needs. */
+function typedOffset(text: string, units: FrameUnits, orderBy: readonly SortKey[]): LiteralExpr {
+  const t = orderBy[0]?.expr.type;
+  if (units === 'range' && (t?.id === 'date' || t?.id === 'timestamp'))
+    return { kind: 'literal', value: parseInterval({ expr: { value: text } }), type: INTERVAL };
+  if (!/^\s*[+-]?\d+(\.\d*)?\s*$/.test(text)) throw new PlanError(`invalid input syntax for a frame offset: "${text}"`);
+  return bindNumber(text.trim().replace(/^\+/, ''));
 }
 
 function rangeOffset(e: LiteralExpr, orderBy: readonly SortKey[], which: string): LiteralExpr {
