@@ -17,6 +17,7 @@ import { SetOpExec } from './operators/set-op-exec.js';
 import { SortExec } from './operators/sort-exec.js';
 import { UnionExec } from './operators/union-exec.js';
 import { ValuesExec } from './operators/values-exec.js';
+import { planWindow } from './operators/window-exec.js';
 
 /** Planning state: the catalog, and one shared computation per multiply-referenced CTE. */
 export interface PhysicalPlanContext extends Pick<ExecContext, 'catalog'> {
@@ -87,6 +88,8 @@ export function planPhysical(p: LogicalPlan, ctx: PhysicalPlanContext): Physical
       );
     case 'set_op':
       return new SetOpExec(planPhysical(p.left, ctx), planPhysical(p.right, ctx), p.op, p.all, p.schema);
+    case 'window':
+      return planWindow(p, planPhysical(p.input, ctx));
     default:
       throw new InternalError(`no physical operator for ${(p as LogicalPlan).kind}`);
   }

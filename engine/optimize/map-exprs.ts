@@ -27,5 +27,15 @@ export function mapPlanExprs(p: LogicalPlan, f: (e: Expr) => Expr): LogicalPlan 
     case 'union':
     case 'set_op':
       return p;
+    case 'window':
+      return {
+        ...p,
+        calls: p.calls.map((c) => ({
+          ...c,
+          args: c.args.map(f),
+          partitionBy: c.partitionBy.map(f),
+          orderBy: c.orderBy.map((k) => ({ ...k, expr: f(k.expr) })),
+        })),
+      };
   }
 }

@@ -1,6 +1,7 @@
 // EXPLAIN text: one line per logical node, children indented under their parent.
 import { exprText } from './expr/display.js';
 import { type LogicalPlan, planChildren, type Scan } from './logical/index.js';
+import { windowCallText } from './logical/window.js';
 
 /** Lines of the plan; `scanDetail` adds provider facts (files, row groups kept) to scan lines. */
 export function explainLines(plan: LogicalPlan, scanDetail: ReadonlyMap<Scan, string> = new Map()): string[] {
@@ -71,6 +72,8 @@ function nodeLine(p: LogicalPlan, scanDetail: ReadonlyMap<Scan, string>): string
       return 'Union';
     case 'set_op':
       return `SetOp: ${p.op.toUpperCase()}${p.all ? ' ALL' : ''}`;
+    case 'window':
+      return `Window: ${p.calls.map((c) => windowCallText(c, exprText)).join(', ')}`;
   }
 }
 

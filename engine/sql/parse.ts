@@ -2,6 +2,7 @@
 import nodeSqlParser from 'node-sql-parser';
 import { NotSupportedError, ParseError } from '../errors.js';
 import { parseWithRewrites } from './rewrite/index.js';
+import { RewriteSyntaxError, rewriteWindowSql } from './rewrite/window-rewrite.js';
 
 const parser = new nodeSqlParser.Parser();
 const OPTIONS = { database: 'postgresql' };
@@ -22,17 +23,59 @@ export function parseSql(sql: string): ParsedStatement {
   if (m?.[1]) throw new NotSupportedError(`EXPLAIN ${m[1].toUpperCase()} is not supported yet; use EXPLAIN`);
   const body = m ? sql.slice(m[0].length) : sql;
   if (body.trim() === '') throw new ParseError('empty query: the request holds no SQL statement');
+  const shift = m ? m[0].length : 0;
   let ast: Ast;
   try {
-    ast = parseWithRewrites(body, (text) => parser.astify(text, OPTIONS));
+    ast = parseWithRewrites(body, astifyArm);
   } catch (e) {
-    throw new ParseError(describeSyntaxError(e, sql, m ? m[0].length : 0));
+    throw new ParseError(describeSyntaxError(e, sql, shift));
   }
   const statements = Array.isArray(ast) ? ast.filter((s) => s !== null) : [ast];
   if (statements.length !== 1) {
     throw new ParseError(`expected exactly one SQL statement, found ${statements.length}`);
   }
   return { ast: statements[0], explain: m !== null };
+}
+
+/** One query arm (the set-operation parser splits chains): window rewrites, node-sql-parser, then the fix-ups. */
+function astifyArm(text: string): Ast {
+  let rewritten: ReturnType<typeof rewriteWindowSql>;
+  try {
+    rewritten = rewriteWindowSql(text);
+  } catch (e) {
+    // As a parser error, so that the set-operation parser maps its offset from the arm to the statement.
+    if (e instanceof RewriteSyntaxError)
+      throw { location: { start: { offset: e.offset, line: 0, column: 0 } }, found: e.found };
+    throw e;
+  }
+  let ast: Ast;
+  try {
+    ast = parser.astify(rewritten.text, OPTIONS);
+  } catch (e) {
+    throw shiftError(e, rewritten.toOriginal);
+  }
+  return rewritten.finish(ast, parseExprs);
+}
+
+/** An expression list a rewrite cut out of the text at offset `at` (PARTITION BY, a frame offset). */
+function parseExprs(text: string, at: number): Ast[] {
+  const prefix = 'SELECT ';
+  try {
+    // `SELECT $1::int + 1` gives the cast as the item itself rather than under `expr`.
+    return (parser.astify(`${prefix}${text}`, OPTIONS) as Ast).columns.map((c: Ast) =>
+      c.type === 'expr' ? c.expr : c,
+    );
+  } catch (e) {
+    throw shiftError(e, (o) => Math.max(0, o - prefix.length) + at);
+  }
+}
+
+/** A parser error with its location mapped back to the original text. */
+function shiftError(e: unknown, toOriginal: (offset: number) => number): unknown {
+  const err = e as PegError;
+  const loc = err.location?.start;
+  if (!loc) return e;
+  return { ...err, message: err.message, location: { start: { ...loc, offset: toOriginal(loc.offset) } } };
 }
 
 /** The SQL text of an expression AST, as node-sql-parser prints it (aggregate names in lower case). */

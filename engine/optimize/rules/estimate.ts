@@ -17,6 +17,7 @@ export function estimateRows(p: LogicalPlan, ctx: OptimizerContext): number {
       return estimateRows(p.input, ctx) * selectivity(p.predicate);
     case 'project':
     case 'sort':
+    case 'window':
       return estimateRows(p.input, ctx);
     case 'limit':
       return Math.min(estimateRows(p.input, ctx), p.fetch ?? Number.POSITIVE_INFINITY);

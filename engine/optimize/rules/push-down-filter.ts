@@ -86,6 +86,19 @@ function push(p: LogicalPlan): LogicalPlan {
     // of the right that equals a left row, e.g. -0 and 0, could still fail the predicate)
     case 'set_op':
       return { ...input, left: push(makeFilter(input.left, byPosition(p.predicate, input.schema, input.left.schema))) };
+    // Filter over Window: conjuncts on columns every call partitions by go below it (they drop whole partitions)
+    case 'window': {
+      const keysOf = (c: (typeof input.calls)[number]) =>
+        c.partitionBy.flatMap((e) => (e.kind === 'column' ? [key(e.qualifier, e.name)] : []));
+      const shared = new Set(keysOf(input.calls[0]!).filter((k) => input.calls.every((c) => keysOf(c).includes(k))));
+      const below: Expr[] = [];
+      const above: Expr[] = [];
+      for (const c of splitConjuncts(p.predicate))
+        (columnsOf(c).every((x) => shared.has(key(x.qualifier, x.name))) ? below : above).push(c);
+      if (below.length === 0) return p;
+      const pushed = { ...input, input: push(makeFilter(input.input, conjoin(below)!)) };
+      return above.length ? makeFilter(pushed, conjoin(above)!) : pushed;
+    }
     default:
       return p;
   }

@@ -1,6 +1,7 @@
 // push-down-projection: scans read only the columns some operator above them uses.
 import { type ColumnExpr, columnsOf, type Expr } from '../../plan/expr/index.js';
 import { type LogicalPlan, withInputs } from '../../plan/logical/index.js';
+import { windowSchema } from '../../plan/logical/window.js';
 import type { Field } from '../../plan/types.js';
 import type { OptimizerRule } from '../rule.js';
 
@@ -54,6 +55,12 @@ function prune(p: LogicalPlan, needed: ColumnExpr[] | null): LogicalPlan {
       return { ...p, inputs: p.inputs.map((i) => prune(i, null)) };
     case 'set_op':
       return { ...p, left: prune(p.left, null), right: prune(p.right, null) };
+    // Window: its input keeps every column the calls read, plus those the parent reads
+    case 'window': {
+      const exprs = p.calls.flatMap((c) => [...c.args, ...c.partitionBy, ...c.orderBy.map((k) => k.expr)]);
+      const input = prune(p.input, withCols(needed, exprs));
+      return { ...p, input, schema: windowSchema(input.schema, p.calls) };
+    }
     case 'aggregate': {
       const exprs = [...p.groupBy, ...p.aggregates.flatMap((a) => (a.filter ? [...a.args, a.filter] : a.args))];
       return { ...p, input: prune(p.input, withCols([], exprs)) };

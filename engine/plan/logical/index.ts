@@ -6,6 +6,10 @@ import type { SetOp, Union } from './set-op.js';
 export { GROUPING_ID_COLUMN, groupingValue } from './grouping.js';
 export type { SetOp, SetOpKind, Union } from './set-op.js';
 
+import { type Window, windowSchema } from './window.js';
+
+export type { Window } from './window.js';
+
 /** Reads a table. `columns`, `filters` and `limit` are filled in by the push-down rules. */
 export interface Scan {
   readonly kind: 'scan';
@@ -136,7 +140,19 @@ export interface CteScan {
   readonly schema: Schema;
 }
 
-export type LogicalPlan = Scan | Values | Filter | Project | Aggregate | Sort | Limit | Join | CteScan | Union | SetOp;
+export type LogicalPlan =
+  | Scan
+  | Values
+  | Filter
+  | Project
+  | Aggregate
+  | Sort
+  | Limit
+  | Join
+  | CteScan
+  | Union
+  | SetOp
+  | Window;
 
 export function planChildren(p: LogicalPlan): LogicalPlan[] {
   if (p.kind === 'join') return [p.left, p.right];
@@ -153,6 +169,7 @@ export function withInputs(p: LogicalPlan, inputs: readonly LogicalPlan[]): Logi
   if (p.kind === 'set_op') return { ...p, left: inputs[0]!, right: inputs[1]! };
   const input = inputs[0]!;
   if (p.kind === 'filter' || p.kind === 'sort' || p.kind === 'limit') return { ...p, input, schema: input.schema };
+  if (p.kind === 'window') return { ...p, input, schema: windowSchema(input.schema, p.calls) };
   return { ...p, input };
 }
 

@@ -18,6 +18,11 @@ export interface AggregateSink {
   grouping(args: Expr[]): ColumnExpr;
 }
 
+/** Receives window function calls (`… OVER …`) met while binding SELECT and ORDER BY. */
+export interface WindowSink {
+  add(ast: Ast, ctx: ExprContext): ColumnExpr;
+}
+
 export interface ExprContext {
   readonly scope: Scope;
   readonly params: ParamBinder;
@@ -27,6 +32,8 @@ export interface ExprContext {
   readonly query?: (ast: Ast) => LogicalPlan;
   /** Statement-wide counter numbering subqueries. */
   readonly ids?: { next: number };
+  /** Where window calls go; a string is the error for a clause that does not allow them. */
+  readonly windows?: WindowSink | string;
 }
 
 export interface ParamBinder {
@@ -47,6 +54,10 @@ const COMPARISONS: Record<string, ComparisonOp> = {
 export function bindExpr(ast: Ast, ctx: ExprContext): Expr {
   const sub = bindSubqueryExpr(ast, ctx);
   if (sub) return sub;
+  if (ast.over) {
+    if (typeof ctx.windows === 'object') return ctx.windows.add(ast, ctx);
+    throw new PlanError(ctx.windows ?? 'window functions are not allowed here');
+  }
   switch (ast.type) {
     case 'column_ref':
       return bindColumn(ast, ctx);
@@ -339,12 +350,15 @@ function bindAggregate(ast: Ast, ctx: ExprContext): Expr {
   if (typeof ctx.aggregates === 'string')
     throw new PlanError(`aggregate functions are not allowed in ${ctx.aggregates}`);
   if (!AGGREGATE_NAMES.has(name)) throw new NotSupportedError(`aggregate function ${name} is not supported yet`);
-  if (ast.over) throw new NotSupportedError('window functions are not supported yet');
   const arg = ast.args?.expr;
   const star =
     arg?.type === 'star' || (arg?.type === 'column_ref' && (arg.column === '*' || arg.column?.expr?.value === '*'));
   if (star && name !== 'count') throw new PlanError(`${name}(*) does not exist`);
-  const inner = { ...ctx, aggregates: 'arguments of an aggregate function' };
+  const inner = {
+    ...ctx,
+    aggregates: 'arguments of an aggregate function',
+    windows: 'aggregate function calls cannot contain window function calls',
+  };
   const args = star || arg === undefined ? [] : [bindExpr(arg, inner)];
   if (!star && args.length === 0) throw new PlanError(`${name}() needs an argument`);
   const filter = ast.filter?.where ? requireBool(bindExpr(ast.filter.where, inner), 'FILTER') : null;

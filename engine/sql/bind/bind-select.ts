@@ -11,13 +11,16 @@ import {
   makeSort,
   type SortKey,
 } from '../../plan/logical/index.js';
+import { makeWindow } from '../../plan/logical/window.js';
 import { type Field, INT32 } from '../../plan/types.js';
 import { type Ast, astText } from '../parse.js';
 import { AggregateCollector, groupFields, overAggregate } from './bind-aggregate.js';
+import { checkDistinctOnOrder, distinctOnPlan, isDistinctOn } from './bind-distinct-on.js';
 import { bindExpr, type ExprContext } from './bind-expr.js';
 import { type BindContext, bindFrom } from './bind-from.js';
 import { bindGroupBy, resolveGrouping } from './bind-grouping.js';
 import { bindLimit } from './bind-limit.js';
+import { WindowCollector, windowOutputName } from './bind-window.js';
 import { requireBool } from './coerce.js';
 import { Scope } from './scope.js';
 
@@ -38,21 +41,32 @@ export function bindSelect(ast: Ast, ctx: BindContext): LogicalPlan {
   const scope = new Scope(from.columns, ctx.outer);
   const query = (sub: Ast) => ctx.bindQuery(sub, { ...ctx, outer: scope });
   const base = { scope, params: ctx.params, query, ids: ctx.ids };
-  if (ast.where) plan = makeFilter(plan, requireBool(bindExpr(ast.where, { ...base, aggregates: 'WHERE' }), 'WHERE'));
+  const noWindows = (clause: string) => `window functions are not allowed in ${clause}`;
+  if (ast.where) {
+    const where = bindExpr(ast.where, { ...base, aggregates: 'WHERE', windows: noWindows('WHERE') });
+    plan = makeFilter(plan, requireBool(where, 'WHERE'));
+  }
 
   const aggregating =
-    Boolean(ast.groupby?.columns?.length) || [ast.columns, ast.having, ast.orderby].some(hasAggregate);
+    Boolean(ast.groupby?.columns?.length) || [ast.columns, ast.having, ast.orderby, ast.window].some(hasAggregate);
   const collector = aggregating ? new AggregateCollector() : null;
-  const exprCtx: ExprContext = { ...base, aggregates: collector ?? 'this query without GROUP BY' };
+  const windows = new WindowCollector(ast.window ?? null);
+  const exprCtx: ExprContext = { ...base, aggregates: collector ?? 'this query without GROUP BY', windows };
   let items = bindItems(ast.columns, exprCtx);
   let having = ast.having
-    ? requireBool(bindExpr(ast.having, { ...exprCtx, aggregates: collector ?? 'HAVING' }), 'HAVING')
+    ? requireBool(
+        bindExpr(ast.having, { ...exprCtx, aggregates: collector ?? 'HAVING', windows: noWindows('HAVING') }),
+        'HAVING',
+      )
     : null;
   let keys = (ast.orderby ?? []).map((o: Ast) => pendingKey(o, items, exprCtx));
+  let onKeys: PendingKey[] = isDistinctOn(ast)
+    ? ast.distinct.columns.map((c: Ast) => pendingKey(c, items, exprCtx))
+    : [];
 
   if (collector) {
     const grouping = bindGroupBy(ast.groupby?.columns ?? [], (g: Ast) =>
-      bindGroupItem(g, items, { ...base, aggregates: 'GROUP BY' }),
+      bindGroupItem(g, items, { ...base, aggregates: 'GROUP BY', windows: noWindows('GROUP BY') }),
     );
     const { groupBy, sets } = grouping;
     const fields = [
@@ -70,25 +84,38 @@ export function bindSelect(ast: Ast, ctx: BindContext): LogicalPlan {
       aggregates: collector.calls,
       schema: { fields },
     };
-    const names = new Set([...collector.calls.map((c) => c.name), ...(sets ? [GROUPING_ID_COLUMN] : [])]);
+    const names = new Set([
+      ...collector.calls.map((c) => c.name),
+      ...(sets ? [GROUPING_ID_COLUMN] : []),
+      ...windows.names,
+    ]);
     const lift = (e: Expr) => overAggregate(resolveGrouping(e, collector.groupings, grouping), groupBy, fields, names);
     items = items.map((it) => ({ ...it, expr: lift(it.expr) }));
     having = having ? lift(having) : null;
     keys = keys.map((k: PendingKey) => ('expr' in k ? { expr: lift(k.expr) } : k));
+    onKeys = onKeys.map((k: PendingKey) => ('expr' in k ? { expr: lift(k.expr) } : k));
+    windows.mapExprs(lift);
   }
   if (having) plan = makeFilter(plan, having);
+  if (windows.calls.length > 0) plan = makeWindow(plan, windows.calls);
 
   const distinct = ast.distinct?.type === 'DISTINCT';
   const hidden: Expr[] = [];
   // Each ORDER BY key as a position in the projection (hidden columns follow the select list).
+  const position = (k: PendingKey): number => {
+    if ('output' in k) return k.output;
+    const text = exprText(k.expr);
+    const at = items.findIndex((it) => exprText(it.expr) === text);
+    if (at >= 0) return at;
+    if (distinct) throw new PlanError('for SELECT DISTINCT, ORDER BY expressions must appear in select list');
+    const h = hidden.findIndex((e) => exprText(e) === text);
+    if (h >= 0) return items.length + h;
+    hidden.push(k.expr);
+    return items.length + hidden.length - 1;
+  };
+  const onAt = onKeys.map(position);
   const sortKeys: PositionedKey[] = (ast.orderby ?? []).map((o: Ast, i: number) => {
-    const k = keys[i] as PendingKey;
-    let at = 'output' in k ? k.output : items.findIndex((it) => exprText(it.expr) === exprText(k.expr));
-    if (at < 0) {
-      if (distinct) throw new PlanError('for SELECT DISTINCT, ORDER BY expressions must appear in select list');
-      at = items.length + hidden.length;
-      hidden.push((k as { expr: Expr }).expr);
-    }
+    const at = position(keys[i] as PendingKey);
     const ascending = String(o.type ?? 'ASC').toUpperCase() !== 'DESC';
     const nulls = String(o.nulls ?? '').toUpperCase();
     // PostgreSQL: NULLS LAST for ASC, NULLS FIRST for DESC unless stated.
@@ -111,16 +138,21 @@ export function bindSelect(ast: Ast, ctx: BindContext): LogicalPlan {
   }));
   plan = makeProject(plan, [...items.map((it) => it.expr), ...hidden], [...fields, ...hiddenFields]);
   if (distinct) plan = distinctOver(plan);
-  if (sortKeys.length > 0) {
-    const all = plan.schema.fields;
-    const resolved = sortKeys.map((k): SortKey => {
-      const f = all[k.at]!;
-      const expr: Expr = { kind: 'column', qualifier: f.qualifier, name: f.name, type: f.type };
-      return { expr, ascending: k.ascending, nullsFirst: k.nullsFirst };
-    });
-    plan = makeSort(plan, resolved);
+  const all = plan.schema.fields;
+  const resolved = sortKeys.map((k): SortKey => {
+    const f = all[k.at]!;
+    const expr: Expr = { kind: 'column', qualifier: f.qualifier, name: f.name, type: f.type };
+    return { expr, ascending: k.ascending, nullsFirst: k.nullsFirst };
+  });
+  if (isDistinctOn(ast)) {
+    checkDistinctOnOrder(
+      onAt,
+      sortKeys.map((k) => k.at),
+    );
+    plan = distinctOnPlan(plan, onAt, resolved);
   }
-  if (hidden.length > 0) {
+  if (sortKeys.length > 0) plan = makeSort(plan, resolved);
+  if (hidden.length > 0 || isDistinctOn(ast)) {
     plan = makeProject(
       plan,
       fields.map((f): Expr => ({ kind: 'column', qualifier: f.qualifier, name: f.name, type: f.type })),
@@ -136,18 +168,13 @@ function rejectUnsupported(ast: Ast): void {
   if (ast.type !== 'select')
     throw new NotSupportedError(`${String(ast.type).toUpperCase()} statements are not supported yet`);
   if (ast._next || ast.set_op) throw new NotSupportedError('UNION, INTERSECT and EXCEPT are not supported yet');
-  if (ast.window) throw new NotSupportedError('window functions are not supported yet');
-  if (
-    String(ast.distinct?.type ?? '')
-      .replace(/\s/g, '')
-      .toUpperCase() === 'DISTINCTON'
-  )
-    throw new NotSupportedError('DISTINCT ON is not supported yet');
 }
 
 function hasAggregate(ast: Ast): boolean {
   if (ast === null || typeof ast !== 'object') return false;
   if (Array.isArray(ast)) return ast.some(hasAggregate);
+  // `sum(x) OVER …` is a window call; aggregates inside it (`rank() OVER (ORDER BY sum(x))`) still count.
+  if (ast.over) return hasAggregate(ast.args) || hasAggregate(ast.over);
   if (ast.type === 'aggr_func') return true;
   if (ast.type === 'function') {
     const name = (ast.name?.name ?? [])
@@ -181,7 +208,9 @@ function bindItems(columns: Ast[], ctx: ExprContext): SelectItem[] {
       continue;
     }
     const expr = bindExpr(e, ctx);
-    const name = c.as ? String(c.as) : expr.kind === 'column' ? expr.name : outputName(e, expr);
+    const name = c.as
+      ? String(c.as)
+      : (windowOutputName(e) ?? (expr.kind === 'column' ? expr.name : outputName(e, expr)));
     out.push({ expr, name, qualifier: !c.as && expr.kind === 'column' ? expr.qualifier : null });
   }
   return out;
