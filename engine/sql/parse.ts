@@ -1,6 +1,7 @@
 // SQL text -> node-sql-parser AST (PostgreSQL dialect); the only importer of node-sql-parser.
 import nodeSqlParser from 'node-sql-parser';
 import { NotSupportedError, ParseError } from '../errors.js';
+import { fixAst, rewriteSql } from './rewrite/index.js';
 
 const parser = new nodeSqlParser.Parser();
 const OPTIONS = { database: 'postgresql' };
@@ -21,12 +22,16 @@ export function parseSql(sql: string): ParsedStatement {
   if (m?.[1]) throw new NotSupportedError(`EXPLAIN ${m[1].toUpperCase()} is not supported yet; use EXPLAIN`);
   const body = m ? sql.slice(m[0].length) : sql;
   if (body.trim() === '') throw new ParseError('empty query: the request holds no SQL statement');
+  // Parser gaps are worked around by rewriting the text (rewrite/); error offsets map back to `sql`.
+  const rewritten = rewriteSql(body);
   let ast: Ast;
   try {
-    ast = parser.astify(body, OPTIONS);
+    ast = parser.astify(rewritten.sql, OPTIONS);
   } catch (e) {
-    throw new ParseError(describeSyntaxError(e, sql, m ? m[0].length : 0));
+    const shift = m ? m[0].length : 0;
+    throw new ParseError(describeSyntaxError(e, sql, (offset) => rewritten.toOriginal(offset) + shift));
   }
+  fixAst(ast);
   const statements = Array.isArray(ast) ? ast.filter((s) => s !== null) : [ast];
   if (statements.length !== 1) {
     throw new ParseError(`expected exactly one SQL statement, found ${statements.length}`);
@@ -49,11 +54,11 @@ interface PegError {
   found?: string | null;
 }
 
-function describeSyntaxError(e: unknown, sql: string, shift: number): string {
+function describeSyntaxError(e: unknown, sql: string, toOriginal: (offset: number) => number): string {
   const err = e as PegError;
   const loc = err.location?.start;
   if (!loc) return `syntax error: ${err.message ?? String(e)}`;
-  const offset = loc.offset + shift;
+  const offset = toOriginal(loc.offset);
   const before = sql.slice(0, offset);
   const line = before.split('\n').length;
   const column = offset - before.lastIndexOf('\n');

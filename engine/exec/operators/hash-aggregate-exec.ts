@@ -13,6 +13,8 @@ import { GroupKeys } from './group-keys.js';
 export interface PhysicalAggregate {
   readonly call: AggregateCall;
   readonly arg: PhysicalExpr | null;
+  /** The call's arguments after the first (string_agg's separator and ORDER BY keys). */
+  readonly extra?: readonly PhysicalExpr[];
   readonly filter: PhysicalExpr | null;
 }
 
@@ -49,16 +51,18 @@ export class HashAggregateExec implements PhysicalOperator {
           );
       const ngroups = global ? 1 : keys.size;
       for (let j = 0; j < accs.length; j++) {
-        const { arg, filter } = this.#aggregates[j]!;
+        const { arg, extra = [], filter } = this.#aggregates[j]!;
         const values = arg ? arg.evaluate(batch) : null;
+        const more = extra.map((e) => e.evaluate(batch));
         if (filter === null) {
-          accs[j]!.update(groups, n, values, ngroups);
+          accs[j]!.update(groups, n, values, ngroups, more);
           continue;
         }
         // FILTER (WHERE …): feed the accumulator only the rows where the filter is true.
         const { indices, count } = selectTrue(filter.evaluate(batch));
         const keep = indices.subarray(0, count);
-        accs[j]!.update(takeGroups(groups, keep), count, values ? take(values, keep) : null, ngroups);
+        const kept = more.map((c) => take(c, keep));
+        accs[j]!.update(takeGroups(groups, keep), count, values ? take(values, keep) : null, ngroups, kept);
       }
     }
     const ngroups = global ? 1 : keys.size;

@@ -2,16 +2,25 @@
 import { NotSupportedError, PlanError } from '../../errors.js';
 import { AGGREGATE_NAMES, lookupFunction } from '../../functions/registry.js';
 import type { BinaryOp, ColumnExpr, ComparisonOp, Expr, LiteralExpr } from '../../plan/expr/index.js';
+import type { AggregateCall, AggregateFn } from '../../plan/logical/index.js';
 import { BOOL, DATE, type DataType, decimal, FLOAT64, NULL, TIMESTAMP, typeName, UTF8 } from '../../plan/types.js';
 import { parseDate, parseTimestamp } from '../../plan/values.js';
 import type { Ast } from '../parse.js';
+import { bindAggregateCall } from './bind-aggregate-call.js';
 import { bindLiteral, bindNumber, parseInterval } from './bind-literal.js';
 import { arithmeticTypes, castTo, parseTypeName, requireBool, unify, unifyAll } from './coerce.js';
 import type { Scope } from './scope.js';
 
 /** Receives aggregate calls met while binding (SELECT, HAVING, ORDER BY of an aggregating query). */
 export interface AggregateSink {
-  add(fn: string, args: Expr[], distinct: boolean, star: boolean, filter: Expr | null): ColumnExpr;
+  add(
+    fn: AggregateFn,
+    args: Expr[],
+    distinct: boolean,
+    star: boolean,
+    filter: Expr | null,
+    orderBy?: AggregateCall['orderBy'],
+  ): ColumnExpr;
 }
 
 export interface ExprContext {
@@ -76,7 +85,7 @@ export function bindExpr(ast: Ast, ctx: ExprContext): Expr {
     case 'function':
       return bindFunction(ast, ctx);
     case 'aggr_func':
-      return bindAggregate(ast, ctx);
+      return bindAggregateCall(ast, ctx);
     case 'extract': {
       // EXTRACT(f FROM DATE '…') arrives as the string plus `cast_type`.
       const src = ast.args.cast_type
@@ -140,6 +149,11 @@ function bindBinary(ast: Ast, ctx: ExprContext): Expr {
   if (op === 'IN' || op === 'NOT IN' || op === 'NOTIN') return bindIn(left(), ast.right, op !== 'IN', ctx);
   if (op === 'BETWEEN' || op === 'NOT BETWEEN' || op === 'NOTBETWEEN')
     return bindBetween(left(), ast.right, op !== 'BETWEEN', ctx);
+  if (op === 'IS DISTINCT FROM' || op === 'IS NOT DISTINCT FROM') {
+    // Both arrive through rewrite/is-distinct-from.ts.
+    const [a, b] = unify(left(), bindExpr(ast.right, ctx), op);
+    return bindCall(op === 'IS DISTINCT FROM' ? 'is_distinct_from' : 'is_not_distinct_from', [a, b]);
+  }
   if (op === 'IS' || op === 'IS NOT' || op === 'ISNOT') return bindIs(left(), ast.right, op !== 'IS');
   const likeOps: Record<string, [boolean, boolean]> = {
     LIKE: [false, false],
@@ -202,7 +216,7 @@ function bindIs(e: Expr, right: Ast, negated: boolean): Expr {
     const op = truth ? (negated ? 'is_not_true' : 'is_true') : negated ? 'is_not_false' : 'is_false';
     return { kind: 'unary', op, expr: requireBool(e, 'IS'), type: BOOL };
   }
-  throw new NotSupportedError('IS [NOT] DISTINCT FROM is not supported yet');
+  throw new PlanError('syntax error: IS must be followed by NULL, TRUE, FALSE, UNKNOWN or [NOT] DISTINCT FROM');
 }
 
 /** `x::a::b` arrives as one cast with targets [a, b], applied left to right. */
@@ -280,17 +294,16 @@ function functionName(ast: Ast): string {
 function bindFunction(ast: Ast, ctx: ExprContext): Expr {
   const name = functionName(ast);
   const raw: Ast[] = ast.args?.value ?? [];
-  if (AGGREGATE_NAMES.has(name)) return bindAggregate({ name, args: { expr: raw[0] } }, ctx);
+  // One-argument aggregates arrive as `aggr_func` (rewrite/aggregate-call.ts); this is any other arity.
+  if (AGGREGATE_NAMES.has(name))
+    throw new PlanError(
+      `function ${name}(${raw.map((a) => typeName(bindExpr(a, ctx).type)).join(', ')}) does not exist`,
+    );
   if (name === 'not' && raw.length === 1)
     return { kind: 'unary', op: 'not', expr: requireBool(bindExpr(raw[0], ctx), 'NOT'), type: BOOL };
   if (name === 'trim' && raw.some((a) => a.type === 'origin')) return bindTrim(raw, ctx);
-  if (name === 'position') {
-    // position(sub IN s) arrives as [sub, 'in', s].
-    const [sub, , s] = raw;
-    return bindCall('strpos', [castTo(bindExpr(s, ctx), UTF8), castTo(bindExpr(sub, ctx), UTF8)]);
-  }
   const args = raw.map((a) => bindExpr(a, ctx));
-  if (name === 'coalesce' || name === 'nullif') return bindCall(name, unifyAll(args, name).exprs);
+  if (['coalesce', 'nullif', 'greatest', 'least'].includes(name)) return bindCall(name, unifyAll(args, name).exprs);
   return bindCall(name, args);
 }
 
@@ -308,7 +321,10 @@ function bindTrim(raw: Ast[], ctx: ExprContext): Expr {
 export function bindCall(name: string, args: Expr[]): Expr {
   const fn = lookupFunction(name);
   if (!fn) throw new PlanError(`function ${name}(${args.map((a) => typeName(a.type)).join(', ')}) does not exist`);
-  const resolved = fn.signature(args.map((a) => (a.kind === 'literal' && a.untyped ? UTF8 : a.type)));
+  const resolved = fn.signature(
+    args.map((a) => (a.kind === 'literal' && a.untyped ? UTF8 : a.type)),
+    args.map((a) => (a.kind === 'literal' ? a.value : undefined)),
+  );
   if (typeof resolved === 'string') throw new PlanError(resolved);
   return {
     kind: 'call',
@@ -316,21 +332,4 @@ export function bindCall(name: string, args: Expr[]): Expr {
     args: args.map((a, i) => castTo(a, resolved.args[i]!)),
     type: resolved.returns,
   };
-}
-
-function bindAggregate(ast: Ast, ctx: ExprContext): Expr {
-  const name = String(ast.name).toLowerCase();
-  if (typeof ctx.aggregates === 'string')
-    throw new PlanError(`aggregate functions are not allowed in ${ctx.aggregates}`);
-  if (!AGGREGATE_NAMES.has(name)) throw new NotSupportedError(`aggregate function ${name} is not supported yet`);
-  if (ast.over) throw new NotSupportedError('window functions are not supported yet');
-  const arg = ast.args?.expr;
-  const star =
-    arg?.type === 'star' || (arg?.type === 'column_ref' && (arg.column === '*' || arg.column?.expr?.value === '*'));
-  if (star && name !== 'count') throw new PlanError(`${name}(*) does not exist`);
-  const inner = { ...ctx, aggregates: 'arguments of an aggregate function' };
-  const args = star || arg === undefined ? [] : [bindExpr(arg, inner)];
-  if (!star && args.length === 0) throw new PlanError(`${name}() needs an argument`);
-  const filter = ast.filter?.where ? requireBool(bindExpr(ast.filter.where, inner), 'FILTER') : null;
-  return ctx.aggregates.add(name, args, Boolean(ast.args?.distinct), star, filter);
 }
