@@ -4,18 +4,26 @@ import type { ScalarFunction } from './function.js';
 import { COMPARISON_FUNCTIONS } from './scalar/comparison.js';
 import { CONDITIONAL_FUNCTIONS } from './scalar/conditional.js';
 import { DATE_FUNCTIONS } from './scalar/date.js';
+import { extract } from './scalar/extract.js';
 import { MATH_FUNCTIONS } from './scalar/math.js';
+import { REGEXP_FUNCTIONS } from './scalar/regexp.js';
 import { ROUNDING_FUNCTIONS } from './scalar/rounding.js';
 import { STRING_FUNCTIONS } from './scalar/string.js';
+import { STRING_PART_FUNCTIONS } from './scalar/string-parts.js';
+import { TO_CHAR_FUNCTIONS } from './scalar/to-char.js';
 
 const FUNCTIONS = new Map<string, ScalarFunction>();
 for (const f of [
   ...STRING_FUNCTIONS,
+  ...STRING_PART_FUNCTIONS,
   ...DATE_FUNCTIONS,
   ...MATH_FUNCTIONS,
   ...ROUNDING_FUNCTIONS,
   ...CONDITIONAL_FUNCTIONS,
   ...COMPARISON_FUNCTIONS,
+  ...REGEXP_FUNCTIONS,
+  ...TO_CHAR_FUNCTIONS,
+  extract,
 ]) {
   if (FUNCTIONS.has(f.name)) throw new Error(`duplicate function ${f.name}`);
   FUNCTIONS.set(f.name, f);

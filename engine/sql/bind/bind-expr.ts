@@ -91,7 +91,7 @@ export function bindExpr(ast: Ast, ctx: ExprContext): Expr {
       const src = ast.args.cast_type
         ? typedLiteral(String(ast.args.cast_type).toLowerCase(), String(ast.args.source.value))
         : bindExpr(ast.args.source, ctx);
-      return bindCall('date_part', [bindLiteral(String(ast.args.field).toLowerCase()), src]);
+      return bindCall('extract', [bindLiteral(String(ast.args.field).toLowerCase()), src]);
     }
     case 'expr_list':
       if (ast.value?.length === 1) return bindExpr(ast.value[0], ctx);
@@ -172,6 +172,7 @@ function bindBinary(ast: Ast, ctx: ExprContext): Expr {
     if (escapeChar.length > 1) throw new PlanError('invalid escape string: it must be empty or one character');
     return { kind: 'like', expr: l, pattern: p, negated, caseInsensitive, escape: escapeChar, type: BOOL };
   }
+  if (op in REGEX_OPS || op === 'SIMILAR TO' || op === 'NOT SIMILAR TO') return bindRegexMatch(op, ast, ctx);
   const l = left();
   const r = bindExpr(ast.right, ctx);
   if (op in COMPARISONS) {
@@ -184,6 +185,27 @@ function bindBinary(ast: Ast, ctx: ExprContext): Expr {
     return { kind: 'binary', op: op as BinaryOp, left: a, right: b, type };
   }
   throw new NotSupportedError(`operator ${ast.operator} is not supported yet`);
+}
+
+/** `~` `~*` `!~` `!~*`: [negated, case-insensitive]. */
+const REGEX_OPS: Record<string, [boolean, boolean]> = {
+  '~': [false, false],
+  '~*': [false, true],
+  '!~': [true, false],
+  '!~*': [true, true],
+};
+
+/** `s ~ p` is regexp_like(s, p); `s SIMILAR TO p [ESCAPE e]` is `s ~ similar_to_escape(p [, e])`, as in PostgreSQL. */
+function bindRegexMatch(op: string, ast: Ast, ctx: ExprContext): Expr {
+  const s = castTo(bindExpr(ast.left, ctx), UTF8);
+  let p = castTo(bindExpr(ast.right, ctx), UTF8);
+  const [negated, caseInsensitive] = REGEX_OPS[op] ?? [op.startsWith('NOT'), false];
+  if (!(op in REGEX_OPS)) {
+    const esc = ast.right?.escape?.value;
+    p = bindCall('similar_to_escape', esc === undefined ? [p] : [p, castTo(bindExpr(esc, ctx), UTF8)]);
+  }
+  const match = bindCall('regexp_like', caseInsensitive ? [s, p, bindLiteral('i')] : [s, p]);
+  return negated ? { kind: 'unary', op: 'not', expr: match, type: BOOL } : match;
 }
 
 function bindIn(e: Expr, list: Ast, negated: boolean, ctx: ExprContext): Expr {
