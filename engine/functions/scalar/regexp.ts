@@ -135,11 +135,11 @@ function matchFn(name: string, group: boolean): ScalarFunction {
 }
 
 /** SIMILAR TO pattern -> anchored POSIX pattern: `%` is `.*`, `_` is `.`, the rest is regex syntax already. */
-export function similarToRegex(pattern: string, escape = '\\'): string {
+export function similarToRegex(pattern: string, escapeChar = '\\'): string {
   let out = '';
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!;
-    if (escape !== '' && c === escape && i + 1 < pattern.length) {
+    if (escapeChar !== '' && c === escapeChar && i + 1 < pattern.length) {
       const next = pattern[++i]!;
       out += /[A-Za-z0-9]/.test(next) ? next : `\\${next}`;
     } else if (c === '%') out += '.*';
