@@ -78,15 +78,22 @@ function initcap(s: string): string {
   return out;
 }
 
-/** Case mapping per character: one that maps to several (ß -> SS) stays as it is, like PostgreSQL's. */
+/**
+ * Case mapping per character, as PostgreSQL's towupper/towlower: a character whose mapping is several
+ * characters keeps its first when the rest are combining marks (İ -> i), and stays as it is otherwise (ß).
+ */
 export function upperChar(ch: string): string {
-  const u = ch.toUpperCase();
-  return u.length === ch.length ? u : ch;
+  return singleChar(ch, ch.toUpperCase());
 }
 
 export function lowerChar(ch: string): string {
-  const l = ch.toLowerCase();
-  return l.length === ch.length ? l : ch;
+  return singleChar(ch, ch.toLowerCase());
+}
+
+function singleChar(ch: string, mapped: string): string {
+  const [first, ...rest] = Array.from(mapped);
+  if (rest.length === 0) return mapped;
+  return rest.every((c) => /\p{M}/u.test(c)) ? first! : ch;
 }
 
 function translate(s: string, from: string, to: string): string {
