@@ -31,39 +31,9 @@ export const KNOWN_FAILURES: readonly KnownFailure[] = [
     bug: 'NaN comparisons follow IEEE instead of PostgreSQL (NaN = NaN, NaN > everything)',
   },
   {
-    file: 'filter.slt',
-    sql: "SELECT '🚀' > 'ｚ', 'a🚀' < 'aｚ'",
-    bug: "text compares by UTF-16 code unit, not code point: '🚀' > 'ｚ' is false",
-  },
-  {
-    file: 'filter.slt',
-    sql: "SELECT k FROM specials WHERE s > 'ｚ'",
-    bug: 'text compares by UTF-16 code unit',
-  },
-  {
     file: 'expressions.slt',
     sql: 'SELECT f * f FROM specials WHERE k = 3',
     bug: 'double precision overflow gives Infinity instead of value out of range: overflow',
-  },
-  {
-    file: 'sort.slt',
-    sql: 'SELECT s FROM specials WHERE k >= 9 ORDER BY s',
-    bug: 'ORDER BY text sorts by UTF-16 code unit: 🚀 before ｚ',
-  },
-  {
-    file: 'aggregate.slt',
-    sql: 'SELECT min(s), max(s), min(d), max(d) FROM specials',
-    bug: 'max(text) compares by UTF-16 code unit: ｚ instead of 🚀',
-  },
-  {
-    file: 'sort.slt',
-    sql: 'SELECT k, s FROM specials ORDER BY s, k',
-    bug: 'ORDER BY text sorts by UTF-16 code unit: 🚀 before ｚ',
-  },
-  {
-    file: 'sort.slt',
-    sql: 'SELECT k, s FROM specials ORDER BY s DESC, k',
-    bug: 'ORDER BY text sorts by UTF-16 code unit',
   },
   {
     file: 'select.slt',

@@ -1,6 +1,7 @@
 // Per-group aggregate state: COUNT, SUM (exact for integers and decimals), AVG, MIN, MAX, DISTINCT; the others
 // live in variance-accumulator.ts and string-agg-accumulator.ts.
 import { type Column, MAX_EXACT, makeColumn, narrowExact, strings } from '../../arrow/column.js';
+import { compareText } from '../../arrow/kernels/text-order.js';
 import { ExecError } from '../../errors.js';
 import type { AggregateCall } from '../../plan/logical/index.js';
 import type { DataType } from '../../plan/types.js';
@@ -165,7 +166,11 @@ class MinMaxAcc implements Accumulator {
       if (x === null || (typeof x === 'number' && Number.isNaN(x) && isMin)) continue;
       const g = groups[i]!;
       const b = best[g]!;
-      if (b === null || (isMin ? x < b : x > b || (typeof x === 'number' && Number.isNaN(x)))) best[g] = x;
+      if (b === null) best[g] = x;
+      else if (typeof x === 'string') {
+        // Text orders by code point (UTF-8 byte order), as PostgreSQL's C collation.
+        if (isMin ? compareText(x, b as string) < 0 : compareText(x, b as string) > 0) best[g] = x;
+      } else if (isMin ? x < b : x > b || (typeof x === 'number' && Number.isNaN(x))) best[g] = x;
     }
   }
   finish(ngroups: number): Column {
