@@ -56,6 +56,7 @@ export function planPhysical(p: LogicalPlan, ctx: PhysicalPlanContext): Physical
       const aggs = p.aggregates.map((call) => ({
         call,
         arg: call.args[0] ? compileExpr(call.args[0], input.schema) : null,
+        extra: call.args.slice(1).map((e) => compileExpr(e, input.schema)),
         filter: call.filter ? compileExpr(call.filter, input.schema) : null,
       }));
       return new HashAggregateExec(input, groupBy, aggs, p.schema, p.groupingSets ?? null);

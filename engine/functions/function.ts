@@ -11,8 +11,11 @@ export interface Resolved {
 export interface ScalarFunction {
   /** The SQL name, snake_case. */
   readonly name: string;
-  /** Resolves argument types, or returns an error message naming what is wrong. */
-  signature(args: readonly DataType[]): Resolved | string;
+  /**
+   * Resolves argument types, or returns an error message naming what is wrong. `constants[i]` is argument i's
+   * value when it is a literal (undefined otherwise), for types that depend on it: round(x, 2), EXTRACT(field …).
+   */
+  signature(args: readonly DataType[], constants: readonly unknown[]): Resolved | string;
   /** Evaluates over columns already cast to the resolved types. */
   evaluate(args: readonly Column[], length: number, returns: DataType): Column;
   /** False for functions that see NULL arguments themselves (coalesce); true means NULL in, NULL out. */

@@ -1,6 +1,7 @@
 // SQL text -> node-sql-parser AST (PostgreSQL dialect); the only importer of node-sql-parser.
 import nodeSqlParser from 'node-sql-parser';
 import { NotSupportedError, ParseError } from '../errors.js';
+import { fixAst, rewriteSql } from './rewrite/expression-rewrites.js';
 import { parseWithRewrites } from './rewrite/index.js';
 import { RewriteSyntaxError, rewriteWindowSql } from './rewrite/window-rewrite.js';
 
@@ -23,12 +24,14 @@ export function parseSql(sql: string): ParsedStatement {
   if (m?.[1]) throw new NotSupportedError(`EXPLAIN ${m[1].toUpperCase()} is not supported yet; use EXPLAIN`);
   const body = m ? sql.slice(m[0].length) : sql;
   if (body.trim() === '') throw new ParseError('empty query: the request holds no SQL statement');
+  // Parser gaps are worked around by rewriting the text (rewrite/); error offsets map back to `sql`.
   const shift = m ? m[0].length : 0;
+  const rewritten = rewriteSql(body);
   let ast: Ast;
   try {
-    ast = parseWithRewrites(body, astifyArm);
+    ast = fixAst(parseWithRewrites(rewritten.sql, astifyArm));
   } catch (e) {
-    throw new ParseError(describeSyntaxError(e, sql, shift));
+    throw new ParseError(describeSyntaxError(e, sql, (offset) => rewritten.toOriginal(offset) + shift));
   }
   const statements = Array.isArray(ast) ? ast.filter((s) => s !== null) : [ast];
   if (statements.length !== 1) {
@@ -95,11 +98,11 @@ interface PegError {
   hint?: string;
 }
 
-function describeSyntaxError(e: unknown, sql: string, shift: number): string {
+function describeSyntaxError(e: unknown, sql: string, toOriginal: (offset: number) => number): string {
   const err = e as PegError;
   const loc = err.location?.start;
   if (!loc) return `syntax error: ${err.message ?? String(e)}`;
-  const offset = loc.offset + shift;
+  const offset = toOriginal(loc.offset);
   const before = sql.slice(0, offset);
   const line = before.split('\n').length;
   const column = offset - before.lastIndexOf('\n');

@@ -48,7 +48,7 @@ const cases: DiffCase[] = [
     sql: "SELECT id, CASE grp WHEN 1 THEN 'one' WHEN 2 THEN 'two' END, CASE WHEN flag THEN price ELSE 0 END FROM items WHERE id <= 40",
   },
   { sql: "SELECT id, COALESCE(grp, -1), NULLIF(qty, 25), COALESCE(name, cat, '?') FROM items WHERE id <= 60" },
-  // EXTRACT: floe and DuckDB return bigint for these fields; PostgreSQL returns numeric (same values).
+  // EXTRACT: floe returns numeric as PostgreSQL 14+ does, DuckDB bigint; the values print alike.
   {
     sql: 'SELECT id, EXTRACT(YEAR FROM d), EXTRACT(MONTH FROM d), EXTRACT(DAY FROM d), EXTRACT(DOW FROM d), EXTRACT(DOY FROM d), EXTRACT(QUARTER FROM d) FROM items WHERE id <= 60',
   },

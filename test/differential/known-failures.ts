@@ -11,16 +11,6 @@ export interface KnownFailure {
 
 export const KNOWN_FAILURES: readonly KnownFailure[] = [
   {
-    suite: 'expressions',
-    sql: 'SELECT id, substring(name, 2, 3), substring(name FROM 1 FOR 1), substr(name, 3) FROM items WHERE id <= 60',
-    bug: 'substring(<column> FROM … FOR …) is a syntax error',
-  },
-  {
-    suite: 'sort',
-    sql: 'SELECT k, s FROM specials ORDER BY s DESC, k',
-    bug: 'ORDER BY text sorts by UTF-16 code unit, so 🚀 (U+1F680) sorts before ｚ (U+FF5A)',
-  },
-  {
     suite: 'filter',
     sql: "SELECT k FROM specials WHERE g = 'NaN' OR g > 1.5",
     bug: 'NaN comparisons follow IEEE: NaN = NaN and NaN > 1.5 are false (PostgreSQL and DuckDB: true)',

@@ -1,5 +1,6 @@
 // Row comparators for sorting: one per key column, with ASC/DESC and NULLS FIRST/LAST.
 import { type Column, strings } from '../column.js';
+import { compareText } from './text-order.js';
 
 export interface SortSpec {
   readonly ascending: boolean;
@@ -8,7 +9,7 @@ export interface SortSpec {
 
 export type RowComparator = (i: number, j: number) => number;
 
-/** Compares rows i and j of `col`. Strings compare by UTF-16 code units; NaN sorts above every number. */
+/** Compares rows i and j of `col`. Strings compare by code point (UTF-8 byte order); NaN sorts above every number. */
 export function rowComparator(col: Column, spec: SortSpec): RowComparator {
   const dir = spec.ascending ? 1 : -1;
   const nullOrder = spec.nullsFirst ? -1 : 1;
@@ -27,11 +28,7 @@ export function rowComparator(col: Column, spec: SortSpec): RowComparator {
 function valuesComparator(col: Column): RowComparator {
   if (col.type.id === 'utf8') {
     const s = strings(col);
-    return (i, j) => {
-      const a = s[i] as string;
-      const b = s[j] as string;
-      return a < b ? -1 : a > b ? 1 : 0;
-    };
+    return (i, j) => compareText(s[i] as string, s[j] as string);
   }
   const v = col.values;
   if (v === null) return () => 0;

@@ -2,6 +2,7 @@
 import { ExecError } from '../../errors.js';
 import type { DataType } from '../../plan/types.js';
 import { type Column, MAX_EXACT, makeColumn, narrowExact, strings } from '../column.js';
+import { compareText } from './text-order.js';
 import { andValidity } from './validity.js';
 
 type Num = Int32Array | Float64Array;
@@ -153,7 +154,12 @@ export function compare(op: CmpOp, a: Column, b: Column): Column {
   const valid = andValidity([a, b], n);
   const out = new Uint8Array(n);
   const t = a.type.id;
-  if (t === 'utf8') {
+  if (t === 'utf8' && op !== '=' && op !== '<>') {
+    // Order by code point (UTF-8 byte order), not JavaScript's UTF-16 code units.
+    const x = strings(a);
+    const y = strings(b);
+    for (let i = 0; i < n; i++) out[i] = cmpOne(op, compareText(x[i]!, y[i]!), 0);
+  } else if (t === 'utf8') {
     cmpLoop(op, strings(a), strings(b), out, n);
   } else if (t === 'float64' || a.type.id !== b.type.id) {
     cmpLoop(op, toFloat64(a), toFloat64(b), out, n);

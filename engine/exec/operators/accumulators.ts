@@ -1,14 +1,21 @@
-// Per-group aggregate state: COUNT, SUM (exact for integers and decimals), AVG, MIN, MAX, and DISTINCT.
+// Per-group aggregate state: COUNT, SUM (exact for integers and decimals), AVG, MIN, MAX, DISTINCT; the others
+// live in variance-accumulator.ts and string-agg-accumulator.ts.
 import { type Column, MAX_EXACT, makeColumn, narrowExact, strings } from '../../arrow/column.js';
+import { compareText } from '../../arrow/kernels/text-order.js';
 import { ExecError } from '../../errors.js';
 import type { AggregateCall } from '../../plan/logical/index.js';
 import type { DataType } from '../../plan/types.js';
+import { StringAggAcc } from './string-agg-accumulator.js';
+import { BoolAcc, VarianceAcc } from './variance-accumulator.js';
 
 type Key = number | bigint | string | boolean;
 
 export interface Accumulator {
-  /** Adds rows of `arg` (absent for COUNT(*)) to groups `groups[i]`; `ngroups` is the current group count. */
-  update(groups: Int32Array, n: number, arg: Column | null, ngroups: number): void;
+  /**
+   * Adds rows of `arg` (absent for COUNT(*)) to groups `groups[i]`; `ngroups` is the current group count.
+   * `extra` holds the call's further arguments (string_agg's separator and ORDER BY keys), row-aligned.
+   */
+  update(groups: Int32Array, n: number, arg: Column | null, ngroups: number, extra?: readonly Column[]): void;
   finish(ngroups: number): Column;
 }
 
@@ -23,13 +30,34 @@ export function valueReader(c: Column): (i: number) => Key | null {
 }
 
 export function makeAccumulator(call: AggregateCall): Accumulator {
-  const inner =
-    call.fn === 'count'
-      ? new CountAcc(call.args.length === 0)
-      : call.fn === 'min' || call.fn === 'max'
-        ? new MinMaxAcc(call.fn, call.type)
-        : new SumAcc(call.fn === 'avg', call.type, call.args[0]!.type);
+  // string_agg applies DISTINCT itself (it carries a separator and sort keys per row).
+  if (call.fn === 'string_agg') return new StringAggAcc(call);
+  const inner = makeInner(call);
   return call.distinct ? new DistinctAcc(inner, call.args[0]!.type) : inner;
+}
+
+function makeInner(call: AggregateCall): Accumulator {
+  const argType = call.args[0]?.type;
+  switch (call.fn) {
+    case 'count':
+      return new CountAcc(call.args.length === 0);
+    case 'min':
+    case 'max':
+      return new MinMaxAcc(call.fn, call.type);
+    case 'sum':
+    case 'avg':
+      return new SumAcc(call.fn === 'avg', call.type, argType!);
+    case 'bool_and':
+    case 'bool_or':
+      return new BoolAcc(call.fn === 'bool_and');
+    case 'var_samp':
+    case 'var_pop':
+    case 'stddev_samp':
+    case 'stddev_pop':
+      return new VarianceAcc(call.fn, argType?.id === 'decimal' ? argType.scale : 0);
+    case 'string_agg':
+      return new StringAggAcc(call);
+  }
 }
 
 class CountAcc implements Accumulator {
@@ -138,7 +166,11 @@ class MinMaxAcc implements Accumulator {
       if (x === null || (typeof x === 'number' && Number.isNaN(x) && isMin)) continue;
       const g = groups[i]!;
       const b = best[g]!;
-      if (b === null || (isMin ? x < b : x > b || (typeof x === 'number' && Number.isNaN(x)))) best[g] = x;
+      if (b === null) best[g] = x;
+      else if (typeof x === 'string') {
+        // Text orders by code point (UTF-8 byte order), as PostgreSQL's C collation.
+        if (isMin ? compareText(x, b as string) < 0 : compareText(x, b as string) > 0) best[g] = x;
+      } else if (isMin ? x < b : x > b || (typeof x === 'number' && Number.isNaN(x))) best[g] = x;
     }
   }
   finish(ngroups: number): Column {

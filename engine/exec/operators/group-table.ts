@@ -10,6 +10,8 @@ export interface AggregateInput {
   readonly values: Column | null;
   /** Row indexes kept by FILTER (WHERE …); `null` = every row. */
   readonly keep: Int32Array | null;
+  /** Further per-row inputs of the aggregate, taken by `keep` like `values`. */
+  readonly extra: readonly Column[];
 }
 
 export class GroupTable {
@@ -40,9 +42,9 @@ export class GroupTable {
           );
     const ngroups = this.size;
     this.#accs.forEach((acc, j) => {
-      const { values, keep } = inputs[j]!;
-      if (keep === null) acc.update(groups, n, values, ngroups);
-      else acc.update(takeGroups(groups, keep), keep.length, values, ngroups);
+      const { values, extra, keep } = inputs[j]!;
+      if (keep === null) acc.update(groups, n, values, ngroups, extra);
+      else acc.update(takeGroups(groups, keep), keep.length, values, ngroups, extra);
     });
   }
 

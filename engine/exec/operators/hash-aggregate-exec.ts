@@ -13,6 +13,8 @@ import { type AggregateInput, GroupTable, keptValues } from './group-table.js';
 export interface PhysicalAggregate {
   readonly call: AggregateCall;
   readonly arg: PhysicalExpr | null;
+  /** Further per-row inputs (string_agg's separator and ORDER BY keys). */
+  readonly extra?: readonly PhysicalExpr[];
   readonly filter: PhysicalExpr | null;
 }
 
@@ -50,11 +52,12 @@ export class HashAggregateExec implements PhysicalOperator {
       const keys = this.#groupBy.map((g) => g.evaluate(batch));
       const inputs = this.#aggregates.map((a): AggregateInput => {
         const values = a.arg ? a.arg.evaluate(batch) : null;
-        if (a.filter === null) return { values, keep: null };
+        const extra = (a.extra ?? []).map((e) => e.evaluate(batch));
+        if (a.filter === null) return { values, extra, keep: null };
         // FILTER (WHERE …): feed the accumulator only the rows where the filter is true.
         const { indices, count } = selectTrue(a.filter.evaluate(batch));
         const keep = indices.subarray(0, count);
-        return { values: keptValues(values, keep), keep };
+        return { values: keptValues(values, keep), extra: extra.map((c) => keptValues(c, keep)!), keep };
       });
       for (const t of tables) t.update(keys, batch.length, inputs);
     }

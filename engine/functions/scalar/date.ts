@@ -8,16 +8,17 @@ import { F64_OUT, mapRows, stringArg } from './helpers.js';
 
 const MICROS_PER_DAY = MS_PER_DAY * 1000;
 
-function isTemporal(t: DataType): boolean {
+export function isTemporal(t: DataType): boolean {
   return t.id === 'date' || t.id === 'timestamp';
 }
 
 /** Microseconds since the epoch of row i (dates at midnight). */
-function microsOf(c: Column): (i: number) => number {
+export function microsOf(c: Column): (i: number) => number {
   const v = c.values as Int32Array | Float64Array;
   return c.type.id === 'date' ? (i) => (v[i] as number) * MICROS_PER_DAY : (i) => v[i] as number;
 }
 
+/** The field's value at `micros` (double precision: seconds carry their fraction). */
 export function extractField(field: string, micros: number): number {
   const d = new Date(Math.floor(micros / 1000));
   switch (field) {
@@ -46,19 +47,71 @@ export function extractField(field: string, micros: number): number {
       return d.getUTCMinutes();
     case 'second':
       return (((micros % 60e6) + 60e6) % 60e6) / 1e6;
+    case 'milliseconds':
+      return (((micros % 60e6) + 60e6) % 60e6) / 1e3;
+    case 'microseconds':
+      return ((micros % 60e6) + 60e6) % 60e6;
     case 'epoch':
       return micros / 1e6;
+    case 'week':
+      return isoWeek(d).week;
+    case 'isoyear':
+      return isoWeek(d).year;
     case 'decade':
       return Math.floor(d.getUTCFullYear() / 10);
     case 'century':
       return Math.ceil(d.getUTCFullYear() / 100);
+    case 'millennium':
+      return Math.ceil(d.getUTCFullYear() / 1000);
     default:
       throw new ExecError(`unit "${field}" not recognized for extract`);
   }
 }
 
-const TIME_FIELDS = new Set(['hour', 'minute', 'second']);
-const KNOWN_FIELDS = [
+/** ISO 8601 week number and week-based year: weeks start on Monday; week 1 holds the year's first Thursday. */
+export function isoWeek(d: Date): { week: number; year: number } {
+  const day = Math.floor(d.getTime() / MS_PER_DAY);
+  const thursday = day - ((d.getUTCDay() + 6) % 7) + 3;
+  const year = new Date(thursday * MS_PER_DAY).getUTCFullYear();
+  const week = Math.floor((thursday - Date.UTC(year, 0, 1) / MS_PER_DAY) / 7) + 1;
+  return { week, year };
+}
+
+/** Singular and abbreviated spellings PostgreSQL accepts, to the canonical field name. */
+const FIELD_ALIASES: Record<string, string> = {
+  years: 'year',
+  months: 'month',
+  mon: 'month',
+  days: 'day',
+  hours: 'hour',
+  minutes: 'minute',
+  min: 'minute',
+  seconds: 'second',
+  sec: 'second',
+  millisecond: 'milliseconds',
+  ms: 'milliseconds',
+  microsecond: 'microseconds',
+  us: 'microseconds',
+  weeks: 'week',
+  quarters: 'quarter',
+  decades: 'decade',
+  centuries: 'century',
+  millenniums: 'millennium',
+};
+
+/** The canonical name of an EXTRACT / date_part field. */
+export function fieldName(field: string): string {
+  const f = field.toLowerCase();
+  return FIELD_ALIASES[f] ?? f;
+}
+
+export const TIME_FIELDS = new Set(['hour', 'minute', 'second', 'milliseconds', 'microseconds']);
+export const KNOWN_FIELDS = [
+  'week',
+  'isoyear',
+  'milliseconds',
+  'microseconds',
+  'millennium',
   'year',
   'quarter',
   'month',
@@ -85,11 +138,11 @@ const datePart: ScalarFunction = {
   evaluate: ([f, d], n) => {
     const fields = stringArg(f!);
     const at = microsOf(d!);
-    const field0 = (fields[0] ?? '').toLowerCase();
+    const field0 = fieldName(fields[0] ?? '');
     if (n > 0 && !KNOWN_FIELDS.includes(field0)) throw new ExecError(`unit "${field0}" not recognized for date_part`);
     if (n > 0 && d!.type.id === 'date' && TIME_FIELDS.has(field0))
       throw new ExecError(`unit "${field0}" not supported for type date`);
-    return mapRows([f!, d!], n, FLOAT64, (i) => extractField(fields[i]!.toLowerCase(), at(i)), F64_OUT);
+    return mapRows([f!, d!], n, FLOAT64, (i) => extractField(fieldName(fields[i]!), at(i)), F64_OUT);
   },
 };
 

@@ -6,6 +6,8 @@ import { ExecError } from '../../errors.js';
 import { type DataType, INT32, isInteger, typeName, UTF8 } from '../../plan/types.js';
 import type { ScalarFunction } from '../function.js';
 import { INT32_OUT, mapRows, numberArg, stringArg, UTF8_OUT } from './helpers.js';
+import { regexSubstring } from './regexp.js';
+import { lowerChar, upperChar } from './string-parts.js';
 
 function textFn(name: string, f: (s: string) => string): ScalarFunction {
   return {
@@ -34,14 +36,17 @@ const length: ScalarFunction = {
   },
 };
 
-/** substring(s, start [, count]) with PostgreSQL's 1-based start that may be < 1. */
+/** substring(s, start [, count]) with PostgreSQL's 1-based start that may be < 1; substring(s, pattern) matches. */
 const substring: ScalarFunction = {
   name: 'substring',
-  signature: (a) =>
-    (a.length === 2 || a.length === 3) && a.slice(1).every((t) => isInteger(t) || t.id === 'null')
+  signature: (a, constants) => {
+    if (a.length === 2 && a[1]!.id === 'utf8') return regexSubstring.signature(a, constants);
+    return (a.length === 2 || a.length === 3) && a.slice(1).every((t) => isInteger(t) || t.id === 'null')
       ? { args: a.length === 2 ? [UTF8, INT32] : [UTF8, INT32, INT32], returns: UTF8 }
-      : `substring(text, integer [, integer]) does not accept (${a.map(typeName).join(', ')})`,
-  evaluate: (args, n) => {
+      : `substring(text, integer [, integer]) does not accept (${a.map(typeName).join(', ')})`;
+  },
+  evaluate: (args, n, returns) => {
+    if (args.length === 2 && args[1]!.type.id === 'utf8') return regexSubstring.evaluate(args, n, returns);
     const s = stringArg(args[0]!);
     const start = numberArg(args[1]!);
     const count = args[2] ? numberArg(args[2]) : null;
@@ -136,8 +141,8 @@ const concatOp: ScalarFunction = {
 };
 
 export const STRING_FUNCTIONS: readonly ScalarFunction[] = [
-  textFn('lower', (s) => s.toLowerCase()),
-  textFn('upper', (s) => s.toUpperCase()),
+  textFn('lower', (s) => (isAscii(s) ? s.toLowerCase() : Array.from(s, lowerChar).join(''))),
+  textFn('upper', (s) => (isAscii(s) ? s.toUpperCase() : Array.from(s, upperChar).join(''))),
   length,
   { ...length, name: 'char_length' },
   { ...length, name: 'character_length' },

@@ -47,13 +47,27 @@ export interface Project {
   readonly schema: Schema;
 }
 
-export type AggregateFn = 'count' | 'sum' | 'avg' | 'min' | 'max';
+export type AggregateFn =
+  | 'count'
+  | 'sum'
+  | 'avg'
+  | 'min'
+  | 'max'
+  | 'stddev_samp'
+  | 'stddev_pop'
+  | 'var_samp'
+  | 'var_pop'
+  | 'bool_and'
+  | 'bool_or'
+  | 'string_agg';
 
 export interface AggregateCall {
   readonly fn: AggregateFn;
-  /** Empty for COUNT(*). */
+  /** Empty for COUNT(*); string_agg: [value, separator, ...ORDER BY keys]. */
   readonly args: readonly Expr[];
   readonly distinct: boolean;
+  /** Directions of the ORDER BY keys inside the call (string_agg), which are the last `args`. */
+  readonly orderBy?: readonly { readonly ascending: boolean; readonly nullsFirst: boolean }[];
   /** `FILTER (WHERE …)`: only rows where it is true reach the aggregate. */
   readonly filter: Expr | null;
   readonly type: DataType;

@@ -3,7 +3,18 @@ import { PlanError } from '../../errors.js';
 import { exprText } from '../../plan/expr/display.js';
 import { type ColumnExpr, type Expr, exprChildren, transformExpr, withChildren } from '../../plan/expr/index.js';
 import type { AggregateCall, AggregateFn } from '../../plan/logical/index.js';
-import { type DataType, decimal, type Field, FLOAT64, INT32, INT64, isNumeric, typeName } from '../../plan/types.js';
+import {
+  BOOL,
+  type DataType,
+  decimal,
+  type Field,
+  FLOAT64,
+  INT32,
+  INT64,
+  isNumeric,
+  typeName,
+  UTF8,
+} from '../../plan/types.js';
 import type { AggregateSink } from './bind-expr.js';
 import type { GroupingCall } from './bind-grouping.js';
 
@@ -12,12 +23,19 @@ export function displayName(e: Expr): string {
   return exprText(transformExpr(e, (x) => (x.kind === 'column' ? { ...x, qualifier: null } : x)));
 }
 
+/**
+ * Result types. avg, stddev and variance return double precision for every input (PostgreSQL: numeric for
+ * integer and numeric inputs, with 16+ fractional digits that floe's 18-digit decimals cannot hold; DuckDB
+ * returns double too), so they agree with PostgreSQL to about 15 significant digits.
+ */
 export function aggregateType(fn: AggregateFn, args: readonly Expr[]): DataType {
   if (fn === 'count') return INT64;
+  if (fn === 'string_agg') return UTF8;
+  if (fn === 'bool_and' || fn === 'bool_or') return BOOL;
   const t = args[0]!.type;
   if (fn === 'min' || fn === 'max') return t;
   if (!isNumeric(t) && t.id !== 'null') throw new PlanError(`function ${fn}(${typeName(t)}) does not exist`);
-  if (fn === 'avg') return FLOAT64;
+  if (fn !== 'sum') return FLOAT64;
   if (t.id === 'decimal') return decimal(38, t.scale);
   if (t.id === 'int32' || t.id === 'int64') return INT64;
   return FLOAT64;
@@ -27,12 +45,18 @@ export function aggregateType(fn: AggregateFn, args: readonly Expr[]): DataType 
 export class AggregateCollector implements AggregateSink {
   readonly calls: AggregateCall[] = [];
 
-  add(fn: string, args: Expr[], distinct: boolean, star: boolean, filter: Expr | null): ColumnExpr {
-    const f = fn as AggregateFn;
-    const inner = star ? '*' : `${distinct ? 'DISTINCT ' : ''}${args.map(displayName).join(', ')}`;
-    const name = `${f}(${inner})${filter ? ` FILTER (WHERE ${displayName(filter)})` : ''}`;
-    const type = aggregateType(f, args);
-    if (!this.calls.some((c) => c.name === name)) this.calls.push({ fn: f, args, distinct, filter, type, name });
+  add(
+    fn: AggregateFn,
+    args: Expr[],
+    distinct: boolean,
+    star: boolean,
+    filter: Expr | null,
+    orderBy?: AggregateCall['orderBy'],
+  ): ColumnExpr {
+    const name = callName(fn, args, distinct, star, filter, orderBy);
+    const type = aggregateType(fn, args);
+    if (!this.calls.some((c) => c.name === name))
+      this.calls.push({ fn, args, distinct, filter, type, name, ...(orderBy?.length ? { orderBy } : {}) });
     return { kind: 'column', qualifier: null, name, type };
   }
 
@@ -45,6 +69,30 @@ export class AggregateCollector implements AggregateSink {
     if (!this.groupings.some((g) => g.name === name)) this.groupings.push({ args, name });
     return { kind: 'column', qualifier: null, name, type: INT32 };
   }
+}
+
+/** `sum(DISTINCT x) FILTER (WHERE …)`, `string_agg(x, ', ' ORDER BY y DESC)`: the call's column name. */
+function callName(
+  fn: AggregateFn,
+  args: readonly Expr[],
+  distinct: boolean,
+  star: boolean,
+  filter: Expr | null,
+  orderBy: AggregateCall['orderBy'],
+): string {
+  const keys = orderBy?.length ? args.slice(args.length - orderBy.length) : [];
+  const values = args
+    .slice(0, args.length - keys.length)
+    .map(displayName)
+    .join(', ');
+  const order = keys.map((k, i) => {
+    const { ascending, nullsFirst } = orderBy![i]!;
+    return `${displayName(k)}${ascending ? '' : ' DESC'}${nullsFirst === ascending ? (nullsFirst ? ' NULLS FIRST' : ' NULLS LAST') : ''}`;
+  });
+  const inner = star
+    ? '*'
+    : `${distinct ? 'DISTINCT ' : ''}${values}${order.length ? ` ORDER BY ${order.join(', ')}` : ''}`;
+  return `${fn}(${inner})${filter ? ` FILTER (WHERE ${displayName(filter)})` : ''}`;
 }
 
 /** The Aggregate node's group fields: plain columns keep their name and qualifier. */

@@ -2,10 +2,11 @@
 import { NotSupportedError, PlanError } from '../../errors.js';
 import { AGGREGATE_NAMES, lookupFunction } from '../../functions/registry.js';
 import type { BinaryOp, ColumnExpr, ComparisonOp, Expr, LiteralExpr } from '../../plan/expr/index.js';
-import type { LogicalPlan } from '../../plan/logical/index.js';
+import type { AggregateCall, AggregateFn, LogicalPlan } from '../../plan/logical/index.js';
 import { BOOL, DATE, type DataType, decimal, FLOAT64, NULL, TIMESTAMP, typeName, UTF8 } from '../../plan/types.js';
 import { parseDate, parseTimestamp } from '../../plan/values.js';
 import type { Ast } from '../parse.js';
+import { bindAggregateCall } from './bind-aggregate-call.js';
 import { bindLiteral, bindNumber, parseInterval } from './bind-literal.js';
 import { bindSubqueryExpr } from './bind-subquery.js';
 import { arithmeticTypes, castTo, parseTypeName, requireBool, unify, unifyAll } from './coerce.js';
@@ -13,7 +14,14 @@ import type { Scope } from './scope.js';
 
 /** Receives aggregate calls met while binding (SELECT, HAVING, ORDER BY of an aggregating query). */
 export interface AggregateSink {
-  add(fn: string, args: Expr[], distinct: boolean, star: boolean, filter: Expr | null): ColumnExpr;
+  add(
+    fn: AggregateFn,
+    args: Expr[],
+    distinct: boolean,
+    star: boolean,
+    filter: Expr | null,
+    orderBy?: AggregateCall['orderBy'],
+  ): ColumnExpr;
   /** GROUPING(args) of a grouped query. */
   grouping(args: Expr[]): ColumnExpr;
 }
@@ -97,13 +105,13 @@ export function bindExpr(ast: Ast, ctx: ExprContext): Expr {
     case 'function':
       return bindFunction(ast, ctx);
     case 'aggr_func':
-      return bindAggregate(ast, ctx);
+      return bindAggregateCall(ast, ctx);
     case 'extract': {
       // EXTRACT(f FROM DATE '…') arrives as the string plus `cast_type`.
       const src = ast.args.cast_type
         ? typedLiteral(String(ast.args.cast_type).toLowerCase(), String(ast.args.source.value))
         : bindExpr(ast.args.source, ctx);
-      return bindCall('date_part', [bindLiteral(String(ast.args.field).toLowerCase()), src]);
+      return bindCall('extract', [bindLiteral(String(ast.args.field).toLowerCase()), src]);
     }
     case 'expr_list':
       if (ast.value?.length === 1) return bindExpr(ast.value[0], ctx);
@@ -161,6 +169,11 @@ function bindBinary(ast: Ast, ctx: ExprContext): Expr {
   if (op === 'IN' || op === 'NOT IN' || op === 'NOTIN') return bindIn(left(), ast.right, op !== 'IN', ctx);
   if (op === 'BETWEEN' || op === 'NOT BETWEEN' || op === 'NOTBETWEEN')
     return bindBetween(left(), ast.right, op !== 'BETWEEN', ctx);
+  if (op === 'IS DISTINCT FROM' || op === 'IS NOT DISTINCT FROM') {
+    // Both arrive through rewrite/is-distinct-from.ts.
+    const [a, b] = unify(left(), bindExpr(ast.right, ctx), op);
+    return bindCall(op === 'IS DISTINCT FROM' ? 'is_distinct_from' : 'is_not_distinct_from', [a, b]);
+  }
   if (op === 'IS' || op === 'IS NOT' || op === 'ISNOT') return bindIs(left(), ast.right, op !== 'IS');
   const likeOps: Record<string, [boolean, boolean]> = {
     LIKE: [false, false],
@@ -179,6 +192,7 @@ function bindBinary(ast: Ast, ctx: ExprContext): Expr {
     if (escapeChar.length > 1) throw new PlanError('invalid escape string: it must be empty or one character');
     return { kind: 'like', expr: l, pattern: p, negated, caseInsensitive, escape: escapeChar, type: BOOL };
   }
+  if (op in REGEX_OPS || op === 'SIMILAR TO' || op === 'NOT SIMILAR TO') return bindRegexMatch(op, ast, ctx);
   const l = left();
   const r = bindExpr(ast.right, ctx);
   if (op in COMPARISONS) {
@@ -191,6 +205,27 @@ function bindBinary(ast: Ast, ctx: ExprContext): Expr {
     return { kind: 'binary', op: op as BinaryOp, left: a, right: b, type };
   }
   throw new NotSupportedError(`operator ${ast.operator} is not supported yet`);
+}
+
+/** `~` `~*` `!~` `!~*`: [negated, case-insensitive]. */
+const REGEX_OPS: Record<string, [boolean, boolean]> = {
+  '~': [false, false],
+  '~*': [false, true],
+  '!~': [true, false],
+  '!~*': [true, true],
+};
+
+/** `s ~ p` is regexp_like(s, p); `s SIMILAR TO p [ESCAPE e]` is `s ~ similar_to_escape(p [, e])`, as in PostgreSQL. */
+function bindRegexMatch(op: string, ast: Ast, ctx: ExprContext): Expr {
+  const s = castTo(bindExpr(ast.left, ctx), UTF8);
+  let p = castTo(bindExpr(ast.right, ctx), UTF8);
+  const [negated, caseInsensitive] = REGEX_OPS[op] ?? [op.startsWith('NOT'), false];
+  if (!(op in REGEX_OPS)) {
+    const esc = ast.right?.escape?.value;
+    p = bindCall('similar_to_escape', esc === undefined ? [p] : [p, castTo(bindExpr(esc, ctx), UTF8)]);
+  }
+  const match = bindCall('regexp_like', caseInsensitive ? [s, p, bindLiteral('i')] : [s, p]);
+  return negated ? { kind: 'unary', op: 'not', expr: match, type: BOOL } : match;
 }
 
 function bindIn(e: Expr, list: Ast, negated: boolean, ctx: ExprContext): Expr {
@@ -223,7 +258,7 @@ function bindIs(e: Expr, right: Ast, negated: boolean): Expr {
     const op = truth ? (negated ? 'is_not_true' : 'is_true') : negated ? 'is_not_false' : 'is_false';
     return { kind: 'unary', op, expr: requireBool(e, 'IS'), type: BOOL };
   }
-  throw new NotSupportedError('IS [NOT] DISTINCT FROM is not supported yet');
+  throw new PlanError('syntax error: IS must be followed by NULL, TRUE, FALSE, UNKNOWN or [NOT] DISTINCT FROM');
 }
 
 /** `x::a::b` arrives as one cast with targets [a, b], applied left to right. */
@@ -301,23 +336,22 @@ function functionName(ast: Ast): string {
 function bindFunction(ast: Ast, ctx: ExprContext): Expr {
   const name = functionName(ast);
   const raw: Ast[] = ast.args?.value ?? [];
-  if (AGGREGATE_NAMES.has(name)) return bindAggregate({ name, args: { expr: raw[0] } }, ctx);
   if (name === 'grouping') {
     if (typeof ctx.aggregates === 'string')
       throw new PlanError(`grouping operations are not allowed in ${ctx.aggregates}`);
     const inner = { ...ctx, aggregates: 'arguments of GROUPING' };
     return ctx.aggregates.grouping(raw.map((a) => bindExpr(a, inner)));
   }
+  // One-argument aggregates arrive as `aggr_func` (rewrite/aggregate-call.ts); this is any other arity.
+  if (AGGREGATE_NAMES.has(name))
+    throw new PlanError(
+      `function ${name}(${raw.map((a) => typeName(bindExpr(a, ctx).type)).join(', ')}) does not exist`,
+    );
   if (name === 'not' && raw.length === 1)
     return { kind: 'unary', op: 'not', expr: requireBool(bindExpr(raw[0], ctx), 'NOT'), type: BOOL };
   if (name === 'trim' && raw.some((a) => a.type === 'origin')) return bindTrim(raw, ctx);
-  if (name === 'position') {
-    // position(sub IN s) arrives as [sub, 'in', s].
-    const [sub, , s] = raw;
-    return bindCall('strpos', [castTo(bindExpr(s, ctx), UTF8), castTo(bindExpr(sub, ctx), UTF8)]);
-  }
   const args = raw.map((a) => bindExpr(a, ctx));
-  if (name === 'coalesce' || name === 'nullif') return bindCall(name, unifyAll(args, name).exprs);
+  if (['coalesce', 'nullif', 'greatest', 'least'].includes(name)) return bindCall(name, unifyAll(args, name).exprs);
   return bindCall(name, args);
 }
 
@@ -335,7 +369,10 @@ function bindTrim(raw: Ast[], ctx: ExprContext): Expr {
 export function bindCall(name: string, args: Expr[]): Expr {
   const fn = lookupFunction(name);
   if (!fn) throw new PlanError(`function ${name}(${args.map((a) => typeName(a.type)).join(', ')}) does not exist`);
-  const resolved = fn.signature(args.map((a) => (a.kind === 'literal' && a.untyped ? UTF8 : a.type)));
+  const resolved = fn.signature(
+    args.map((a) => (a.kind === 'literal' && a.untyped ? UTF8 : a.type)),
+    args.map((a) => (a.kind === 'literal' ? a.value : undefined)),
+  );
   if (typeof resolved === 'string') throw new PlanError(resolved);
   return {
     kind: 'call',
@@ -343,24 +380,4 @@ export function bindCall(name: string, args: Expr[]): Expr {
     args: args.map((a, i) => castTo(a, resolved.args[i]!)),
     type: resolved.returns,
   };
-}
-
-function bindAggregate(ast: Ast, ctx: ExprContext): Expr {
-  const name = String(ast.name).toLowerCase();
-  if (typeof ctx.aggregates === 'string')
-    throw new PlanError(`aggregate functions are not allowed in ${ctx.aggregates}`);
-  if (!AGGREGATE_NAMES.has(name)) throw new NotSupportedError(`aggregate function ${name} is not supported yet`);
-  const arg = ast.args?.expr;
-  const star =
-    arg?.type === 'star' || (arg?.type === 'column_ref' && (arg.column === '*' || arg.column?.expr?.value === '*'));
-  if (star && name !== 'count') throw new PlanError(`${name}(*) does not exist`);
-  const inner = {
-    ...ctx,
-    aggregates: 'arguments of an aggregate function',
-    windows: 'aggregate function calls cannot contain window function calls',
-  };
-  const args = star || arg === undefined ? [] : [bindExpr(arg, inner)];
-  if (!star && args.length === 0) throw new PlanError(`${name}() needs an argument`);
-  const filter = ast.filter?.where ? requireBool(bindExpr(ast.filter.where, inner), 'FILTER') : null;
-  return ctx.aggregates.add(name, args, Boolean(ast.args?.distinct), star, filter);
 }

@@ -1,0 +1,63 @@
+// Aggregate calls the parser lacks: `sum(DISTINCT x)`, `min(ALL x)`, `stddev(x) FILTER (…)`; one AST shape for all.
+import { AGGREGATE_NAMES } from '../../functions/registry.js';
+import type { Ast } from '../parse.js';
+import { replaceKeepingLength, type SqlEdit } from './edit.js';
+import type { SqlRewrite } from './rewrite.js';
+import { isWord, matchingParen, significant } from './tokenize.js';
+
+/** Aggregates the parser reads with DISTINCT, ORDER BY and FILTER as they are. */
+const PARSER_AGGREGATES = new Set(['count', 'string_agg', 'array_agg']);
+/** Aggregates whose FILTER clause the parser takes. */
+const PARSER_FILTERS = new Set(['count', 'sum', 'avg', 'min', 'max', 'string_agg', 'array_agg']);
+const MARKER = /^__floe_([a-z_]+)\.array_agg$/i;
+
+/**
+ * Text: `ALL` inside an aggregate call is dropped (it is the default); `name(DISTINCT …)`, and `name(…) FILTER`
+ * for aggregates the parser knows no FILTER for, become `__floe_name.array_agg(…)`, which the parser reads with
+ * DISTINCT, ORDER BY and FILTER. Calls followed by OVER are left alone (window functions).
+ * AST: the marker call gets its name back, and plain `stddev(x)`-style function calls become `aggr_func`
+ * nodes, so every aggregate reaches the binder in one shape: `{type: 'aggr_func', name, args: {expr, distinct,
+ * orderby, separator}, filter, over}` with a lower-case name.
+ */
+export const aggregateCall: SqlRewrite = {
+  name: 'aggregate-call',
+  edit(all) {
+    const t = significant(all);
+    const edits: SqlEdit[] = [];
+    for (let i = 0; i + 1 < t.length; i++) {
+      const name = t[i]!.kind === 'word' ? t[i]!.text.toLowerCase() : '';
+      if (!AGGREGATE_NAMES.has(name) || t[i + 1]!.text !== '(' || t[i - 1]?.text === '.') continue;
+      const close = matchingParen(t, i + 1);
+      if (close < 0 || isWord(t[close + 1], 'over')) continue;
+      const first = t[i + 2]!;
+      if (isWord(first, 'all')) edits.push(replaceKeepingLength(first.start, first.end, ''));
+      if (PARSER_AGGREGATES.has(name)) continue;
+      const filtered = isWord(t[close + 1], 'filter') && !PARSER_FILTERS.has(name);
+      if (isWord(first, 'distinct') || filtered)
+        edits.push({ start: t[i]!.start, end: t[i]!.end, text: `__floe_${name}.array_agg` });
+    }
+    return edits;
+  },
+  fixNode(node) {
+    if (node.type === 'aggr_func') {
+      const m = MARKER.exec(String(node.name));
+      node.name = (m ? m[1]! : String(node.name)).toLowerCase();
+      return;
+    }
+    if (node.type !== 'function' || node.name?.schema || node.name?.name?.length !== 1) return;
+    const name = String(node.name.name[0].value).toLowerCase();
+    const args: Ast[] = node.args?.value ?? [];
+    // string_agg(x, <non-literal separator>) arrives as a plain function call.
+    const arity = name === 'string_agg' ? 2 : 1;
+    if (!AGGREGATE_NAMES.has(name) || args.length !== arity || (name !== 'string_agg' && PARSER_AGGREGATES.has(name)))
+      return;
+    for (const k of Object.keys(node)) if (k !== 'over') delete node[k];
+    const separator = arity === 2 ? { symbol: ',', delimiter: args[1] } : null;
+    Object.assign(node, {
+      type: 'aggr_func',
+      name,
+      args: { expr: args[0], distinct: null, orderby: null, separator },
+      filter: null,
+    });
+  },
+};

@@ -1,0 +1,61 @@
+// Expression-level rewrites of the whole statement text, in the order they run; `rewriteSql` applies them, `fixAst`
+// undoes their markers.
+import type { Ast } from '../parse.js';
+import { aggregateCall } from './aggregate-call.js';
+import { applyEdits, type OffsetMap } from './edit.js';
+import { isDistinctFrom } from './is-distinct-from.js';
+import { limitNull } from './limit-null.js';
+import { paramCast } from './param-cast.js';
+import { positionIn } from './position-in.js';
+import type { SqlRewrite } from './rewrite.js';
+import { substringFromFor } from './substring-from-for.js';
+import { tokenize } from './tokenize.js';
+
+/**
+ * Each rewrite sees the output of the ones before it (tokenized afresh), so order matters only where two
+ * match the same text; none of these do. Add a gap as one file exporting a `SqlRewrite` and list it here.
+ */
+export const REWRITES: readonly SqlRewrite[] = [
+  substringFromFor,
+  isDistinctFrom,
+  aggregateCall,
+  limitNull,
+  paramCast,
+  positionIn,
+];
+
+export interface Rewritten {
+  readonly sql: string;
+  /** Maps an offset in `sql` to the offset in the text the caller passed in (for syntax error positions). */
+  readonly toOriginal: OffsetMap;
+}
+
+/** Applies every rewrite in order; string literals, quoted identifiers and comments are never changed. */
+export function rewriteSql(sql: string, rewrites: readonly SqlRewrite[] = REWRITES): Rewritten {
+  let text = sql;
+  const maps: OffsetMap[] = [];
+  for (const r of rewrites) {
+    const edits = r.edit(tokenize(text), text);
+    if (edits.length === 0) continue;
+    const next = applyEdits(text, edits);
+    text = next.sql;
+    maps.unshift(next.toOriginal);
+  }
+  return { sql: text, toOriginal: (o) => maps.reduce((at, m) => m(at), o) };
+}
+
+/** Runs every rewrite's `fixNode` over the parsed AST, children before parents (mutates in place). */
+export function fixAst(ast: Ast, rewrites: readonly SqlRewrite[] = REWRITES): Ast {
+  const fixers = rewrites.flatMap((r) => (r.fixNode ? [r.fixNode] : []));
+  const visit = (node: Ast): void => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      node.forEach(visit);
+      return;
+    }
+    for (const v of Object.values(node)) visit(v);
+    for (const f of fixers) f(node);
+  };
+  visit(ast);
+  return ast;
+}
