@@ -2,7 +2,7 @@
 import { InternalError, PlanError } from '../errors.js';
 import { columnsOf, conjoin, type Expr, splitConjuncts, transformExpr } from '../plan/expr/index.js';
 import type { Join, LogicalPlan } from '../plan/logical/index.js';
-import type { Schema } from '../plan/types.js';
+import { type Schema, sameType } from '../plan/types.js';
 import type { ExecContext } from './context.js';
 import { compileExpr, type PhysicalExpr } from './expr/physical-expr.js';
 import type { PhysicalOperator } from './operator.js';
@@ -126,6 +126,8 @@ function planJoin(p: Join, ctx: PhysicalPlanContext): PhysicalOperator {
 
 /** `[leftSide, rightSide]` when each operand reads columns of one side only (and not both from the same). */
 function keyPair(a: Expr, b: Expr, left: Schema, right: Schema): [Expr, Expr] | null {
+  // Keys hash their stored values: both sides must have one type (decimals of one scale).
+  if (!sameType(a.type, b.type)) return null;
   const sa = sideIn(a, left, right);
   const sb = sideIn(b, left, right);
   if (sa === 'left' && sb === 'right') return [a, b];

@@ -90,6 +90,8 @@ function roundHalfAway(x: number): number {
   return Math.sign(x) * Math.round(Math.abs(x));
 }
 
+const INT64_LIMIT = 2n ** 63n;
+
 function toDecimal(col: Column, scale: number, precision: number, to: DataType): Column {
   const n = col.length;
   const from = col.type;
@@ -113,7 +115,9 @@ function toDecimal(col: Column, scale: number, precision: number, to: DataType):
   const big = v instanceof BigInt64Array;
   const out = new BigInt64Array(n);
   const p = 10n ** BigInt(Math.abs(shift));
-  const bigLimit = 10n ** BigInt(precision);
+  // floe stores decimals in 64 bits: a value past that overflows even when the declared precision allows it.
+  const declared = 10n ** BigInt(precision);
+  const bigLimit = declared < INT64_LIMIT ? declared : INT64_LIMIT;
   for (let i = 0; i < n; i++) {
     if (col.valid !== null && col.valid[i] === 0) continue;
     let x = BigInt(v[i] as number | bigint);

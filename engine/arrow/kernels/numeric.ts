@@ -161,6 +161,8 @@ export function compare(op: CmpOp, a: Column, b: Column): Column {
     for (let i = 0; i < n; i++) out[i] = cmpOne(op, compareText(x[i]!, y[i]!), 0);
   } else if (t === 'utf8') {
     cmpLoop(op, strings(a), strings(b), out, n);
+  } else if (t === 'decimal' && b.type.id === 'decimal' && a.type.scale !== b.type.scale) {
+    compareDecimalScales(op, a, b, out, n);
   } else if (t === 'float64' || a.type.id !== b.type.id) {
     cmpLoop(op, toFloat64(a), toFloat64(b), out, n);
   } else if (a.values instanceof BigInt64Array || b.values instanceof BigInt64Array) {
@@ -171,6 +173,34 @@ export function compare(op: CmpOp, a: Column, b: Column): Column {
     cmpLoop(op, a.values as Num, b.values as Num, out, n);
   }
   return makeColumn({ id: 'bool' }, out, valid, n);
+}
+
+/**
+ * Decimals of different scales, compared exactly without a common-scale cast that could overflow 64 bits:
+ * the side with the smaller scale is scaled up, in doubles while exact, else as BigInt.
+ */
+function compareDecimalScales(op: CmpOp, a: Column, b: Column, out: Uint8Array, n: number): void {
+  const sa = (a.type as { scale: number }).scale;
+  const sb = (b.type as { scale: number }).scale;
+  const x = a.values as Exact;
+  const y = b.values as Exact;
+  const up = 10 ** Math.abs(sa - sb);
+  const upBig = 10n ** BigInt(Math.abs(sa - sb));
+  for (let i = 0; i < n; i++) {
+    let p = x[i] as number | bigint;
+    let q = y[i] as number | bigint;
+    if (typeof p === 'number' && typeof q === 'number') {
+      const ps = sa < sb ? p * up : p;
+      const qs = sb < sa ? q * up : q;
+      if (Math.abs(ps) <= Number.MAX_SAFE_INTEGER && Math.abs(qs) <= Number.MAX_SAFE_INTEGER) {
+        out[i] = cmpOne(op, ps, qs);
+        continue;
+      }
+    }
+    p = BigInt(p);
+    q = BigInt(q);
+    out[i] = cmpOne(op, sa < sb ? p * upBig : p, sb < sa ? q * upBig : q);
+  }
 }
 
 function cmpOne<T extends number | bigint | string>(op: CmpOp, p: T, q: T): number {

@@ -3,7 +3,18 @@ import { NotSupportedError, PlanError } from '../../errors.js';
 import { AGGREGATE_NAMES, lookupFunction } from '../../functions/registry.js';
 import type { BinaryOp, ColumnExpr, ComparisonOp, Expr, LiteralExpr } from '../../plan/expr/index.js';
 import type { AggregateCall, AggregateFn, LogicalPlan } from '../../plan/logical/index.js';
-import { BOOL, DATE, type DataType, decimal, FLOAT64, NULL, TIMESTAMP, typeName, UTF8 } from '../../plan/types.js';
+import {
+  BOOL,
+  DATE,
+  type DataType,
+  decimal,
+  FLOAT64,
+  MAX_DECIMAL_PRECISION,
+  NULL,
+  TIMESTAMP,
+  typeName,
+  UTF8,
+} from '../../plan/types.js';
 import { parseDate, parseTimestamp } from '../../plan/values.js';
 import type { Ast } from '../parse.js';
 import { bindAggregateCall } from './bind-aggregate-call.js';
@@ -196,6 +207,9 @@ function bindBinary(ast: Ast, ctx: ExprContext): Expr {
   const l = left();
   const r = bindExpr(ast.right, ctx);
   if (op in COMPARISONS) {
+    // Decimals whose common scale would need more than 18 digits compare exactly as they are (the kernel rescales).
+    if (l.type.id === 'decimal' && r.type.id === 'decimal' && !fitsCommonScale(l.type, r.type))
+      return { kind: 'binary', op: COMPARISONS[op]!, left: l, right: r, type: BOOL };
     const [a, b] = unify(l, r, `operator ${op}`);
     return { kind: 'binary', op: COMPARISONS[op]!, left: a, right: b, type: BOOL };
   }
@@ -205,6 +219,11 @@ function bindBinary(ast: Ast, ctx: ExprContext): Expr {
     return { kind: 'binary', op: op as BinaryOp, left: a, right: b, type };
   }
   throw new NotSupportedError(`operator ${ast.operator} is not supported yet`);
+}
+
+function fitsCommonScale(a: DataType & { id: 'decimal' }, b: DataType & { id: 'decimal' }): boolean {
+  if (a.scale === b.scale) return true;
+  return Math.max(a.precision - a.scale, b.precision - b.scale) + Math.max(a.scale, b.scale) <= MAX_DECIMAL_PRECISION;
 }
 
 /** `~` `~*` `!~` `!~*`: [negated, case-insensitive]. */
