@@ -120,12 +120,39 @@ export function pushJoinConditions(j: Join): LogicalPlan {
     else if (side === 'right' && j.joinType !== 'right' && j.joinType !== 'full') toRight.push(c);
     else keep.push(c);
   });
+  if (j.joinType === 'inner') {
+    for (const c of keep) {
+      const left = impliedOn(c, j, 'left');
+      const right = impliedOn(c, j, 'right');
+      if (left) toLeft.push(left);
+      if (right) toRight.push(right);
+    }
+  }
   if (toLeft.length + toRight.length === 0) return withInputs(j, [j.left, j.right]);
   return withInputs({ ...j, on: conjoin(keep) }, [filtered(j.left, toLeft), filtered(j.right, toRight)]);
 }
 
+/**
+ * (a1 AND b1) OR (a2 AND b2) over both sides implies (a1 OR a2) on side a: that weaker filter can run below the
+ * join (TPC-H Q19), while the join keeps the whole condition.
+ */
+function impliedOn(c: Expr, j: Join, side: 'left' | 'right'): Expr | null {
+  if (!(c.kind === 'binary' && c.op === 'or')) return null;
+  const branches = splitDisjuncts(c).map((b) => conjoin(splitConjuncts(b).filter((x) => sideOf(x, j) === side)));
+  if (branches.some((b) => b === null)) return null;
+  return branches.reduce((a, b) => ({ kind: 'binary', op: 'or', left: a!, right: b!, type: c.type }))!;
+}
+
+function splitDisjuncts(e: Expr): Expr[] {
+  if (e.kind === 'binary' && e.op === 'or') return [...splitDisjuncts(e.left), ...splitDisjuncts(e.right)];
+  return [e];
+}
+
 function filtered(p: LogicalPlan, conjuncts: readonly Expr[]): LogicalPlan {
-  return conjuncts.length === 0 ? p : push(makeFilter(p, conjoin(conjuncts)!));
+  // A conjunct already filtering this input (pushed by an earlier visit of the same join) is not added twice.
+  const present = new Set(p.kind === 'filter' ? splitConjuncts(p.predicate).map(exprText) : []);
+  const fresh = conjuncts.filter((c) => !present.has(exprText(c)));
+  return fresh.length === 0 ? p : push(makeFilter(p, conjoin(fresh)!));
 }
 
 /** Which join input an expression reads: one side, both, or neither (a constant). */
