@@ -1,7 +1,7 @@
 // `JoinExec` joins a streamed left input with a materialised right input: a hash join on the equality keys, or a
 // nested loop over every pair when the condition has no equality. All join types share the pair bookkeeping.
 import { type Batch, makeBatch } from '../../arrow/batch.js';
-import { type Column, makeColumn } from '../../arrow/column.js';
+import { type Column, constantColumn, makeColumn } from '../../arrow/column.js';
 import { concatColumns, selectTrue, take } from '../../arrow/kernels/take.js';
 import { takeOrNull } from '../../arrow/kernels/take-or-null.js';
 import { ExecError } from '../../errors.js';
@@ -203,7 +203,7 @@ export class JoinExec implements PhysicalOperator {
     const n = pairs.count;
     const left = this.#left.schema.fields.map((f, c) =>
       batch === null
-        ? makeColumn(f.type, null, new Uint8Array(n), n)
+        ? constantColumn(f.type, null, n)
         : padded
           ? takeOrNull(batch.columns[c]!, pairs.left, n)
           : take(batch.columns[c]!, pairs.left, n),

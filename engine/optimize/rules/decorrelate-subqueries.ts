@@ -74,7 +74,7 @@ function topLevelSubquery(c: Expr): SubqueryExpr | null {
 }
 
 function semiOrAnti(input: LogicalPlan, sub: SubqueryExpr, ctx: OptimizerContext): LogicalPlan {
-  const right = correlatedSide(sub, ctx);
+  const right = correlatedSide(sub, input, ctx);
   const { key, preds } = right;
   if (sub.subquery === 'exists') return makeJoin(sub.negated ? 'anti' : 'semi', input, right.plan, conjoin(preds));
   const on = conjoin([key!, ...preds]);
@@ -92,7 +92,7 @@ function replaceSubqueries(
   const out = exprs.map((e) =>
     transformExpr(e, (x) => {
       if (x.kind !== 'subquery') return x;
-      const right = correlatedSide(x, ctx);
+      const right = correlatedSide(x, plan, ctx);
       const alias = `__sq${x.id}`;
       if (x.subquery === 'scalar') {
         plan = makeJoin('left', plan, right.plan, conjoin(right.preds), { singleMatch: true });
@@ -131,11 +131,11 @@ interface CorrelatedSide {
   readonly whenEmpty: Expr | null;
 }
 
-function correlatedSide(sub: SubqueryExpr, ctx: OptimizerContext): CorrelatedSide {
+function correlatedSide(sub: SubqueryExpr, outer: LogicalPlan, ctx: OptimizerContext): CorrelatedSide {
   let inner = unnest(sub.plan, ctx);
   // EXISTS ignores the select list (it may even name outer columns) and any LIMIT ≥ 1.
   if (sub.subquery === 'exists') inner = stripForExists(inner);
-  const pulled = pullUp(inner);
+  const pulled = pullUp(inner, { outer, alias: `__sq${sub.id}_outer` });
   const remaining = findOuter(pulled.plan);
   if (remaining)
     throw new NotSupportedError(`a correlated reference to ${remaining} in this position is not supported yet`);
@@ -223,37 +223,43 @@ interface Pulled {
 
 const isCorrelated = (e: Expr) => someExpr(e, (x) => x.kind === 'outer_column');
 
-function pullUp(p: LogicalPlan): Pulled {
+/** What pulling up needs from the enclosing query: its rows (for conditions other than equalities). */
+interface Outer {
+  readonly outer: LogicalPlan;
+  readonly alias: string;
+}
+
+function pullUp(p: LogicalPlan, o: Outer): Pulled {
   switch (p.kind) {
     case 'filter': {
-      const below = pullUp(p.input);
+      const below = pullUp(p.input, o);
       const local: Expr[] = [];
       const preds = [...below.preds];
       for (const c of splitConjuncts(p.predicate)) (isCorrelated(c) ? preds : local).push(c);
       return { plan: local.length ? makeFilter(below.plan, conjoin(local)!) : below.plan, preds };
     }
     case 'project': {
-      const below = pullUp(p.input);
+      const below = pullUp(p.input, o);
       if (below.preds.length === 0) return { plan: withInputs(p, [below.plan]), preds: [] };
       return passThroughProject(p, below);
     }
     case 'aggregate': {
-      const below = pullUp(p.input);
+      const below = pullUp(p.input, o);
       if (below.preds.length === 0) return { plan: withInputs(p, [below.plan]), preds: [] };
-      return groupByCorrelation(p, below);
+      return groupByCorrelation(p, below, o);
     }
     case 'sort': {
-      const below = pullUp(p.input);
+      const below = pullUp(p.input, o);
       return below.preds.length === 0 ? { plan: withInputs(p, [below.plan]), preds: [] } : below;
     }
     case 'limit': {
-      const below = pullUp(p.input);
+      const below = pullUp(p.input, o);
       if (below.preds.length > 0) throw new NotSupportedError('LIMIT in a correlated subquery is not supported yet');
       return { plan: withInputs(p, [below.plan]), preds: [] };
     }
     case 'join': {
-      const l = pullUp(p.left);
-      const r = pullUp(p.right);
+      const l = pullUp(p.left, o);
+      const r = pullUp(p.right, o);
       const onCorrelated = p.on !== null && isCorrelated(p.on);
       if (l.preds.length + r.preds.length === 0 && !onCorrelated)
         return { plan: withInputs(p, [l.plan, r.plan]), preds: [] };
@@ -299,7 +305,9 @@ function passThroughProject(p: LogicalPlan & { kind: 'project' }, below: Pulled)
 }
 
 /** Correlated equalities under an aggregate: the inner side becomes a group key, compared after grouping. */
-function groupByCorrelation(p: Aggregate, below: Pulled): Pulled {
+function groupByCorrelation(p: Aggregate, below: Pulled, o: Outer): Pulled {
+  if (!below.preds.every((c) => c.kind === 'binary' && c.op === '=' && splitEquality(c.left, c.right)))
+    return groupByOuterRows(p, below, o);
   const groupBy = [...p.groupBy];
   const groupFields = p.schema.fields.slice(0, p.groupBy.length);
   const aggFields = p.schema.fields.slice(p.groupBy.length);
@@ -325,6 +333,56 @@ function groupByCorrelation(p: Aggregate, below: Pulled): Pulled {
     preds.push({ kind: 'binary', op: '=', left: col(f.qualifier, f.name, f.type), right: pair.outer, type: BOOL });
   }
   const agg: Aggregate = { ...p, input: below.plan, groupBy, schema: { fields: [...groupFields, ...aggFields] } };
+  return { plan: agg, preds };
+}
+
+/**
+ * Other correlated conditions under an aggregate (`WHERE t.k < outer.k`): the distinct outer values are joined
+ * to the subquery's rows by those conditions and become group keys, compared by equality after grouping.
+ */
+function groupByOuterRows(p: Aggregate, below: Pulled, o: Outer): Pulled {
+  const seen = new Map<string, Expr & { kind: 'outer_column' }>();
+  for (const c of below.preds)
+    someExpr(c, (x) => {
+      if (x.kind === 'outer_column') seen.set(`${x.qualifier}.${x.name}`, x);
+      return false;
+    });
+  const outerCols = [...seen.values()];
+  const keys = outerCols.map((c) => col(c.qualifier, c.name, c.type));
+  const distinctFields: Field[] = outerCols.map((c) => ({
+    name: c.name,
+    qualifier: c.qualifier,
+    type: c.type,
+    nullable: true,
+  }));
+  const distinct: Aggregate = {
+    kind: 'aggregate',
+    input: o.outer,
+    groupBy: keys,
+    aggregates: [],
+    schema: { fields: distinctFields },
+  };
+  const values = makeProject(
+    distinct,
+    keys,
+    distinctFields.map((f) => ({ ...f, qualifier: o.alias })),
+  );
+  const toValues = (e: Expr) => transformExpr(e, (x) => (x.kind === 'outer_column' ? col(o.alias, x.name, x.type) : x));
+  const input = makeJoin('inner', below.plan, values, conjoin(below.preds.map(toValues)));
+  const groupBy = [...p.groupBy, ...outerCols.map((c) => col(o.alias, c.name, c.type))];
+  const groupFields = [
+    ...p.schema.fields.slice(0, p.groupBy.length),
+    ...outerCols.map((c): Field => ({ name: c.name, qualifier: o.alias, type: c.type, nullable: true })),
+  ];
+  const aggFields = p.schema.fields.slice(p.groupBy.length);
+  const agg: Aggregate = { ...p, input, groupBy, schema: { fields: [...groupFields, ...aggFields] } };
+  const preds: Expr[] = outerCols.map((c) => ({
+    kind: 'binary',
+    op: '=',
+    left: col(o.alias, c.name, c.type),
+    right: c,
+    type: BOOL,
+  }));
   return { plan: agg, preds };
 }
 

@@ -1,0 +1,94 @@
+// Differential: subqueries (scalar, EXISTS, IN, correlated and not) in WHERE, SELECT and HAVING vs DuckDB.
+import { type DiffCase, differentialSuite } from './harness.js';
+
+const cases: DiffCase[] = [
+  // Uncorrelated scalar subqueries
+  { sql: 'SELECT (SELECT max(k) FROM specials)' },
+  { sql: 'SELECT id FROM items WHERE qty = (SELECT max(qty) FROM items) AND id < 200 ORDER BY id' },
+  { sql: 'SELECT count(*) FROM items WHERE f > (SELECT avg(f) FROM items)' },
+  { sql: 'SELECT k, k - (SELECT min(k) FROM specials) FROM specials ORDER BY k' },
+  { sql: 'SELECT (SELECT k FROM specials WHERE k = 100)' },
+  { sql: 'SELECT k FROM specials WHERE i32 > (SELECT i32 FROM specials WHERE k = 6) ORDER BY k' },
+  {
+    sql: 'SELECT grp, count(*) FROM items GROUP BY grp HAVING count(*) > (SELECT count(*) / 11 FROM items) ORDER BY grp NULLS FIRST',
+  },
+  // Correlated scalar subqueries
+  { sql: 'SELECT s.k, (SELECT count(*) FROM items i WHERE i.grp = s.k) FROM specials s ORDER BY s.k' },
+  { sql: 'SELECT s.k, (SELECT sum(i.qty) FROM items i WHERE i.grp = s.k) FROM specials s ORDER BY s.k' },
+  {
+    sql: 'SELECT s.k, (SELECT coalesce(sum(i.qty), 0) FROM items i WHERE i.grp = s.k AND i.qty > 48) FROM specials s ORDER BY s.k',
+  },
+  { sql: 'SELECT s.k, (SELECT count(i.id) + 1 FROM items i WHERE i.grp = s.k) FROM specials s ORDER BY s.k' },
+  {
+    sql: 'SELECT i.id FROM items i WHERE i.qty > (SELECT avg(j.qty) FROM items j WHERE j.grp = i.grp) + 20 ORDER BY i.id',
+  },
+  {
+    sql: 'SELECT l.l_orderkey, l.l_linenumber FROM lineitem l WHERE l.l_quantity = (SELECT max(m.l_quantity) FROM lineitem m WHERE m.l_orderkey = l.l_orderkey) AND l.l_orderkey < 40 ORDER BY 1, 2',
+  },
+  { sql: 'SELECT s.k, (SELECT max(t.k) FROM specials t WHERE t.k < s.k) FROM specials s ORDER BY s.k' },
+  {
+    sql: 'SELECT s.k, (SELECT count(*) FROM specials t WHERE t.k < s.k AND t.i32 > s.i32) FROM specials s ORDER BY s.k',
+  },
+  {
+    sql: 'SELECT k FROM specials s WHERE m > (SELECT avg(t.m) FROM specials t WHERE t.k <> s.k AND t.k > 2) ORDER BY k',
+  },
+  {
+    sql: 'SELECT i.grp, sum(i.qty) FROM items i GROUP BY i.grp HAVING sum(i.qty) > (SELECT sum(j.qty) / 10 FROM items j WHERE j.grp IS NOT NULL) ORDER BY 1',
+  },
+  // EXISTS / NOT EXISTS
+  { sql: 'SELECT k FROM specials s WHERE EXISTS (SELECT 1 FROM items i WHERE i.id = s.i32) ORDER BY k' },
+  { sql: 'SELECT k FROM specials s WHERE NOT EXISTS (SELECT 1 FROM items i WHERE i.id = s.i32) ORDER BY k' },
+  { sql: 'SELECT count(*) FROM items i WHERE EXISTS (SELECT * FROM specials s WHERE s.k = i.grp AND s.i32 > 0)' },
+  { sql: 'SELECT count(*) FROM items i WHERE NOT EXISTS (SELECT * FROM specials s WHERE s.k = i.grp)' },
+  { sql: 'SELECT k FROM specials WHERE EXISTS (SELECT 1 FROM specials WHERE k > 100) ORDER BY k' },
+  { sql: 'SELECT count(*) FROM specials WHERE NOT EXISTS (SELECT 1 FROM specials WHERE k > 100)' },
+  {
+    sql: 'SELECT l1.l_orderkey FROM lineitem l1 WHERE EXISTS (SELECT 1 FROM lineitem l2 WHERE l2.l_orderkey = l1.l_orderkey AND l2.l_linenumber <> l1.l_linenumber AND l2.l_shipmode = l1.l_shipmode) AND l1.l_orderkey < 100 ORDER BY 1',
+  },
+  {
+    sql: 'SELECT count(*) FROM lineitem l1 WHERE NOT EXISTS (SELECT 1 FROM lineitem l2 WHERE l2.l_orderkey = l1.l_orderkey AND l2.l_linenumber > l1.l_linenumber)',
+  },
+  { sql: 'SELECT k FROM specials s WHERE EXISTS (SELECT 1 FROM items i WHERE i.id = s.k LIMIT 1) ORDER BY k' },
+  // IN / NOT IN, with NULLs on either side
+  { sql: 'SELECT count(*) FROM items WHERE grp IN (SELECT k FROM specials WHERE k < 4)' },
+  { sql: 'SELECT count(*) FROM items WHERE grp NOT IN (SELECT k FROM specials WHERE k < 4)' },
+  { sql: 'SELECT count(*) FROM items WHERE grp NOT IN (SELECT i32 FROM specials)' },
+  { sql: 'SELECT count(*) FROM items WHERE id NOT IN (SELECT i32 FROM specials WHERE i32 IS NOT NULL)' },
+  { sql: 'SELECT count(*) FROM items WHERE id NOT IN (SELECT i32 FROM specials WHERE k > 100)' },
+  { sql: 'SELECT k FROM specials WHERE i32 IN (SELECT id FROM items) ORDER BY k' },
+  { sql: 'SELECT k FROM specials WHERE i32 NOT IN (SELECT id FROM items) ORDER BY k' },
+  { sql: 'SELECT k FROM specials WHERE s IN (SELECT name FROM items) ORDER BY k' },
+  { sql: 'SELECT k FROM specials WHERE m IN (SELECT price FROM items) ORDER BY k' },
+  { sql: 'SELECT count(*) FROM items WHERE grp = ANY (SELECT k FROM specials WHERE k > 6)' },
+  { sql: 'SELECT count(*) FROM items WHERE grp <> ALL (SELECT k FROM specials WHERE k > 6)' },
+  {
+    sql: 'SELECT count(*) FROM lineitem l WHERE l.l_linenumber IN (SELECT m.l_linenumber FROM lineitem m WHERE m.l_orderkey = l.l_orderkey + 1)',
+  },
+  // IN / EXISTS as values (mark joins): in SELECT, under OR, negated, with NULL results
+  { sql: 'SELECT k, i32 IN (SELECT id FROM items WHERE id < 6) FROM specials ORDER BY k' },
+  { sql: 'SELECT k, i32 NOT IN (SELECT grp FROM items) FROM specials ORDER BY k' },
+  { sql: 'SELECT k, i32 IN (SELECT i32 FROM specials WHERE k > 3) FROM specials ORDER BY k' },
+  { sql: 'SELECT k, EXISTS (SELECT 1 FROM items i WHERE i.grp = s.k) FROM specials s ORDER BY k' },
+  { sql: 'SELECT k FROM specials s WHERE k = 1 OR EXISTS (SELECT 1 FROM items i WHERE i.id = s.i32) ORDER BY k' },
+  { sql: 'SELECT k FROM specials WHERE k > 8 OR i32 IN (SELECT id FROM items) ORDER BY k' },
+  { sql: 'SELECT count(*) FROM items WHERE qty < 5 OR grp NOT IN (SELECT k FROM specials WHERE k > 2)' },
+  // Nested subqueries
+  {
+    sql: 'SELECT k FROM specials WHERE k IN (SELECT grp FROM items WHERE id IN (SELECT i32 FROM specials WHERE i32 BETWEEN 1 AND 100)) ORDER BY k',
+  },
+  {
+    sql: 'SELECT s.k FROM specials s WHERE EXISTS (SELECT 1 FROM items i WHERE i.grp = s.k AND i.qty > (SELECT avg(qty) FROM items)) ORDER BY s.k',
+  },
+  {
+    sql: 'SELECT s.k, (SELECT count(*) FROM items i WHERE i.grp = s.k AND i.id IN (SELECT i32 FROM specials)) FROM specials s ORDER BY s.k',
+  },
+  // Subqueries in FROM and joins together
+  {
+    sql: 'SELECT t.grp, t.n FROM (SELECT grp, count(*) AS n FROM items WHERE grp IN (SELECT k FROM specials) GROUP BY grp) t ORDER BY 1',
+  },
+  {
+    sql: 'SELECT s.k, x.c FROM specials s JOIN (SELECT grp, count(*) AS c FROM items GROUP BY grp) x ON x.grp = s.k WHERE x.c > (SELECT avg(c) FROM (SELECT count(*) AS c FROM items GROUP BY grp) y) ORDER BY s.k',
+  },
+];
+
+differentialSuite('subqueries', cases);
