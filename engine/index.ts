@@ -90,6 +90,7 @@ async function scanDetails(plan: LogicalPlan, catalog: Catalog): Promise<Map<Sca
         out.set(p, await provider.explainScan({ columns: p.columns ?? [], filters, limit: p.limit }));
       }
     }
+    if (p.kind === 'cte_scan') await visit(p.plan);
     for (const c of planChildren(p)) await visit(c);
   };
   await visit(plan);

@@ -39,10 +39,11 @@ function prune(p: LogicalPlan, needed: ColumnExpr[] | null): LogicalPlan {
     case 'project': {
       // Columns nobody above reads are dropped (a derived table's unused outputs), the rest drive the input.
       const keep = needed === null ? null : p.schema.fields.map((f) => needed.some((c) => refersTo(c, f)));
-      if (keep === null || keep.every(Boolean)) return { ...p, input: prune(p.input, withCols([], p.exprs)) };
+      if (keep === null || keep.every(Boolean))
+        return mergeProjections({ ...p, input: prune(p.input, withCols([], p.exprs)) });
       const exprs = p.exprs.filter((_, i) => keep[i]);
       const fields = p.schema.fields.filter((_, i) => keep[i]);
-      return { ...p, exprs, schema: { fields }, input: prune(p.input, withCols([], exprs)) };
+      return mergeProjections({ ...p, exprs, schema: { fields }, input: prune(p.input, withCols([], exprs)) });
     }
     case 'join': {
       const wanted = withCols(needed, p.on ? [p.on] : []);
@@ -66,6 +67,20 @@ function prune(p: LogicalPlan, needed: ColumnExpr[] | null): LogicalPlan {
       return { ...p, input: prune(p.input, withCols([], exprs)) };
     }
   }
+}
+
+/** A projection that only picks (and renames) columns of the projection below it becomes one projection. */
+function mergeProjections(p: LogicalPlan & { kind: 'project' }): LogicalPlan {
+  const below = p.input;
+  if (below.kind !== 'project') return p;
+  const picked: Expr[] = [];
+  for (const e of p.exprs) {
+    if (e.kind !== 'column') return p;
+    const at = below.schema.fields.findIndex((f) => refersTo(e, f));
+    if (at < 0) return p;
+    picked.push(below.exprs[at]!);
+  }
+  return { ...p, exprs: picked, input: below.input };
 }
 
 function refersTo(c: ColumnExpr, f: Field): boolean {
