@@ -36,6 +36,8 @@ export interface HttpRow extends LoadResult {
   /** floe's results cache; 'n/a' for the references. floe has no cache yet, so 'on' is never measured. */
   readonly cache: 'off' | 'n/a';
   readonly connections: number;
+  /** How long the server kept working on requests the load generator had given up on (see `settle`). */
+  readonly settleMs: number;
 }
 
 export interface HttpResults {
@@ -82,14 +84,18 @@ export async function runHttp(opts: HttpOptions): Promise<HttpResults> {
     for (const q of queries) {
       // A short warm-up: JIT, worker threads and connection set-up out of the measured window.
       await drive(opts.tool, { url, body: q.sql, connections: 16, durationS: 1 });
+      await settle(url);
       for (const connections of opts.connections) {
         const r = await drive(opts.tool, { url, body: q.sql, connections, durationS: opts.durationS });
+        const settleMs = await settle(url);
         const cache = server === 'floe' ? 'off' : 'n/a';
-        rows.push({ server, query: q.id, cache, connections, ...r });
+        rows.push({ server, query: q.id, cache, connections, ...r, settleMs });
         log(
-          `  ${server} ${q.id} c=${connections}: ${r.requestsPerSec.toFixed(0)} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms`,
+          `  ${server} ${q.id} c=${connections}: ${r.requestsPerSec.toFixed(0)} req/s, ` +
+            `p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms` +
+            (r.errors + r.non2xx > 0 ? `, ${r.errors} errors, ${r.non2xx} non-2xx` : '') +
+            (settleMs > 1000 ? `; busy ${(settleMs / 1000).toFixed(1)} s more with abandoned requests` : ''),
         );
-        if (r.errors + r.non2xx > 0) log(`    ${r.errors} errors, ${r.non2xx} non-2xx responses`);
       }
     }
   };
@@ -126,6 +132,18 @@ export async function runHttp(opts: HttpOptions): Promise<HttpResults> {
   };
 }
 
+/**
+ * Waits until the server has finished what the load generator left behind: requests still queued or running
+ * when it stopped (their clients gone) would otherwise slow the next measurement. Four concurrent `SELECT 1`
+ * reach every worker (queues are first in, first out); returns how long they took.
+ */
+async function settle(url: string): Promise<number> {
+  const started = performance.now();
+  const ping = () => fetch(url, { method: 'POST', body: 'SELECT 1', signal: AbortSignal.timeout(600_000) });
+  await Promise.all(Array.from({ length: 4 }, () => ping().then((r) => r.arrayBuffer())));
+  return performance.now() - started;
+}
+
 /** The floe CLI over a manifest with every TPC-H table accelerated. */
 function startFloe(dir: string, workers: number | undefined): Promise<ServerProcess> {
   const manifest = join(dir, 'floe-http-bench.yaml');
@@ -154,7 +172,7 @@ export function httpReport(r: HttpResults): string {
     const key = `${row.server}\u0000${row.query}\u0000${row.cache}`;
     groups.set(key, [...(groups.get(key) ?? []), row]);
   }
-  const fmt = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
+  const fmt = (x: number) => (Number.isNaN(x) ? '—' : x < 10 ? x.toFixed(2) : x.toFixed(1));
   const cell = (row: HttpRow | undefined) =>
     row === undefined
       ? '—'
@@ -176,6 +194,8 @@ export function httpReport(r: HttpResults): string {
     table,
     '',
     ...r.notes,
-    '`!`: some requests failed or answered non-2xx (see the JSON).',
+    ...(r.rows.some((row) => row.errors + row.non2xx > 0)
+      ? ['`!`: some requests failed or answered non-2xx (see the JSON).']
+      : []),
   ].join('\n');
 }

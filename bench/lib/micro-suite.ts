@@ -43,6 +43,7 @@ const CASE_OPTIONS = { minSamples: 5, maxTime: 2 };
 export async function microSuite(name: string, cases: Record<string, () => Promise<unknown>>): Promise<void> {
   await b.suite(
     name,
+    b.configure({ minDisplayPrecision: 2 }),
     ...Object.entries(cases).map(([caseName, fn]) => b.add(caseName, fn, CASE_OPTIONS)),
     b.cycle(),
     b.complete(),
