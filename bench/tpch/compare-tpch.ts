@@ -79,7 +79,9 @@ export const percent = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1
 
 /** The comparison as a Markdown table and a verdict line. */
 export function comparisonReport(c: TpchComparison): string {
-  const rows = c.queries.map((q) => [
+  const shown = c.queries.filter((q) => q.verdict !== 'not compared');
+  const skipped = c.queries.filter((q) => q.verdict === 'not compared').map((q) => q.id);
+  const rows = shown.map((q) => [
     q.id,
     times(q.baseRatio),
     times(q.newRatio),
@@ -88,6 +90,7 @@ export function comparisonReport(c: TpchComparison): string {
   ]);
   const lines = [
     formatTable(['Query', 'base floe ÷ DuckDB', 'new floe ÷ DuckDB', 'change', 'verdict'], rows),
+    ...(skipped.length > 0 ? [`Not compared (no ratio in one run or both): ${skipped.join(', ')}.`] : []),
     '',
     `Geometric mean over the ${c.common} queries both runs ran: ${times(c.baseGeomean)} → ${times(c.newGeomean)}` +
       (c.geomeanChange === null ? '' : ` (${percent(c.geomeanChange)})`),
