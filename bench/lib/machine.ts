@@ -12,7 +12,7 @@ export interface MachineFacts {
   readonly node: string;
   /** Versions of floe and of the packages whose speed is measured or that measure. */
   readonly packages: Record<string, string>;
-  /** `git describe`-like commit of the floe tree, with `-dirty` when it has uncommitted changes. */
+  /** The floe tree's commit, with `-dirty` when it has uncommitted changes (outside bench/results/). */
   readonly commit: string;
   /** 1-minute load average when the run started: other work on a shared machine skews every number. */
   readonly loadAverage: number;
@@ -46,7 +46,9 @@ function gitCommit(): string {
   const git = (...args: string[]) =>
     execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   try {
-    return git('rev-parse', '--short', 'HEAD') + (git('status', '--porcelain', '--untracked-files=no') ? '-dirty' : '');
+    // Results files do not change what is measured: a run that replaces one is still a clean run.
+    const changed = git('status', '--porcelain', '--untracked-files=no', '--', '.', ':!bench/results');
+    return git('rev-parse', '--short', 'HEAD') + (changed ? '-dirty' : '');
   } catch {
     return 'unknown';
   }
