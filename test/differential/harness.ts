@@ -3,10 +3,10 @@
 // FLOAT_REL_TOLERANCE, rows in any order unless the query has ORDER BY).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { compareRows, FLOAT_REL_TOLERANCE } from '../../bench/lib/result-rows.js';
 import { createDuckDbOracle, type Oracle } from '../helpers/duckdb-oracle.js';
 import { createTestEngines, queryRows, type ResultRows, type TestEngines } from '../helpers/engines.js';
 import { type TestData, writeTestData } from '../helpers/gen-data.js';
-import { closeFloats, FLOAT_REL_TOLERANCE } from '../slt/runner.js';
 import { KNOWN_FAILURES } from './known-failures.js';
 
 export { FLOAT_REL_TOLERANCE };
@@ -68,50 +68,13 @@ async function check(c: DiffCase, engines: TestEngines, oracle: Oracle): Promise
     } catch (e) {
       return `${name}: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`;
     }
-    const problem = compareRows(actual, expected, ordered);
-    if (problem) return `${name}: ${problem}`;
+    const floats = actual.types.map((t) => t.id === 'float64');
+    const problem = compareRows(
+      { names: actual.names, floats, rows: actual.rows },
+      { names: expected[0]?.map((_, c) => String(c)) ?? actual.names, floats: [], rows: expected },
+      ordered,
+    );
+    if (problem) return `${name}: floe vs DuckDB: ${problem}`;
   }
   return null;
-}
-
-function compareRows(actual: ResultRows, expected: Rows, ordered: boolean): string | null {
-  const floats = actual.types.map((t) => t.id === 'float64');
-  const width = actual.types.length;
-  if (expected.length > 0 && expected[0]!.length !== width) {
-    return `column count: floe ${width}, DuckDB ${expected[0]!.length}`;
-  }
-  if (actual.rows.length !== expected.length) {
-    return `row count: floe ${actual.rows.length}, DuckDB ${expected.length}\n${show(actual.rows, expected)}`;
-  }
-  const a = ordered ? actual.rows : sortRows(actual.rows, floats);
-  const b = ordered ? expected : sortRows(expected, floats);
-  for (let r = 0; r < a.length; r++) {
-    const same = a[r]!.every((v, c) => sameCell(v, b[r]![c]!, floats[c]!));
-    if (!same) return `row ${r + 1}: floe ${JSON.stringify(a[r])}, DuckDB ${JSON.stringify(b[r])}\n${show(a, b)}`;
-  }
-  return null;
-}
-
-function sameCell(a: string | null, b: string | null, float: boolean): boolean {
-  if (a === null || b === null) return a === b;
-  return a === b || (float && closeFloats(a, b));
-}
-
-/** Sorts rows by their text, floats rounded so that values within tolerance sort alike. */
-function sortRows(rows: Rows, floats: readonly boolean[]): Rows {
-  const key = (row: (string | null)[]) =>
-    row.map((v, c) => (v === null ? '\u0000NULL' : floats[c] ? Number(v).toPrecision(6) : v)).join('\u0001');
-  return rows
-    .map((row) => [key(row), row] as const)
-    .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
-    .map(([, row]) => row);
-}
-
-function show(a: Rows, b: Rows): string {
-  const rows = (rs: Rows) =>
-    rs
-      .slice(0, 8)
-      .map((r) => `    ${JSON.stringify(r)}`)
-      .join('\n');
-  return `  floe (first 8):\n${rows(a)}\n  DuckDB (first 8):\n${rows(b)}`;
 }

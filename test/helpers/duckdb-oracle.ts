@@ -1,11 +1,6 @@
 // DuckDB as the test oracle: the generated Parquet files as views, results as the canonical text floe produces.
-import {
-  DuckDBDateValue,
-  DuckDBDecimalValue,
-  DuckDBInstance,
-  DuckDBTimestampValue,
-  type DuckDBValue,
-} from '@duckdb/node-api';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { duckText } from '../../bench/lib/result-rows.js';
 import type { TestData } from './gen-data.js';
 
 export interface Oracle {
@@ -35,21 +30,4 @@ export async function createDuckDbOracle(data: TestData): Promise<Oracle> {
       instance.closeSync();
     },
   };
-}
-
-function duckText(v: DuckDBValue): string | null {
-  if (v === null) return null;
-  if (typeof v === 'string' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
-  if (typeof v === 'number') return String(v);
-  if (v instanceof DuckDBDecimalValue || v instanceof DuckDBDateValue) return v.toString();
-  if (v instanceof DuckDBTimestampValue) return timestampText(v.micros);
-  throw new Error(`the oracle has no text form for ${String(v)}`);
-}
-
-/** `YYYY-MM-DD HH:MM:SS[.ffffff]` with trailing zeros of the fraction removed, as floe prints timestamps. */
-function timestampText(micros: bigint): string {
-  const secs = micros / 1_000_000n - (micros % 1_000_000n < 0n ? 1n : 0n);
-  const frac = Number(micros - secs * 1_000_000n);
-  const base = new Date(Number(secs) * 1000).toISOString().slice(0, 19).replace('T', ' ');
-  return frac === 0 ? base : `${base}.${String(frac).padStart(6, '0').replace(/0+$/, '')}`;
 }

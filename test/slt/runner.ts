@@ -14,10 +14,11 @@
 // R values compare with relative tolerance FLOAT_REL_TOLERANCE (summation order may differ);
 // everything else compares as exact text. `rowsort` sorts actual and expected rows before comparing.
 // An EXPLAIN query's rows are the plan lines (leading spaces kept).
+import { closeFloats, FLOAT_REL_TOLERANCE } from '../../bench/lib/result-rows.js';
 import type { DataType, Engine, ParamValues } from '../../engine/index.js';
 import { queryRows } from '../helpers/engines.js';
 
-export const FLOAT_REL_TOLERANCE = 1e-9;
+export { closeFloats, FLOAT_REL_TOLERANCE };
 
 export type SltRecord =
   | { kind: 'statement'; line: number; sql: string; params?: ParamValues; error: string | null }
@@ -150,15 +151,6 @@ function sameRow(types: string, want: string, got: string): boolean {
   const b = got.split('\t');
   if (a.length !== b.length) return false;
   return a.every((x, c) => x === b[c] || (types[c] === 'R' && closeFloats(x, b[c]!)));
-}
-
-/** True when two float texts are equal within FLOAT_REL_TOLERANCE (NaN equals NaN). */
-export function closeFloats(x: string, y: string): boolean {
-  const a = Number(x);
-  const b = Number(y);
-  if (Number.isNaN(a) || Number.isNaN(b)) return x === y;
-  if (a === b) return true;
-  return Math.abs(a - b) <= FLOAT_REL_TOLERANCE * Math.max(Math.abs(a), Math.abs(b));
 }
 
 function showRows(lines: readonly string[]): string {

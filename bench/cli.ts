@@ -1,0 +1,161 @@
+// `npm run bench -- <command>`: the benchmark suite's entry point (built to dist/bench/cli.js).
+
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { generateTpch } from './data/tpch-gen.js';
+import { hasWrk } from './http/load.js';
+import { type HttpResults, httpReport, runHttp } from './http/run-http.js';
+import { readResults, saveResults } from './lib/results-file.js';
+import type { DataMode } from './tpch/bench-engines.js';
+import { compareTpch, comparisonReport } from './tpch/compare-tpch.js';
+import { runTpch } from './tpch/run-tpch.js';
+import { type TpchResults, tpchReport } from './tpch/tpch-results.js';
+
+const USAGE = `usage: npm run bench -- <command> [options]
+
+  tpch [--sf 1] [--mode files|memory|both] [--runs 5] [--threads 1] [--queries 1,6,...]
+       [--timeout 300] [--seed 1] [--label NAME] [--no-save]
+      The 22 TPC-H queries on floe and DuckDB, interleaved; writes bench/results/<date>-<label>.json
+      (label default: tpch-sf<sf>-<mode>). --threads is DuckDB's (floe runs a query on one thread).
+  http [--sf 0.1] [--duration 5] [--connections 1,16,64] [--tool autocannon|wrk] [--workers N]
+       [--seed 1] [--label NAME] [--no-save]
+      /v1/sql requests/s and p50/p99 latency for small queries on floe, node:http + DuckDB and a
+      uWebSockets.js hello world (tool default: wrk when installed, else autocannon).
+  compare BASE.json NEW.json
+      Per-query floe ÷ DuckDB ratios of two TPC-H runs; exits 1 if a query got more than 15% slower,
+      the geometric mean more than 5%, or a query now fails or answers differently.
+  report FILE.json...
+      Prints the tables of results files as Markdown (for the README).
+  micro [NAME...]
+      benny micro-benchmarks of the engine's hot paths on TPC-H SF0.1 (parquet-decode, filter,
+      hash-aggregate, sort, serialize); summaries go to bench/results/micro/<name>.json.
+  gen [--sf 1] [--seed 1]
+      Generates (or finds cached) TPC-H data under .floe/bench-data/ and prints its row counts.`;
+
+const [command, ...rest] = process.argv.slice(2);
+const log = (line: string) => console.log(line);
+
+async function main(): Promise<number> {
+  switch (command) {
+    case 'tpch':
+      return tpch(rest);
+    case 'compare': {
+      const [base, next] = parseArgs({ args: rest, allowPositionals: true, options: {} }).positionals;
+      if (!base || !next) return usage('compare needs two results files');
+      const c = compareTpch(readResults<TpchResults>(base, 'tpch'), readResults<TpchResults>(next, 'tpch'));
+      log(comparisonReport(c));
+      return c.regressions.length > 0 ? 1 : 0;
+    }
+    case 'http':
+      return http(rest);
+    case 'micro': {
+      const names = rest.length > 0 ? rest : MICRO_BENCHES;
+      const unknown = names.filter((n) => !MICRO_BENCHES.includes(n));
+      if (unknown.length > 0) return usage(`no micro-benchmark ${unknown.join(', ')}`);
+      for (const name of names) {
+        const suite = (await import(`./${name}.bench.js`)) as { default: () => Promise<void> };
+        await suite.default();
+      }
+      return 0;
+    }
+    case 'report':
+      for (const path of rest) {
+        const r = JSON.parse(readFileSync(path, 'utf8')) as TpchResults | HttpResults;
+        log(`${r.kind === 'http' ? httpReport(r) : tpchReport(r)}\n`);
+      }
+      return 0;
+    case 'gen': {
+      const { values } = parseArgs({ args: rest, options: { sf: { type: 'string', default: '1' }, seed: num('1') } });
+      const data = await generateTpch({ sf: Number(values.sf), seed: Number(values.seed) });
+      log(data.generatedMs === null ? `reused ${data.dir}` : `generated ${data.dir} in ${data.generatedMs / 1000} s`);
+      log(JSON.stringify(data.rows));
+      return 0;
+    }
+    case undefined:
+    case '--help':
+    case 'help':
+      log(USAGE);
+      return 0;
+    default:
+      return usage(`unknown command '${command}'`);
+  }
+}
+
+/** bench/<name>.bench.ts files. */
+const MICRO_BENCHES = ['parquet-decode', 'filter', 'hash-aggregate', 'sort', 'serialize'];
+
+const num = (def: string) => ({ type: 'string', default: def }) as const;
+
+async function tpch(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      sf: num('1'),
+      mode: num('files'),
+      runs: num('5'),
+      threads: num('1'),
+      seed: num('1'),
+      queries: { type: 'string' },
+      timeout: num('300'),
+      label: { type: 'string' },
+      'no-save': { type: 'boolean', default: false },
+    },
+  });
+  const modes = values.mode === 'both' ? ['files', 'memory'] : [values.mode];
+  if (!modes.every((m) => m === 'files' || m === 'memory')) return usage('--mode is files, memory or both');
+  const queries = values.queries?.split(',').map((q) => `q${q.replace(/^q/i, '').padStart(2, '0')}`);
+  for (const mode of modes as DataMode[]) {
+    const label = values.label ?? `tpch-sf${values.sf}-${mode}`;
+    const results = await runTpch({
+      sf: Number(values.sf),
+      seed: Number(values.seed),
+      mode,
+      runs: Number(values.runs),
+      threads: Number(values.threads),
+      queries,
+      timeoutS: Number(values.timeout),
+      label,
+      log,
+    });
+    if (!values['no-save']) log(`\nwrote ${saveResults(label, results)}`);
+  }
+  return 0;
+}
+
+async function http(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      sf: num('0.1'),
+      seed: num('1'),
+      duration: num('5'),
+      connections: num('1,16,64'),
+      tool: { type: 'string' },
+      workers: { type: 'string' },
+      label: num('http'),
+      'no-save': { type: 'boolean', default: false },
+    },
+  });
+  const tool = values.tool ?? (hasWrk() ? 'wrk' : 'autocannon');
+  if (tool !== 'wrk' && tool !== 'autocannon') return usage('--tool is autocannon or wrk');
+  const results = await runHttp({
+    sf: Number(values.sf),
+    seed: Number(values.seed),
+    durationS: Number(values.duration),
+    connections: values.connections.split(',').map(Number),
+    tool,
+    workers: values.workers === undefined ? undefined : Number(values.workers),
+    label: values.label,
+    log,
+  });
+  log(`\n${httpReport(results)}`);
+  if (!values['no-save']) log(`\nwrote ${saveResults(values.label, results)}`);
+  return 0;
+}
+
+function usage(problem: string): number {
+  console.error(`${problem}\n\n${USAGE}`);
+  return 2;
+}
+
+process.exitCode = await main();

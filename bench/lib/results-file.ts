@@ -1,0 +1,19 @@
+// Results files: `bench/results/<YYYY-MM-DD>-<label>.json`, pretty-printed so that diffs of committed runs read well.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RESULTS_DIR } from './paths.js';
+
+/** Writes `results` as `<dir>/<date>-<label>.json` (replacing a run of the same label that day); returns the path. */
+export function saveResults(label: string, results: object, dir = RESULTS_DIR): string {
+  if (!/^[\w.-]+$/.test(label)) throw new Error(`label must be letters, digits, '.', '-' or '_': ${label}`);
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${new Date().toISOString().slice(0, 10)}-${label}.json`);
+  writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);
+  return path;
+}
+
+export function readResults<T extends { kind: string }>(path: string, kind: T['kind']): T {
+  const r = JSON.parse(readFileSync(path, 'utf8')) as T;
+  if (r.kind !== kind) throw new Error(`${path} holds a '${r.kind}' result, not '${kind}'`);
+  return r;
+}

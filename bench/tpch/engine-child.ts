@@ -1,0 +1,51 @@
+// A child process holding one engine over one data set; the parent sends one request at a time (see ChildRequest),
+// so that the two engines never run at once and each has its own load time and peak RSS.
+import type { ResultRows } from '../lib/result-rows.js';
+import { type BenchEngine, type DataMode, type EngineName, openEngine } from './bench-engines.js';
+
+export type ChildRequest =
+  | { type: 'load'; engine: EngineName; dir: string; mode: DataMode; threads: number }
+  | { type: 'run'; sql: string; collect: boolean; timeoutMs: number }
+  | { type: 'stats' };
+
+export type ChildReply =
+  | { type: 'loaded'; ms: number; rssMiB: number }
+  | { type: 'ran'; ms: number; rowCount: number; rows?: ResultRows }
+  | { type: 'stats'; peakRssMiB: number; rssMiB: number }
+  | { type: 'error'; message: string };
+
+const MIB = 1024 * 1024;
+let engine: BenchEngine | null = null;
+
+async function handle(m: ChildRequest): Promise<ChildReply> {
+  switch (m.type) {
+    case 'load': {
+      const started = performance.now();
+      engine = await openEngine(m.engine, m.dir, m.mode, m.threads);
+      return { type: 'loaded', ms: performance.now() - started, rssMiB: process.memoryUsage().rss / MIB };
+    }
+    case 'run': {
+      const started = performance.now();
+      const out = await engine!.run(m.sql, m.collect, AbortSignal.timeout(m.timeoutMs));
+      return { type: 'ran', ms: performance.now() - started, ...out };
+    }
+    case 'stats':
+      return {
+        type: 'stats',
+        peakRssMiB: (process.resourceUsage().maxRSS * 1024) / MIB,
+        rssMiB: process.memoryUsage().rss / MIB,
+      };
+  }
+}
+
+process.on('message', (m: ChildRequest) => {
+  handle(m).then(
+    (reply) => process.send!(reply),
+    (e: unknown) =>
+      process.send!({ type: 'error', message: e instanceof Error ? `${e.name}: ${e.message}` : String(e) }),
+  );
+});
+process.on('disconnect', () => {
+  engine?.close();
+  process.exit(0);
+});

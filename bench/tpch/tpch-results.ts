@@ -1,0 +1,117 @@
+// The TPC-H results file (`bench/results/<date>-<label>.json`): its shape, its summary, and its tables as text.
+import type { TpchTable } from '../data/tpch-gen.js';
+import type { MachineFacts } from '../lib/machine.js';
+import { geomean } from '../lib/stats.js';
+import { formatTable } from '../lib/table.js';
+import type { DataMode, EngineName } from './bench-engines.js';
+
+export type EngineOutcome =
+  | { readonly medianMs: number; readonly runsMs: readonly number[] }
+  | { readonly error: string };
+
+export interface QueryOutcome {
+  /** `q01` … `q22`. */
+  readonly id: string;
+  readonly floe: EngineOutcome;
+  readonly duckdb: EngineOutcome;
+  /** floe's median ÷ DuckDB's: above 1, floe is slower. Null unless both ran. */
+  readonly ratio: number | null;
+  /** Whether floe's rows equal DuckDB's (floats within tolerance). Null unless both ran. */
+  readonly identical: boolean | null;
+  /** Why they differ, when they do. */
+  readonly mismatch?: string;
+  /** Rows of DuckDB's answer. */
+  readonly rows: number | null;
+}
+
+export interface EngineFacts {
+  readonly loadMs: number;
+  readonly rssAfterLoadMiB: number;
+  readonly peakRssMiB: number;
+}
+
+export interface TpchResults {
+  readonly kind: 'tpch';
+  readonly formatVersion: 1;
+  readonly label: string;
+  /** ISO time the run started. */
+  readonly date: string;
+  readonly config: {
+    readonly sf: number;
+    readonly seed: number;
+    readonly mode: DataMode;
+    readonly runs: number;
+    /** DuckDB's threads; floe runs each query on one thread, as each runs on one worker. */
+    readonly threads: number;
+    readonly generatorVersion: number;
+    readonly timeoutS: number;
+  };
+  readonly machine: MachineFacts;
+  readonly data: { readonly rows: Readonly<Record<TpchTable, number>>; readonly generatedS: number | null };
+  readonly engines: Readonly<Record<EngineName, EngineFacts>>;
+  readonly queries: readonly QueryOutcome[];
+  readonly summary: TpchSummary;
+}
+
+export interface TpchSummary {
+  readonly total: number;
+  /** Queries both engines ran: the geometric means are over these. */
+  readonly both: number;
+  readonly identical: number;
+  readonly geomeanRatio: number | null;
+  readonly floeGeomeanMs: number | null;
+  readonly duckdbGeomeanMs: number | null;
+  /** DuckDB over every query it ran, for comparing with other runs of DuckDB. */
+  readonly duckdbAllGeomeanMs: number | null;
+}
+
+export const medianOf = (o: EngineOutcome): number | null => ('medianMs' in o ? o.medianMs : null);
+
+export function summarize(queries: readonly QueryOutcome[]): TpchSummary {
+  const both = queries.filter((q) => q.ratio !== null);
+  const gm = (xs: number[]) => (xs.length === 0 ? null : geomean(xs));
+  return {
+    total: queries.length,
+    both: both.length,
+    identical: queries.filter((q) => q.identical === true).length,
+    geomeanRatio: gm(both.map((q) => q.ratio!)),
+    floeGeomeanMs: gm(both.map((q) => medianOf(q.floe)!)),
+    duckdbGeomeanMs: gm(both.map((q) => medianOf(q.duckdb)!)),
+    duckdbAllGeomeanMs: gm(queries.flatMap((q) => medianOf(q.duckdb) ?? [])),
+  };
+}
+
+export const ms = (x: number | null) =>
+  x === null ? '—' : x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0);
+export const times = (x: number | null) => (x === null ? '—' : `${x < 10 ? x.toFixed(2) : x.toFixed(1)}×`);
+
+/** The per-query table and the summary lines, as Markdown (readable in a terminal too). */
+export function tpchReport(r: TpchResults): string {
+  const rows = r.queries.map((q) => [
+    q.id,
+    'error' in q.floe ? 'floe failed' : ms(q.floe.medianMs),
+    'error' in q.duckdb ? 'DuckDB failed' : ms(q.duckdb.medianMs),
+    times(q.ratio),
+    q.identical === null ? '—' : q.identical ? 'yes' : '**NO**',
+  ]);
+  const s = r.summary;
+  const table = formatTable(['Query', 'floe ms', 'DuckDB ms', 'floe ÷ DuckDB', 'Same result'], rows);
+  const e = r.engines;
+  const load = (name: EngineName) =>
+    `${name}: load ${(e[name].loadMs / 1000).toFixed(1)} s, RSS after load ${e[name].rssAfterLoadMiB.toFixed(0)} MiB, peak RSS ${e[name].peakRssMiB.toFixed(0)} MiB`;
+  return [
+    `TPC-H SF${r.config.sf}, ${r.config.mode} mode, median of ${r.config.runs} runs after a warm-up; DuckDB ${r.config.threads} thread(s), floe 1 (one worker)`,
+    '',
+    table,
+    '',
+    `Geometric mean of floe ÷ DuckDB over the ${s.both} of ${s.total} queries both ran: ${times(s.geomeanRatio)}` +
+      ` (floe ${ms(s.floeGeomeanMs)} ms, DuckDB ${ms(s.duckdbGeomeanMs)} ms); same result on ${s.identical} of ${s.both}.`,
+    `DuckDB geometric mean over all ${s.total} queries: ${ms(s.duckdbAllGeomeanMs)} ms.`,
+    `${load('floe')}; ${load('duckdb')}.`,
+  ].join('\n');
+}
+
+/** Short error texts for the table's footnotes: which queries floe could not run, and why. */
+export function failureNotes(r: TpchResults): string[] {
+  return r.queries.flatMap((q) => ('error' in q.floe ? [`${q.id}: ${q.floe.error.split('\n')[0]}`] : []));
+}
