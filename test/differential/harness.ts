@@ -21,12 +21,16 @@ export interface DiffCase {
 type Rows = (string | null)[][];
 
 /** Registers one node:test test per case, plus a check that every KNOWN_FAILURES entry of `suite` is used. */
-export function differentialSuite(suite: string, cases: readonly DiffCase[]): void {
+export function differentialSuite(
+  suite: string,
+  cases: readonly DiffCase[],
+  makeData: () => Promise<TestData> = writeTestData,
+): void {
   let data: TestData;
   let engines: TestEngines;
   let oracle: Oracle;
   before(async () => {
-    data = await writeTestData();
+    data = await makeData();
     engines = await createTestEngines(data);
     oracle = await createDuckDbOracle(data);
   });
