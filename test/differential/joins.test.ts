@@ -56,6 +56,18 @@ const cases: DiffCase[] = [
     sql: 'SELECT a.k, count(b.k) FROM specials a LEFT JOIN specials b ON a.k BETWEEN b.k - 1 AND b.k + 1 GROUP BY a.k ORDER BY a.k',
   },
   { sql: 'SELECT count(*) FROM items i JOIN specials s ON i.qty > s.k * 4' },
+  // NATURAL joins (parser gap: rewritten to USING) and a comma after JOIN … ON (parser gap: CROSS JOIN)
+  // `*` lists the common columns first in the left table's order (PostgreSQL; DuckDB keeps the left's own order)
+  {
+    sql: 'SELECT * FROM specials a NATURAL JOIN (SELECT k, s, 1 AS one FROM specials WHERE k > 4) b ORDER BY k',
+    duckdb:
+      'SELECT k, s, i32, i64, f, m, d, g, one FROM specials a NATURAL JOIN (SELECT k, s, 1 AS one FROM specials WHERE k > 4) b ORDER BY k',
+  },
+  {
+    sql: 'SELECT k, b.x FROM specials a NATURAL LEFT JOIN (SELECT k, i32 AS x FROM specials WHERE k > 7) b ORDER BY k',
+  },
+  { sql: 'SELECT a.k, c.k FROM specials a JOIN specials b ON a.k = b.k, specials c WHERE c.k = a.k + 1 ORDER BY 1' },
+  { sql: 'SELECT a.k, c.k FROM specials a LEFT JOIN specials b ON a.k = b.i32, specials c WHERE c.k = a.k ORDER BY 1' },
   // USING and derived tables
   { sql: 'SELECT k, a.s, b.s FROM specials a JOIN specials b USING (k) ORDER BY k' },
   { sql: 'SELECT * FROM specials a JOIN (SELECT k, i32 AS x FROM specials) b USING (k) ORDER BY k' },

@@ -12,6 +12,7 @@ import {
 } from '../../plan/logical/index.js';
 import type { Field } from '../../plan/types.js';
 import type { Ast } from '../parse.js';
+import { NATURAL_MARKER } from '../rewrite/natural-join.js';
 import { bindExpr, type ExprContext, type ParamBinder } from './bind-expr.js';
 import { requireBool, unify } from './coerce.js';
 import { plainColumns, Scope, type ScopeColumn } from './scope.js';
@@ -175,21 +176,37 @@ function joinRelations(left: Relation, right: Relation, item: Ast, ctx: BindCont
     return { plan: makeJoin('inner', left.plan, right.plan, null), columns: [...left.columns, ...right.columns] };
   }
   const type = JOIN_TYPES[words.split(/\s+/)[0]!] ?? 'inner';
-  if (item.using) return joinUsing(left, right, type, item.using.map(usingName));
+  if (item.using) {
+    const names: string[] = item.using.map(usingName);
+    return joinUsing(
+      left,
+      right,
+      type,
+      names.length === 1 && names[0] === NATURAL_MARKER ? commonNames(left, right) : names,
+    );
+  }
   const columns = [...left.columns, ...right.columns];
   if (!item.on) throw new PlanError(`${words} requires an ON or USING clause`);
-  const on = item.on.type === 'expr_list' ? onWithCommaTables(item.on) : item.on;
+  const on = item.on;
   const scope = new Scope(columns, ctx.outer);
   const exprCtx: ExprContext = { scope, params: ctx.params, aggregates: 'JOIN conditions' };
   const cond = requireBool(bindExpr(on, exprCtx), 'JOIN/ON');
   return { plan: makeJoin(type, left.plan, right.plan, cond), columns };
 }
 
-// `a JOIN b ON x, c` arrives as ON (x, c): only a plain name after the comma can be told apart from a value.
-function onWithCommaTables(on: Ast): Ast {
-  throw new NotSupportedError(
-    `a comma after a JOIN … ON condition is not supported yet (near ${on.value.length - 1} more FROM items): write CROSS JOIN instead`,
-  );
+/** NATURAL JOIN: the column names both sides have (PostgreSQL: a cross join when there are none). */
+function commonNames(left: Relation, right: Relation): string[] {
+  const rightNames = new Set(right.columns.filter((c) => c.byName).map((c) => c.field.name.toLowerCase()));
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const c of left.columns) {
+    const n = c.field.name.toLowerCase();
+    if (c.byName && rightNames.has(n) && !seen.has(n)) {
+      seen.add(n);
+      out.push(c.field.name);
+    }
+  }
+  return out;
 }
 
 function usingName(u: Ast): string {

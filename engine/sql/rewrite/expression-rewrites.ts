@@ -2,9 +2,11 @@
 // undoes their markers.
 import type { Ast } from '../parse.js';
 import { aggregateCall } from './aggregate-call.js';
+import { commaAfterOn } from './comma-after-on.js';
 import { applyEdits, type OffsetMap } from './edit.js';
 import { isDistinctFrom } from './is-distinct-from.js';
 import { limitNull } from './limit-null.js';
+import { naturalJoin } from './natural-join.js';
 import { paramCast } from './param-cast.js';
 import { positionIn } from './position-in.js';
 import type { SqlRewrite } from './rewrite.js';
@@ -16,6 +18,8 @@ import { tokenize } from './tokenize.js';
  * match the same text; none of these do. Add a gap as one file exporting a `SqlRewrite` and list it here.
  */
 export const REWRITES: readonly SqlRewrite[] = [
+  naturalJoin,
+  commaAfterOn,
   substringFromFor,
   isDistinctFrom,
   aggregateCall,
