@@ -219,6 +219,9 @@ function bindItems(columns: Ast[], ctx: ExprContext): SelectItem[] {
 /** PostgreSQL names a cast of a column after the column; other expressions by their SQL text as written. */
 function outputName(ast: Ast, e: Expr): string {
   if (e.kind === 'cast' && e.expr.kind === 'column') return e.expr.name;
+  // PostgreSQL names a scalar subquery after its column, and EXISTS `exists`.
+  if (e.kind === 'subquery' && e.subquery === 'scalar') return e.plan.schema.fields[0]!.name;
+  if (e.kind === 'subquery' && e.subquery === 'exists' && !e.negated) return 'exists';
   if (ast.type === 'cast' && ast.expr?.type === 'column_ref')
     return String(ast.expr.column?.expr?.value ?? ast.expr.column);
   return astText(ast);
