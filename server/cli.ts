@@ -35,7 +35,6 @@ async function run(command: RunCommand): Promise<void> {
         `floe: try: curl -d 'SELECT o_orderpriority, count(*) AS orders FROM orders GROUP BY o_orderpriority ORDER BY o_orderpriority' ${url}/v1/sql\n`,
     );
   }
-  process.stdout.write(`floe ready: ${url}\n`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) process.exit(1);
@@ -48,6 +47,8 @@ async function run(command: RunCommand): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // Only once the handlers are in place: a supervisor may signal as soon as it reads this line.
+  process.stdout.write(`floe ready: ${url}\n`);
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => {

@@ -4,6 +4,7 @@ import { compare } from '../../arrow/kernels/numeric.js';
 import type { InListExpr } from '../../plan/expr/index.js';
 import { or } from './logic.js';
 import type { PhysicalExpr } from './physical-expr.js';
+import { matchUtf8Literals } from './utf8-match.js';
 
 type Key = number | bigint | string;
 
@@ -33,6 +34,8 @@ export function evaluateInList(e: InListExpr, expr: PhysicalExpr, list: Physical
         else set.add(normal(keys(c)[0] as Key));
       }
       const n = x.length;
+      const byBytes = matchUtf8Literals(x, [...set] as string[]);
+      if (byBytes !== null) return inListResult(x, byBytes, listHasNull, e.negated);
       const k = keys(x);
       const out = new Uint8Array(n);
       const valid = new Uint8Array(n);
@@ -47,6 +50,20 @@ export function evaluateInList(e: InListExpr, expr: PhysicalExpr, list: Physical
       return makeColumn({ id: 'bool' }, out, valid, n);
     },
   };
+}
+
+/** IN's NULL rules over per-row hits: a miss is NULL when the list holds a NULL. */
+function inListResult(x: Column, hits: Uint8Array, listHasNull: boolean, negated: boolean): Column {
+  const n = x.length;
+  const valid = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    if (x.valid !== null && x.valid[i] === 0) continue;
+    if (hits[i] === 1 || !listHasNull) {
+      valid[i] = 1;
+      hits[i] = (hits[i] === 1) !== negated ? 1 : 0;
+    }
+  }
+  return makeColumn({ id: 'bool' }, hits, valid, n);
 }
 
 function normal(k: Key): Key {

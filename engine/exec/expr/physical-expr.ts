@@ -1,12 +1,19 @@
 // `compileExpr`: a logical expression -> a `PhysicalExpr` that evaluates a whole batch to one column.
 import type { Batch } from '../../arrow/batch.js';
-import { type Column, constantColumn } from '../../arrow/column.js';
+import { type Column, constantColumn, makeColumn } from '../../arrow/column.js';
 import { cast } from '../../arrow/kernels/cast.js';
 import { arithmetic, compare } from '../../arrow/kernels/numeric.js';
 import { InternalError, NotSupportedError } from '../../errors.js';
 import { lookupFunction } from '../../functions/registry.js';
 import { exprText } from '../../plan/expr/display.js';
-import type { ArithmeticOp, BinaryExpr, ComparisonOp, Expr, IntervalValue } from '../../plan/expr/index.js';
+import type {
+  ArithmeticOp,
+  BinaryExpr,
+  ComparisonOp,
+  Expr,
+  IntervalValue,
+  LiteralExpr,
+} from '../../plan/expr/index.js';
 import type { Schema } from '../../plan/types.js';
 import { evaluateCase } from './case.js';
 import { evaluateInList } from './in-list.js';
@@ -14,6 +21,7 @@ import { compileLike } from './like.js';
 import { isPredicate, negate, not } from './logic.js';
 import { mayRaise, shortCircuit } from './short-circuit.js';
 import { addInterval } from './temporal.js';
+import { matchUtf8Literals } from './utf8-match.js';
 
 export interface PhysicalExpr {
   evaluate(batch: Batch): Column;
@@ -28,6 +36,22 @@ export function columnIndex(schema: Schema, qualifier: string | null, name: stri
       `column ${qualifier ? `${qualifier}.` : ''}${name} not in input [${schema.fields.map((f) => f.name)}]`,
     );
   return at;
+}
+
+const isTextLiteral = (e: Expr): e is LiteralExpr =>
+  e.kind === 'literal' && e.type.id === 'utf8' && typeof e.value === 'string';
+
+/** `text = 'literal'` on UTF-8 bytes when the column holds them; otherwise the general comparison. */
+function textEquals(col: PhysicalExpr, literal: string, negated: boolean, general: PhysicalExpr): PhysicalExpr {
+  return {
+    evaluate(b) {
+      const x = col.evaluate(b);
+      const hits = matchUtf8Literals(x, [literal]);
+      if (hits === null) return general.evaluate(b);
+      if (negated) for (let i = 0; i < hits.length; i++) hits[i] = 1 - hits[i]!;
+      return makeColumn({ id: 'bool' }, hits, x.valid, x.length);
+    },
+  };
 }
 
 export function compileExpr(e: Expr, schema: Schema): PhysicalExpr {
@@ -51,7 +75,12 @@ export function compileExpr(e: Expr, schema: Schema): PhysicalExpr {
       if (e.left.type.id === 'interval' || e.right.type.id === 'interval') return compileIntervalArith(e, schema);
       if (e.op === '=' || e.op === '<>' || e.op === '<' || e.op === '<=' || e.op === '>' || e.op === '>=') {
         const op = e.op as ComparisonOp;
-        return { evaluate: (b) => compare(op, l.evaluate(b), r.evaluate(b)) };
+        const general: PhysicalExpr = { evaluate: (b) => compare(op, l.evaluate(b), r.evaluate(b)) };
+        if (op === '=' || op === '<>') {
+          if (isTextLiteral(e.right)) return textEquals(l, e.right.value as string, op === '<>', general);
+          if (isTextLiteral(e.left)) return textEquals(r, e.left.value as string, op === '<>', general);
+        }
+        return general;
       }
       const op = e.op as ArithmeticOp;
       return { evaluate: (b) => arithmetic(op, l.evaluate(b), r.evaluate(b), e.type) };
