@@ -6,6 +6,11 @@ import type { Schema } from './plan/types.js';
 export interface TableStatistics {
   /** Exact row count when known (Parquet footers, loaded tables). */
   readonly rowCount: number | null;
+  /**
+   * An upper bound on a column's distinct values when one is known cheaply (an integer or date column's
+   * min/max range from Parquet statistics or the loaded values); join ordering reads it.
+   */
+  readonly distinctCount?: (column: string) => number | null;
 }
 
 /** What a scan asks of a provider; everything here is a hint the provider may use to read less. */

@@ -62,6 +62,7 @@ export function createEngine(options: { catalog: Catalog }): Engine {
         disabled: opts.disabledRules ?? [],
         evaluateConstant,
         tableRows: (t) => catalog.table(t)?.statistics().rowCount ?? null,
+        columnDistinct: (t, c) => catalog.table(t)?.statistics().distinctCount?.(c) ?? null,
       }),
     };
   };

@@ -15,10 +15,16 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
   const { schema, chunks } = data;
   const rowCount = chunks.reduce((n, c) => n + c.length, 0);
   const index = new Map(schema.fields.map((f, i) => [f.name, i]));
+  const ranges = new Map<string, number | null>();
+  /** max − min + 1 of an integer or date column, computed once (an upper bound on its distinct values). */
+  const rangeOf = (name: string): number | null => {
+    if (!ranges.has(name)) ranges.set(name, valueRange(chunks, index.get(name), rowCount));
+    return ranges.get(name) ?? null;
+  };
   return {
     schema,
     kind: 'memory',
-    statistics: () => ({ rowCount }),
+    statistics: () => ({ rowCount, distinctCount: (c) => rangeOf(c) }),
     explainScan: async () => `chunks=${chunks.length} rows=${rowCount}`,
     async *scan(req, signal) {
       const cols = req.columns.map((c) => index.get(c)!);
@@ -37,6 +43,29 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
       }
     },
   };
+}
+
+function valueRange(chunks: MemoryTableData['chunks'], at: number | undefined, rows: number): number | null {
+  if (at === undefined) return null;
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const chunk of chunks) {
+    const c = chunk.columns[at]!;
+    const id = c.type.id;
+    if (
+      (id !== 'int32' && id !== 'int64' && id !== 'date') ||
+      !(c.values instanceof Int32Array || c.values instanceof Float64Array)
+    )
+      return null;
+    const v = c.values;
+    for (let i = 0; i < chunk.length; i++) {
+      if (c.valid !== null && c.valid[i] === 0) continue;
+      const x = v[i] as number;
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    }
+  }
+  return hi >= lo ? Math.min(rows, hi - lo + 1) : null;
 }
 
 /**

@@ -7,6 +7,8 @@ export interface OptimizerContext {
   readonly evaluateConstant: (e: Expr) => LiteralExpr;
   /** A table's row count when its provider knows it (join ordering). */
   readonly tableRows?: (table: string) => number | null;
+  /** An upper bound on a table column's distinct values, when the provider knows one. */
+  readonly columnDistinct?: (table: string, column: string) => number | null;
 }
 
 export interface OptimizerRule {

@@ -8,6 +8,33 @@ import { decodeRowGroup, fileSchema, openParquet } from './decode.js';
 import { type FileFooter, readFooter } from './footer.js';
 import { mayMatch } from './prune.js';
 
+/** max − min + 1 over every row group's statistics for an integer or date column (null when any is missing). */
+function rangeBound(footers: readonly FileFooter[], column: string, schema: Schema, rows: number): number | null {
+  const type = schema.fields.find((f) => f.name === column)?.type.id;
+  if (type !== 'int32' && type !== 'int64' && type !== 'date') return null;
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const f of footers) {
+    for (const rg of f.rowGroups) {
+      const s = rg.stats.get(column);
+      if (!s || s.min === undefined || s.max === undefined || s.min === null || s.max === null) return null;
+      const min = asNumber(s.min);
+      const max = asNumber(s.max);
+      if (min === null || max === null) return null;
+      lo = Math.min(lo, min);
+      hi = Math.max(hi, max);
+    }
+  }
+  return hi >= lo ? Math.min(rows, hi - lo + 1) : null;
+}
+
+function asNumber(v: unknown): number | null {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  if (v instanceof Date) return Math.floor(v.getTime() / 86_400_000);
+  return null;
+}
+
 /** Reads the footers and schemas of `paths` (all files must share one schema). */
 export async function createParquetTable(paths: readonly string[]): Promise<TableProvider> {
   if (paths.length === 0) throw new PlanError('a Parquet table needs at least one file');
@@ -39,7 +66,7 @@ export async function createParquetTable(paths: readonly string[]): Promise<Tabl
   return {
     schema,
     kind: 'parquet',
-    statistics: () => ({ rowCount }),
+    statistics: () => ({ rowCount, distinctCount: (c) => rangeBound(footers, c, schema, rowCount) }),
     async explainScan(req) {
       const kept = plan(req).reduce((n, p) => n + p.groups.length, 0);
       const total = footers.reduce((n, f) => n + f.rowGroups.length, 0);

@@ -101,31 +101,36 @@ export function keyDomain(e: Expr, inputs: readonly LogicalPlan[], ctx: Optimize
   if (cols.length !== 1) return UNKNOWN_TABLE_ROWS;
   const c = cols[0]!;
   for (const input of inputs) {
-    const source = sourceOf(input, c.qualifier, c.name);
-    if (source) return Math.max(1, source.kind === 'scan' ? estimateRows(source, ctx) : estimateRows(source, ctx));
+    const found = sourceOf(input, c.qualifier, c.name);
+    if (!found) continue;
+    const { node, name } = found;
+    const rows = estimateRows(node, ctx);
+    const distinct = node.kind === 'scan' ? ctx.columnDistinct?.(node.table, name) : null;
+    return Math.max(1, Math.min(rows, distinct ?? rows));
   }
   return UNKNOWN_TABLE_ROWS;
 }
 
 /** The node below filters and projections that produces the column (a scan, or the first other node). */
-function sourceOf(p: LogicalPlan, qualifier: string | null, name: string): LogicalPlan | null {
+function sourceOf(p: LogicalPlan, qualifier: string | null, name: string): { node: LogicalPlan; name: string } | null {
   const has = (x: LogicalPlan) =>
     x.schema.fields.some((f) => f.name === name && (qualifier === null || f.qualifier === qualifier));
   if (!has(p)) return null;
+  const here = { node: p, name };
   switch (p.kind) {
     case 'filter':
     case 'sort':
     case 'limit':
-      return sourceOf(p.input, qualifier, name) ?? p;
+      return sourceOf(p.input, qualifier, name) ?? here;
     case 'project': {
       const at = p.schema.fields.findIndex((f) => f.name === name && (qualifier === null || f.qualifier === qualifier));
       const e = p.exprs[at];
-      if (e?.kind === 'column') return sourceOf(p.input, e.qualifier, e.name) ?? p;
-      return p;
+      if (e?.kind === 'column') return sourceOf(p.input, e.qualifier, e.name) ?? here;
+      return here;
     }
     case 'join':
-      return sourceOf(p.left, qualifier, name) ?? sourceOf(p.right, qualifier, name) ?? p;
+      return sourceOf(p.left, qualifier, name) ?? sourceOf(p.right, qualifier, name) ?? here;
     default:
-      return p;
+      return here;
   }
 }
