@@ -1,36 +1,8 @@
 // `makeTpchSample`: small deterministic TPC-H tables (region 5, nation 25, ... lineitem ~6000 rows).
 import { makePrng, type Prng } from './prng.js';
 import { DATE, INT32, MONEY, makeSampleTable, type SampleTable, UTF8 } from './sample-table.js';
+import { NATIONS, REGIONS } from './tpch-nations.js';
 
-const REGIONS = ['AFRICA', 'AMERICA', 'ASIA', 'EUROPE', 'MIDDLE EAST'];
-// TPC-H's fixed nation list: [name, region key].
-const NATIONS: readonly (readonly [string, number])[] = [
-  ['ALGERIA', 0],
-  ['ARGENTINA', 1],
-  ['BRAZIL', 1],
-  ['CANADA', 1],
-  ['EGYPT', 4],
-  ['ETHIOPIA', 0],
-  ['FRANCE', 3],
-  ['GERMANY', 3],
-  ['INDIA', 2],
-  ['INDONESIA', 2],
-  ['IRAN', 4],
-  ['IRAQ', 4],
-  ['JAPAN', 2],
-  ['JORDAN', 4],
-  ['KENYA', 0],
-  ['MOROCCO', 0],
-  ['MOZAMBIQUE', 0],
-  ['PERU', 1],
-  ['CHINA', 2],
-  ['ROMANIA', 3],
-  ['SAUDI ARABIA', 4],
-  ['VIETNAM', 2],
-  ['RUSSIA', 3],
-  ['UNITED KINGDOM', 3],
-  ['UNITED STATES', 1],
-];
 const SEGMENTS = ['AUTOMOBILE', 'BUILDING', 'FURNITURE', 'HOUSEHOLD', 'MACHINERY'];
 const PRIORITIES = ['1-URGENT', '2-HIGH', '3-MEDIUM', '4-NOT SPECIFIED', '5-LOW'];
 const SHIP_MODES = ['AIR', 'FOB', 'MAIL', 'RAIL', 'REG AIR', 'SHIP', 'TRUCK'];

@@ -5,6 +5,8 @@ export interface SqlEdit {
   readonly start: number;
   readonly end: number;
   readonly text: string;
+  /** When `text` is a verbatim copy of the original at `source` (text moved elsewhere), offsets inside it map there. */
+  readonly source?: number;
 }
 
 /** Maps an offset in rewritten text to the offset in the text before the rewrite. */
@@ -17,7 +19,8 @@ export interface Edited {
 
 /**
  * Applies non-overlapping edits (in any order; inserts at one offset keep their order). Offsets inside
- * replacement text map to the start of the span it replaced, so an error there points at the original token.
+ * replacement text map to the start of the span it replaced, so an error there points at the original token,
+ * unless the edit names its `source`. Throws on overlapping edits (a bug in a rewrite, not in the SQL).
  */
 export function applyEdits(sql: string, edits: readonly SqlEdit[]): Edited {
   if (edits.length === 0) return { sql, toOriginal: (o) => o };
@@ -30,7 +33,7 @@ export function applyEdits(sql: string, edits: readonly SqlEdit[]): Edited {
     if (e.start < at) throw new Error(`overlapping SQL rewrites at offset ${e.start}`);
     pieces.push([out.length, at, e.start - at, true]);
     out += sql.slice(at, e.start);
-    pieces.push([out.length, e.start, e.text.length, false]);
+    pieces.push([out.length, e.source ?? e.start, e.text.length, e.source !== undefined]);
     out += e.text;
     at = e.end;
   }

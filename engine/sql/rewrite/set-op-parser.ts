@@ -8,7 +8,7 @@
 // subquery, a CTE body) is parsed the same way and reaches the parser as the placeholder
 // `SELECT __floe_query_<n> FROM __floe_query_<n>`, swapped for the real node once the enclosing text is parsed.
 import type { Ast } from '../parse.js';
-import { type Token, tokenize } from './tokens.js';
+import { isWord, keyword, matchingParen, significant, type Token, tokenize } from './tokenize.js';
 
 /** The normalised set-operation node (binary; left-associative chains nest to the left). */
 export interface SetOpAst {
@@ -35,8 +35,8 @@ export interface ValuesAst {
 
 export type Astify = (text: string) => Ast;
 
-const SET_OPS = new Set(['UNION', 'INTERSECT', 'EXCEPT']);
-const QUERY_START = new Set(['SELECT', 'VALUES', 'WITH']);
+const SET_OPS = new Set(['union', 'intersect', 'except']);
+const QUERY_START = new Set(['select', 'values', 'with']);
 const PLACEHOLDER = /^__floe_query_(\d+)$/;
 
 /** Text assembled from pieces of the source, remembering where each piece came from (for error positions). */
@@ -65,7 +65,7 @@ export class SetOpParser {
 
   constructor(sql: string, astify: Astify) {
     this.#sql = sql;
-    this.#tokens = tokenize(sql);
+    this.#tokens = significant(tokenize(sql));
     this.#astify = astify;
   }
 
@@ -73,10 +73,10 @@ export class SetOpParser {
   statement(): Ast {
     const t = this.#tokens;
     let end = t.length;
-    while (end > 0 && t[end - 1]!.kind === 'semicolon') end--;
-    if (end === 0 || t.slice(0, end).some((x) => x.kind === 'semicolon')) return this.#astify(this.#sql);
+    while (end > 0 && t[end - 1]!.text === ';') end--;
+    if (end === 0 || t.slice(0, end).some((x) => x.text === ';')) return this.#astify(this.#sql);
     const first = t[0]!;
-    if (first.kind === 'open' || QUERY_START.has(first.upper)) return this.#query(0, end);
+    if (first.text === '(' || QUERY_START.has(keyword(first) ?? '')) return this.#query(0, end);
     return this.#plain(0, end);
   }
 
@@ -84,14 +84,14 @@ export class SetOpParser {
   #query(from: number, to: number): Ast {
     const t = this.#tokens;
     if (from >= to) throw this.#syntaxError(from);
-    if (t[from]!.kind === 'open' && t[from]!.match === to - 1) return this.#query(from + 1, to - 1);
-    if (t[from]!.kind === 'open' && this.#setOps(from, to).length === 0) return this.#wrapped(from, to);
-    const body = t[from]!.upper === 'WITH' ? this.#cteEnd(from, to) : from;
+    if (this.#isWrapped(from, to)) return this.#query(from + 1, to - 1);
+    if (t[from]!.text === '(' && this.#setOps(from, to).length === 0) return this.#wrapped(from, to);
+    const body = isWord(t[from], 'with') ? this.#cteEnd(from, to) : from;
     if (body < 0 || body >= to) return this.#plain(from, to);
     const ops = this.#setOps(body, to);
     let node: SetOpAst | ValuesAst;
     if (ops.length > 0) node = this.#setOpChain(body, to, ops);
-    else if (t[body]!.upper === 'VALUES') node = this.#values(body, to);
+    else if (isWord(t[body], 'values')) node = this.#values(body, to);
     else return this.#plain(from, to);
     if (body > from) node.with = this.#parse([[from, body]], ' SELECT 1').with ?? null;
     return node;
@@ -102,8 +102,7 @@ export class SetOpParser {
    * ORDER BY or LIMIT).
    */
   #wrapped(from: number, to: number): Ast {
-    const t = this.#tokens;
-    const close = t[from]!.match;
+    const close = this.#close(from);
     if (close < 0 || this.#trailingClause(from, to) !== close + 1) return this.#plain(from, to);
     const inner = this.#query(from + 1, close);
     const tail = this.#parse([[close + 1, to]], '', 'SELECT 1 ');
@@ -124,7 +123,7 @@ export class SetOpParser {
     const out: number[] = [];
     for (let i = from; i < to; i++) {
       const x = this.#tokens[i]!;
-      if (x.depth === depth && x.kind === 'word' && SET_OPS.has(x.upper)) out.push(i);
+      if (x.depth === depth && SET_OPS.has(keyword(x) ?? '')) out.push(i);
     }
     return out;
   }
@@ -137,9 +136,9 @@ export class SetOpParser {
     let start = from;
     for (const at of ops) {
       arms.push([start, at]);
-      const quantifier = t[at + 1]?.upper;
-      const skip = quantifier === 'ALL' || quantifier === 'DISTINCT' ? 2 : 1;
-      kinds.push({ op: t[at]!.upper.toLowerCase() as SetOpAst['op'], all: quantifier === 'ALL' });
+      const quantifier = keyword(t[at + 1]);
+      const skip = quantifier === 'all' || quantifier === 'distinct' ? 2 : 1;
+      kinds.push({ op: keyword(t[at]) as SetOpAst['op'], all: quantifier === 'all' });
       start = at + skip;
     }
     const clause = this.#trailingClause(start, to);
@@ -194,17 +193,16 @@ export class SetOpParser {
     const depth = this.#tokens[from]?.depth;
     for (let i = from; i < to; i++) {
       const x = this.#tokens[i]!;
-      if (x.depth !== depth || x.kind !== 'word') continue;
-      if (x.upper === 'LIMIT' || x.upper === 'OFFSET') return i;
-      if (x.upper === 'ORDER' && this.#tokens[i + 1]?.upper === 'BY') return i;
+      const word = x.depth === depth ? keyword(x) : null;
+      if (word === 'limit' || word === 'offset') return i;
+      if (word === 'order' && isWord(this.#tokens[i + 1], 'by')) return i;
     }
     return null;
   }
 
   /** PostgreSQL: an arm other than the last may carry ORDER BY/LIMIT only inside parentheses. */
   #requireParenthesised(from: number, to: number): void {
-    const t = this.#tokens;
-    if (t[from]?.kind === 'open' && t[from]!.match === to - 1) return;
+    if (this.#isWrapped(from, to)) return;
     const at = this.#trailingClause(from, to);
     if (at === null) return;
     throw this.#syntaxError(
@@ -217,18 +215,19 @@ export class SetOpParser {
   #cteEnd(from: number, to: number): number {
     const t = this.#tokens;
     let i = from + 1;
-    if (t[i]?.upper === 'RECURSIVE') i++;
+    if (isWord(t[i], 'recursive')) i++;
     for (;;) {
       if (t[i]?.kind !== 'word' && t[i]?.kind !== 'quoted') return -1;
       i++;
-      if (t[i]?.kind === 'open') i = t[i]!.match + 1;
-      if (t[i]?.upper !== 'AS') return -1;
+      if (t[i]?.text === '(') i = this.#close(i) + 1;
+      if (!isWord(t[i], 'as')) return -1;
       i++;
-      if (t[i]?.upper === 'NOT') i++;
-      if (t[i]?.upper === 'MATERIALIZED') i++;
-      if (t[i]?.kind !== 'open' || t[i]!.match < 0 || t[i]!.match >= to) return -1;
-      i = t[i]!.match + 1;
-      if (t[i]?.upper !== ',') return i;
+      if (isWord(t[i], 'not')) i++;
+      if (isWord(t[i], 'materialized')) i++;
+      const close = this.#close(i);
+      if (close < 0 || close >= to) return -1;
+      i = close + 1;
+      if (t[i]?.text !== ',') return i;
       i++;
     }
   }
@@ -266,15 +265,16 @@ export class SetOpParser {
     let copied = t[from]!.start;
     for (let i = from; i < to; i++) {
       const x = t[i]!;
-      if (x.kind !== 'open' || x.match < 0 || !this.#isSetOpQuery(i + 1, x.match)) continue;
-      const node = this.#query(i + 1, x.match);
+      const close = this.#close(i);
+      if (close < 0 || !this.#isSetOpQuery(i + 1, close)) continue;
+      const node = this.#query(i + 1, close);
       piece.add(this.#sql.slice(copied, x.end), copied);
       // `SELECT *` would be rejected in a scalar subquery, so the placeholder names one column.
       const name = `__floe_query_${this.#nodes.length}`;
       piece.add(`SELECT ${name} FROM ${name}`, x.end);
       this.#nodes.push(node);
-      copied = t[x.match]!.start;
-      i = x.match - 1;
+      copied = t[close]!.start;
+      i = close - 1;
     }
     piece.add(this.#sql.slice(copied, t[to - 1]!.end), copied);
   }
@@ -283,8 +283,8 @@ export class SetOpParser {
   #isSetOpQuery(from: number, to: number): boolean {
     const t = this.#tokens;
     let i = from;
-    while (i < to && t[i]!.kind === 'open') i++;
-    if (i >= to || !QUERY_START.has(t[i]!.upper)) return false;
+    while (i < to && t[i]!.text === '(') i++;
+    if (i >= to || !QUERY_START.has(keyword(t[i]) ?? '')) return false;
     return this.#setOps(from, to).length > 0;
   }
 
@@ -298,6 +298,16 @@ export class SetOpParser {
       return x;
     };
     return visit(ast);
+  }
+
+  /** Whether [from, to) is one parenthesised group. */
+  #isWrapped(from: number, to: number): boolean {
+    return from < to && this.#close(from) === to - 1;
+  }
+
+  /** The index of the `)` matching a `(` at `open`; -1 when tokens[open] is no `(` or has no match. */
+  #close(open: number): number {
+    return this.#tokens[open]?.text === '(' ? matchingParen(this.#tokens, open) : -1;
   }
 
   /** An error shaped like node-sql-parser's, so that parse.ts reports it with line, column and caret. */

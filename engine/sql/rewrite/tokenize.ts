@@ -1,6 +1,16 @@
-// `tokenize`: a small PostgreSQL lexer for the pre-parse rewrites; it knows quotes, comments and parentheses.
+// `tokenize`: the one SQL lexer of the pre-parse rewrites (PostgreSQL rules): quotes, comments and parentheses.
 
-export type TokenKind = 'word' | 'quoted' | 'string' | 'number' | 'param' | 'op' | 'punct' | 'space' | 'comment';
+export type TokenKind =
+  | 'word'
+  | 'quoted'
+  | 'string'
+  | 'number'
+  | 'param'
+  | 'variable'
+  | 'op'
+  | 'punct'
+  | 'space'
+  | 'comment';
 
 export interface Token {
   readonly kind: TokenKind;
@@ -12,15 +22,20 @@ export interface Token {
   readonly depth: number;
 }
 
-const WORD_START = /[A-Za-z_\u0080-\uffff]/;
-const WORD_PART = /[A-Za-z0-9_$\u0080-\uffff]/;
+// Words take any non-ASCII character, as PostgreSQL takes any high-bit byte, except Unicode whitespace (NBSP …).
+const WORD_START = /(?!\s)[A-Za-z_\u0080-\uffff]/;
+const WORD_PART = /(?!\s)[A-Za-z0-9_$\u0080-\uffff]/;
+/** `$$` or `$tag$`: a tag follows identifier rules but holds no `$`. */
+const DOLLAR_QUOTE = /^\$(?:(?!\s)[A-Za-z_\u0080-\uffff](?:(?!\s)[A-Za-z0-9_\u0080-\uffff])*)?\$/;
 const OP_CHARS = '+-*/<>=~!@#%^&|?';
 const PUNCT = '(),;[].';
 
 /**
  * Splits SQL into tokens covering every character (whitespace and comments included), so that rewrites can
- * match keywords without ever looking inside string literals, quoted identifiers or comments. Unterminated
- * strings and comments run to the end of the text (the parser reports them).
+ * match keywords without ever looking inside string literals ('…', E'…' with backslash escapes, B'…', X'…',
+ * N'…', $tag$…$tag$), quoted identifiers or comments (-- and nested /* *\/). Does not validate: unterminated
+ * strings and comments run to the end of the text and unbalanced parentheses stay unmatched (the parser reports
+ * them, at its own position).
  */
 export function tokenize(sql: string): Token[] {
   const out: Token[] = [];
@@ -95,13 +110,20 @@ function quoteEnd(sql: string, i: number, q: string, backslash: boolean): number
   return sql.length;
 }
 
-/** `$1` is a parameter; `$$…$$` and `$tag$…$tag$` are dollar-quoted strings. */
+/**
+ * `$1` is a parameter; `$$…$$` and `$tag$…$tag$` are dollar-quoted strings; `$name` is one token, a variable to
+ * node-sql-parser (so no rewrite reads `name` as a keyword).
+ */
 function dollar(sql: string, i: number): [TokenKind, number] {
-  if (/[0-9]/.test(sql[i + 1] ?? '')) return ['param', runWhile(sql, i + 1, (ch) => /[0-9]/.test(ch))];
-  const m = /^\$([A-Za-z_][A-Za-z0-9_]*)?\$/.exec(sql.slice(i));
-  if (!m) return ['op', i + 1];
-  const close = sql.indexOf(m[0], i + m[0].length);
-  return ['string', close < 0 ? sql.length : close + m[0].length];
+  const next = sql[i + 1] ?? '';
+  if (/[0-9]/.test(next)) return ['param', runWhile(sql, i + 1, (ch) => /[0-9]/.test(ch))];
+  const m = DOLLAR_QUOTE.exec(sql.slice(i));
+  if (m) {
+    const close = sql.indexOf(m[0], i + m[0].length);
+    return ['string', close < 0 ? sql.length : close + m[0].length];
+  }
+  if (WORD_START.test(next)) return ['variable', runWhile(sql, i + 2, (ch) => WORD_PART.test(ch))];
+  return ['op', i + 1];
 }
 
 function numberEnd(sql: string, i: number): number {
@@ -119,6 +141,11 @@ function opEnd(sql: string, i: number): number {
 /** Tokens without whitespace and comments: what rewrites match against. */
 export function significant(tokens: readonly Token[]): Token[] {
   return tokens.filter((t) => t.kind !== 'space' && t.kind !== 'comment');
+}
+
+/** The lower-cased text of a word token (a keyword or unquoted name), else null. */
+export function keyword(t: Token | undefined): string | null {
+  return t?.kind === 'word' ? t.text.toLowerCase() : null;
 }
 
 /** Whether `t` is the keyword `word` (case-insensitive; quoted identifiers never are). */

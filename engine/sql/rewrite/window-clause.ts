@@ -4,14 +4,15 @@
 // WINDOW clause only last and silently drops an ORDER BY or LIMIT written after it. So:
 //   SELECT … WINDOW w AS (…) ORDER BY x LIMIT 3 -> SELECT … ORDER BY x LIMIT 3 WINDOW w AS (…)
 // The moved text is verbatim, so offsets inside it still map back exactly (`source`).
-import type { TextEdit } from './window-specs.js';
-import type { Token } from './window-tokenize.js';
+import type { SqlEdit } from './edit.js';
+import { keyword, matchingParen, type Token } from './tokenize.js';
 
 const SET_OPERATORS = new Set(['union', 'intersect', 'except']);
 
-export function moveWindowClauses(sql: string, tokens: readonly Token[]): TextEdit[] {
-  const edits: TextEdit[] = [];
-  const word = (i: number) => (tokens[i]?.kind === 'word' ? tokens[i]!.text.toLowerCase() : null);
+/** Edits over `tokens`, the significant tokens of `sql` (see `significant`). */
+export function moveWindowClauses(sql: string, tokens: readonly Token[]): SqlEdit[] {
+  const edits: SqlEdit[] = [];
+  const word = (i: number) => keyword(tokens[i]);
   const isPunct = (i: number, p: string) => tokens[i]?.kind === 'punct' && tokens[i]!.text === p;
   for (let i = 0; i < tokens.length; i++) {
     if (!(word(i) === 'window' && tokens[i + 1] && word(i + 2) === 'as' && isPunct(i + 3, '('))) continue;
@@ -31,14 +32,10 @@ export function moveWindowClauses(sql: string, tokens: readonly Token[]): TextEd
   return edits;
 }
 
+/** The `)` matching the `(` at `open`; the last token when there is none. */
 function closing(tokens: readonly Token[], open: number): number {
-  let depth = 0;
-  for (let j = open; j < tokens.length; j++) {
-    const t = tokens[j]!;
-    if (t.kind === 'punct' && t.text === '(') depth++;
-    else if (t.kind === 'punct' && t.text === ')' && --depth === 0) return j;
-  }
-  return tokens.length - 1;
+  const close = matchingParen(tokens, open);
+  return close < 0 ? tokens.length - 1 : close;
 }
 
 /** The index of the first token after the SELECT that `from` is in: `)` closing it, `;`, or a set operator. */

@@ -1,8 +1,9 @@
 // Window-specification rewrites (applied per query arm by parse.ts) and the AST fix-ups that undo them.
 import type { Ast } from '../parse.js';
+import { applyEdits } from './edit.js';
+import { significant, tokenize } from './tokenize.js';
 import { moveWindowClauses } from './window-clause.js';
-import { type FrameBoundNote, rewriteWindowSpecs, type TextEdit, type WindowSpecNote } from './window-specs.js';
-import { tokenize } from './window-tokenize.js';
+import { type FrameBoundNote, rewriteWindowSpecs, type WindowSpecNote } from './window-specs.js';
 
 export { RewriteSyntaxError } from './window-specs.js';
 
@@ -17,39 +18,14 @@ export interface Rewritten {
 }
 
 export function rewriteWindowSql(sql: string): Rewritten {
-  const moved = applyEdits(sql, moveWindowClauses(sql, tokenize(sql)));
-  const { edits, notes } = rewriteWindowSpecs(tokenize(moved.text));
-  const specs = applyEdits(moved.text, edits);
+  const moved = applyEdits(sql, moveWindowClauses(sql, significant(tokenize(sql))));
+  const { edits, notes } = rewriteWindowSpecs(significant(tokenize(moved.sql)));
+  const specs = applyEdits(moved.sql, edits);
   return {
-    text: specs.text,
+    text: specs.sql,
     toOriginal: (offset) => moved.toOriginal(specs.toOriginal(offset)),
     finish: (ast, parseExprs) => attachWindowNotes(ast, notes, (text, at) => parseExprs(text, moved.toOriginal(at))),
   };
-}
-
-/** Applies non-overlapping edits; an offset inside replaced text maps to the start of what it replaced. */
-function applyEdits(sql: string, edits: readonly TextEdit[]): Pick<Rewritten, 'text' | 'toOriginal'> {
-  const sorted = [...edits].sort((a, b) => a.start - b.start);
-  let text = '';
-  let at = 0;
-  const spans: { from: number; to: number; start: number; end: number; source: number | undefined }[] = [];
-  for (const e of sorted) {
-    text += sql.slice(at, e.start);
-    spans.push({ from: text.length, to: text.length + e.text.length, start: e.start, end: e.end, source: e.source });
-    text += e.text;
-    at = e.end;
-  }
-  text += sql.slice(at);
-  const toOriginal = (offset: number) => {
-    let shift = 0;
-    for (const s of spans) {
-      if (offset < s.from) break;
-      if (offset < s.to) return s.source === undefined ? s.start : s.source + offset - s.from;
-      shift = s.end - s.to;
-    }
-    return offset + shift;
-  };
-  return { text, toOriginal };
 }
 
 /** The window note resolved for the binder: offsets parsed to expression ASTs. */

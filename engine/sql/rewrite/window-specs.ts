@@ -9,7 +9,8 @@
 //   OVER w                                               -> OVER ( ROWS 1 PRECEDING)
 //   percent_rank() OVER (…)                              -> rank() OVER (… ROWS 2 PRECEDING)
 // `attachWindowNotes` (index.ts) then swaps each marker in the AST for its note.
-import type { Token } from './window-tokenize.js';
+import type { SqlEdit } from './edit.js';
+import { keyword, matchingParen, type Token } from './tokenize.js';
 
 export type FrameUnits = 'rows' | 'range' | 'groups';
 export type FrameBoundKind = 'unbounded_preceding' | 'preceding' | 'current_row' | 'following' | 'unbounded_following';
@@ -46,14 +47,6 @@ export interface WindowSpecNote {
   readonly frame: FrameNote | null;
 }
 
-export interface TextEdit {
-  readonly start: number;
-  readonly end: number;
-  readonly text: string;
-  /** When `text` is a verbatim copy of the original at `source`, offsets inside it map back there. */
-  readonly source?: number;
-}
-
 /** A syntax error found by a rewrite, at an offset of the original text. */
 export class RewriteSyntaxError extends Error {
   constructor(
@@ -68,10 +61,11 @@ const SPEC_KEYWORDS = new Set(['partition', 'order', 'rows', 'range', 'groups'])
 /** Window functions the parser does not know, spelled as one it does (the note restores the name). */
 const RENAMED: Record<string, string> = { percent_rank: 'rank', cume_dist: 'rank' };
 
-export function rewriteWindowSpecs(tokens: readonly Token[]): { edits: TextEdit[]; notes: WindowSpecNote[] } {
-  const edits: TextEdit[] = [];
+/** Edits over `tokens`, the significant tokens of the text (see `significant`), and the notes they refer to. */
+export function rewriteWindowSpecs(tokens: readonly Token[]): { edits: SqlEdit[]; notes: WindowSpecNote[] } {
+  const edits: SqlEdit[] = [];
   const notes: WindowSpecNote[] = [];
-  const word = (i: number) => (tokens[i]?.kind === 'word' ? tokens[i]!.text.toLowerCase() : null);
+  const word = (i: number) => keyword(tokens[i]);
   const isPunct = (i: number, p: string) => tokens[i]?.kind === 'punct' && tokens[i]!.text === p;
   let renamed: string | null = null;
   for (let i = 0; i < tokens.length; i++) {
@@ -103,10 +97,12 @@ function rewriteSpec(
   tokens: readonly Token[],
   open: number,
   fn: string | null,
-  edits: TextEdit[],
+  edits: SqlEdit[],
   notes: WindowSpecNote[],
 ): number {
-  const close = matchingParen(tokens, open);
+  const match = matchingParen(tokens, open);
+  // Unbalanced: the specification runs to the end of the text.
+  const close = match < 0 ? tokens.length : match;
   let base: string | null = null;
   const first = tokens[open + 1];
   if (
@@ -142,23 +138,12 @@ function rewriteSpec(
 }
 
 /** Removes `PARTITION BY <list>` (tokens [at, end)) from the text and returns the list. */
-function cutPartitionBy(tokens: readonly Token[], at: number, end: number, edits: TextEdit[]): OffsetText {
+function cutPartitionBy(tokens: readonly Token[], at: number, end: number, edits: SqlEdit[]): OffsetText {
   const by = tokens[at + 1];
   if (by?.kind !== 'word' || by.text.toLowerCase() !== 'by' || at + 2 >= end)
     throw new RewriteSyntaxError(tokens[at + 1]?.start ?? tokens[at]!.end, tokens[at + 1]?.text ?? null);
   edits.push({ start: tokens[at]!.start, end: tokens[end - 1]!.end, text: '' });
   return { text: tokenText(tokens, at + 2, end), at: tokens[at + 2]!.start };
-}
-
-function matchingParen(tokens: readonly Token[], open: number): number {
-  let depth = 0;
-  for (let j = open; j < tokens.length; j++) {
-    const t = tokens[j]!;
-    if (t.kind !== 'punct') continue;
-    if (t.text === '(') depth++;
-    else if (t.text === ')' && --depth === 0) return j;
-  }
-  return tokens.length;
 }
 
 function identifier(t: Token): string {
