@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateTpch, TPCH_TABLES } from '../data/tpch-gen.js';
-import { type MachineFacts, machineFacts } from '../lib/machine.js';
+import { type MachineFacts, machineFacts, machineLine } from '../lib/machine.js';
 import { REPO_ROOT } from '../lib/paths.js';
 import { formatTable } from '../lib/table.js';
 import { drive, type LoadResult, type LoadTool } from './load.js';
@@ -189,11 +189,12 @@ export function httpReport(r: HttpResults): string {
   );
   return [
     `POST /v1/sql on loopback, ${r.config.tool}, ${r.config.durationS} s per cell, TPC-H SF${r.config.sf} ` +
-      `(floe: tables accelerated, ${r.config.floeWorkers ?? 'one per core'} worker(s); DuckDB: tables in memory)`,
+      `(floe: tables accelerated, workers: ${r.config.floeWorkers ?? 'one per core'}; DuckDB: tables in memory)`,
     '',
     table,
     '',
     ...r.notes,
+    machineLine(r.machine),
     ...(r.rows.some((row) => row.errors + row.non2xx > 0)
       ? ['`!`: some requests failed or answered non-2xx (see the JSON).']
       : []),

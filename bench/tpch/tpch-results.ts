@@ -1,6 +1,6 @@
 // The TPC-H results file (`bench/results/<date>-<label>.json`): its shape, its summary, and its tables as text.
 import type { TpchTable } from '../data/tpch-gen.js';
-import type { MachineFacts } from '../lib/machine.js';
+import { type MachineFacts, machineLine } from '../lib/machine.js';
 import { geomean } from '../lib/stats.js';
 import { formatTable } from '../lib/table.js';
 import type { DataMode, EngineName } from './bench-engines.js';
@@ -108,6 +108,7 @@ export function tpchReport(r: TpchResults): string {
       ` (floe ${ms(s.floeGeomeanMs)} ms, DuckDB ${ms(s.duckdbGeomeanMs)} ms); same result on ${s.identical} of ${s.both}.`,
     `DuckDB geometric mean over all ${s.total} queries: ${ms(s.duckdbAllGeomeanMs)} ms.`,
     `${load('floe')}; ${load('duckdb')}.`,
+    machineLine(r.machine),
   ].join('\n');
 }
 
