@@ -23,7 +23,8 @@ const USAGE = `usage: npm run bench -- <command> [options]
       uWebSockets.js hello world (tool default: wrk when installed, else autocannon).
   compare BASE.json NEW.json
       Per-query floe ÷ DuckDB ratios of two TPC-H runs; exits 1 if a query got more than 15% slower,
-      the geometric mean more than 5%, or a query now fails or answers differently.
+      the geometric mean more than 5%, a query now fails or answers differently, or the runs differ
+      in scale factor or mode.
   report FILE.json...
       Prints the tables of results files as Markdown (for the README).
   micro [NAME...]

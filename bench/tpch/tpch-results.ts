@@ -112,7 +112,10 @@ export function tpchReport(r: TpchResults): string {
   ].join('\n');
 }
 
-/** Short error texts for the table's footnotes: which queries floe could not run, and why. */
+/** One line per query floe failed or answered differently from DuckDB: the error, or the first difference. */
 export function failureNotes(r: TpchResults): string[] {
-  return r.queries.flatMap((q) => ('error' in q.floe ? [`${q.id}: ${q.floe.error.split('\n')[0]}`] : []));
+  return r.queries.flatMap((q) => {
+    if ('error' in q.floe) return [`${q.id}: ${q.floe.error.split('\n')[0]}`];
+    return q.mismatch ? [`${q.id}: different result: ${q.mismatch.split('\n')[0]}`] : [];
+  });
 }
