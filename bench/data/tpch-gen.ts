@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { REPO_ROOT } from '../lib/paths.js';
 import { type ChunkJob, chunkPath, ROW_GROUP_ROWS, writeChunk } from './tpch-chunk-writer.js';
-import { TPCH_TABLES, type TpchChunk, type TpchTable, tpchCounts } from './tpch-tables.js';
+import { TPCH_TABLES, type TpchChunk, type TpchTable, tpchCounts } from './tpch-columns.js';
 
-export { TPCH_TABLES, type TpchTable } from './tpch-tables.js';
+export { TPCH_TABLES, type TpchTable } from './tpch-columns.js';
 
 /** Bump whenever a generated value changes: cached data sets of older versions are then not reused. */
 export const TPCH_GENERATOR_VERSION = 1;
