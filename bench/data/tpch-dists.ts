@@ -1,36 +1,8 @@
 // TPC-H's fixed lists (TPC-H spec 4.2.2.13 and dbgen's dists.dss): nations, regions, part name and type
 // syllables, and the weighted word lists of the comment grammar.
 
-export const REGIONS = ['AFRICA', 'AMERICA', 'ASIA', 'EUROPE', 'MIDDLE EAST'] as const;
-
-/** [name, region key]; the position is the nation key. */
-export const NATIONS: readonly (readonly [string, number])[] = [
-  ['ALGERIA', 0],
-  ['ARGENTINA', 1],
-  ['BRAZIL', 1],
-  ['CANADA', 1],
-  ['EGYPT', 4],
-  ['ETHIOPIA', 0],
-  ['FRANCE', 3],
-  ['GERMANY', 3],
-  ['INDIA', 2],
-  ['INDONESIA', 2],
-  ['IRAN', 4],
-  ['IRAQ', 4],
-  ['JAPAN', 2],
-  ['JORDAN', 4],
-  ['KENYA', 0],
-  ['MOROCCO', 0],
-  ['MOZAMBIQUE', 0],
-  ['PERU', 1],
-  ['CHINA', 2],
-  ['ROMANIA', 3],
-  ['SAUDI ARABIA', 4],
-  ['VIETNAM', 2],
-  ['RUSSIA', 3],
-  ['UNITED KINGDOM', 3],
-  ['UNITED STATES', 1],
-];
+// The 5 regions and the 25 nations with their region keys (position = key), as the built-in sample has them.
+export { NATIONS, REGIONS } from '../../server/sample/tpch-sample.js';
 
 export const SEGMENTS = ['AUTOMOBILE', 'BUILDING', 'FURNITURE', 'HOUSEHOLD', 'MACHINERY'] as const;
 export const PRIORITIES = ['1-URGENT', '2-HIGH', '3-MEDIUM', '4-NOT SPECIFIED', '5-LOW'] as const;

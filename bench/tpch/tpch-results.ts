@@ -1,6 +1,7 @@
 // The TPC-H results file (`bench/results/<date>-<label>.json`): its shape, its summary, and its tables as text.
 import type { TpchTable } from '../data/tpch-gen.js';
-import { type MachineFacts, machineLine } from '../lib/machine.js';
+import { machineLine } from '../lib/machine.js';
+import type { ResultsHeader } from '../lib/results-file.js';
 import { geomean } from '../lib/stats.js';
 import { formatTable } from '../lib/table.js';
 import type { DataMode, EngineName } from './bench-engines.js';
@@ -30,12 +31,7 @@ export interface EngineFacts {
   readonly peakRssMiB: number;
 }
 
-export interface TpchResults {
-  readonly kind: 'tpch';
-  readonly formatVersion: 1;
-  readonly label: string;
-  /** ISO time the run started. */
-  readonly date: string;
+export interface TpchResults extends ResultsHeader<'tpch'> {
   readonly config: {
     readonly sf: number;
     readonly seed: number;
@@ -46,7 +42,6 @@ export interface TpchResults {
     readonly generatorVersion: number;
     readonly timeoutS: number;
   };
-  readonly machine: MachineFacts;
   readonly data: { readonly rows: Readonly<Record<TpchTable, number>>; readonly generatedS: number | null };
   readonly engines: Readonly<Record<EngineName, EngineFacts>>;
   readonly queries: readonly QueryOutcome[];

@@ -2,9 +2,9 @@
 import { makePrng, type Prng } from './prng.js';
 import { DATE, INT32, MONEY, makeSampleTable, type SampleTable, UTF8 } from './sample-table.js';
 
-const REGIONS = ['AFRICA', 'AMERICA', 'ASIA', 'EUROPE', 'MIDDLE EAST'];
+export const REGIONS = ['AFRICA', 'AMERICA', 'ASIA', 'EUROPE', 'MIDDLE EAST'];
 // TPC-H's fixed nation list: [name, region key].
-const NATIONS: readonly (readonly [string, number])[] = [
+export const NATIONS: readonly (readonly [string, number])[] = [
   ['ALGERIA', 0],
   ['ARGENTINA', 1],
   ['BRAZIL', 1],
