@@ -189,10 +189,10 @@ export function httpReport(r: HttpResults): string {
     '',
     table,
     '',
-    ...r.notes,
-    machineLine(r.machine),
+    ...r.notes.map((n) => `- ${n}`),
+    `- ${machineLine(r.machine)}`,
     ...(r.rows.some((row) => row.errors + row.non2xx > 0)
-      ? ['`!`: some requests failed or answered non-2xx (see the JSON).']
+      ? ['- `!`: some requests failed or answered non-2xx (see the JSON).']
       : []),
   ].join('\n');
 }

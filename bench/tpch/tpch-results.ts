@@ -99,11 +99,11 @@ export function tpchReport(r: TpchResults): string {
     '',
     table,
     '',
-    `Geometric mean of floe ÷ DuckDB over the ${s.both} of ${s.total} queries both ran: ${times(s.geomeanRatio)}` +
+    `- Geometric mean of floe ÷ DuckDB over the ${s.both} of ${s.total} queries both ran: ${times(s.geomeanRatio)}` +
       ` (floe ${ms(s.floeGeomeanMs)} ms, DuckDB ${ms(s.duckdbGeomeanMs)} ms); same result on ${s.identical} of ${s.both}.`,
-    `DuckDB geometric mean over all ${s.total} queries: ${ms(s.duckdbAllGeomeanMs)} ms.`,
-    `${load('floe')}; ${load('duckdb')}.`,
-    machineLine(r.machine),
+    `- DuckDB geometric mean over all ${s.total} queries: ${ms(s.duckdbAllGeomeanMs)} ms.`,
+    `- ${load('floe')}; ${load('duckdb')}.`,
+    `- ${machineLine(r.machine)}`,
   ].join('\n');
 }
 
