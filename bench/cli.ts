@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { generateTpch } from './data/tpch-gen.js';
 import { hasWrk } from './http/load.js';
 import { type HttpResults, httpReport, runHttp } from './http/run-http.js';
+import { isMicroSummary, type MicroSummary, microReport } from './lib/micro-report.js';
 import { readResults, saveResults } from './lib/results-file.js';
 import type { DataMode } from './tpch/bench-engines.js';
 import { compareTpch, comparisonReport } from './tpch/compare-tpch.js';
@@ -23,9 +24,10 @@ const USAGE = `usage: npm run bench -- <command> [options]
       uWebSockets.js hello world (tool default: wrk when installed, else autocannon).
   compare BASE.json NEW.json
       Per-query floe ÷ DuckDB ratios of two TPC-H runs; exits 1 if a query got more than 15% slower,
-      the geometric mean more than 5%, or a query now fails or answers differently.
+      the geometric mean more than 5%, a query now fails or answers differently, or the runs differ
+      in scale factor or mode.
   report FILE.json...
-      Prints the tables of results files as Markdown (for the README).
+      Prints the tables of results files (tpch, http, or benny's micro/*.json, as one table) as Markdown.
   micro [NAME...]
       benny micro-benchmarks of the engine's hot paths on TPC-H SF0.1 (parquet-decode, filter,
       hash-aggregate, sort, serialize); summaries go to bench/results/micro/<name>.json.
@@ -58,12 +60,16 @@ async function main(): Promise<number> {
       }
       return 0;
     }
-    case 'report':
+    case 'report': {
+      const micro: MicroSummary[] = [];
       for (const path of rest) {
-        const r = JSON.parse(readFileSync(path, 'utf8')) as TpchResults | HttpResults;
-        log(`${r.kind === 'http' ? httpReport(r) : tpchReport(r)}\n`);
+        const r = JSON.parse(readFileSync(path, 'utf8')) as TpchResults | HttpResults | MicroSummary;
+        if (isMicroSummary(r)) micro.push(r);
+        else log(`${r.kind === 'http' ? httpReport(r) : tpchReport(r)}\n`);
       }
+      if (micro.length > 0) log(microReport(micro));
       return 0;
+    }
     case 'gen': {
       const { values } = parseArgs({ args: rest, options: { sf: { type: 'string', default: '1' }, seed: num('1') } });
       const data = await generateTpch({ sf: Number(values.sf), seed: Number(values.seed) });

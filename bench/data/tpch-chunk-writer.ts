@@ -1,7 +1,8 @@
 // `writeChunk`: generates one chunk of TPC-H rows and writes each of its tables as one Parquet file.
 import { join } from 'node:path';
 import { writeParquetFile } from '../../engine/index.js';
-import { generateChunk, type TpchChunk, type TpchTable, tpchCounts } from './tpch-tables.js';
+import { type TpchChunk, type TpchTable, tpchCounts } from './tpch-columns.js';
+import { generateChunk } from './tpch-tables.js';
 import { makeTextPool, type TextPool } from './tpch-text.js';
 
 /** What a thread needs to make a chunk: plain data, so it crosses to a worker as is. */

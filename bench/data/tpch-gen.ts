@@ -1,14 +1,15 @@
 // `generateTpch`: a seeded TPC-H data set at any scale factor, as Parquet (zstd, 122,880-row groups,
 // DECIMAL(15,2) money, DATE dates), cached in a folder keyed by scale factor, seed and generator version.
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { REPO_ROOT } from '../lib/paths.js';
 import { type ChunkJob, chunkPath, ROW_GROUP_ROWS, writeChunk } from './tpch-chunk-writer.js';
-import { TPCH_TABLES, type TpchChunk, type TpchTable, tpchCounts } from './tpch-tables.js';
+import { TPCH_TABLES, type TpchChunk, type TpchTable, tpchCounts } from './tpch-columns.js';
 
-export { TPCH_TABLES, type TpchTable } from './tpch-tables.js';
+export { TPCH_TABLES, type TpchTable } from './tpch-columns.js';
 
 /** Bump whenever a generated value changes: cached data sets of older versions are then not reused. */
 export const TPCH_GENERATOR_VERSION = 1;
@@ -43,6 +44,7 @@ export interface TpchData {
   readonly generatedMs: number | null;
 }
 
+/** `COMPLETE.json`: written last, so its presence means the set is whole. */
 interface Marker {
   readonly version: number;
   readonly files: Record<TpchTable, string[]>;
@@ -50,25 +52,25 @@ interface Marker {
 }
 
 /**
- * Returns the cached data set for (sf, seed, version), generating it first when absent. A `COMPLETE.json`
- * marker written last tells a finished set from an interrupted one, which is generated again.
+ * Returns the cached data set for (sf, seed, version), generating it first when absent. The set is written
+ * into a private folder and renamed into place once complete (with its `COMPLETE.json` marker), so readers,
+ * other processes generating the same set among them, never see a partial one.
  */
 export async function generateTpch(options: TpchOptions): Promise<TpchData> {
   const { sf, seed = 1 } = options;
   if (!(sf > 0 && Number.isFinite(sf))) throw new RangeError(`scale factor must be a positive number, not ${sf}`);
   const dir = join(options.dir ?? DEFAULT_BENCH_DATA_DIR, `tpch-sf${sf}-seed${seed}-v${TPCH_GENERATOR_VERSION}`);
-  const markerPath = join(dir, 'COMPLETE.json');
-  const cached = await readFile(markerPath, 'utf8').then(JSON.parse, () => null);
-  if (cached?.version === TPCH_GENERATOR_VERSION) return dataOf(dir, cached as Marker, null);
+  const cached = await readMarker(dir);
+  if (cached) return dataOf(dir, cached, null);
 
   const started = performance.now();
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
+  const partial = `${dir}.partial-${randomUUID()}`;
+  await mkdir(partial, { recursive: true });
   const chunks = planChunks(sf);
   const counts = tpchCounts(sf);
   const threads = options.threads ?? (counts.orders < INLINE_MAX_ORDERS ? 1 : availableParallelism());
   const results = await runJobs(
-    chunks.map((chunk) => ({ chunk, sf, seed, dir })),
+    chunks.map((chunk) => ({ chunk, sf, seed, dir: partial })),
     Math.min(threads, chunks.length),
   );
   const marker: Marker = { version: TPCH_GENERATOR_VERSION, files: emptyRecord(() => []), rows: emptyRecord(() => 0) };
@@ -79,8 +81,33 @@ export async function generateTpch(options: TpchOptions): Promise<TpchData> {
     }
   }
   for (const files of Object.values(marker.files)) files.sort();
-  await writeFile(markerPath, `${JSON.stringify(marker, null, 2)}\n`);
+  await writeFile(join(partial, MARKER), `${JSON.stringify(marker, null, 2)}\n`);
+  await moveIntoPlace(partial, dir);
   return dataOf(dir, marker, performance.now() - started);
+}
+
+const MARKER = 'COMPLETE.json';
+
+async function readMarker(dir: string): Promise<Marker | null> {
+  const marker = await readFile(join(dir, MARKER), 'utf8').then(JSON.parse, () => null);
+  return marker?.version === TPCH_GENERATOR_VERSION ? (marker as Marker) : null;
+}
+
+/** Renames the finished set into place; a complete set already there (another process's) wins. */
+async function moveIntoPlace(partial: string, dir: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await rename(partial, dir);
+      return;
+    } catch (e) {
+      if (await readMarker(dir)) return rm(partial, { recursive: true, force: true });
+      if (attempt === 2) throw e;
+      // An interrupted set of an older run is in the way: move it aside (atomically), delete it, try again.
+      const stale = `${dir}.stale-${randomUUID()}`;
+      await rename(dir, stale).catch(() => {});
+      await rm(stale, { recursive: true, force: true });
+    }
+  }
 }
 
 function dataOf(dir: string, marker: Marker, generatedMs: number | null): TpchData {

@@ -84,7 +84,8 @@ async function driveWrk(spec: LoadSpec): Promise<LoadResult> {
     `wrk.method = "POST"\nwrk.body = ${JSON.stringify(spec.body)}\nwrk.headers["Content-Type"] = "text/plain"\n`,
   );
   try {
-    const args = ['-t1', `-c${spec.connections}`, `-d${spec.durationS}s`, '--latency', '-s', script, spec.url];
+    const args = [`-c${spec.connections}`, `-d${spec.durationS}s`, '-t1', '--timeout', '30s', '--latency'];
+    args.push('-s', script, spec.url);
     const out = await new Promise<string>((resolve, reject) => {
       const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
       let text = '';

@@ -4,8 +4,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateTpch, TPCH_TABLES } from '../data/tpch-gen.js';
-import { type MachineFacts, machineFacts } from '../lib/machine.js';
+import { machineFacts, machineLine } from '../lib/machine.js';
 import { REPO_ROOT } from '../lib/paths.js';
+import type { ResultsHeader } from '../lib/results-file.js';
 import { formatTable } from '../lib/table.js';
 import { drive, type LoadResult, type LoadTool } from './load.js';
 import { type ServerProcess, startServerProcess } from './server-process.js';
@@ -40,11 +41,7 @@ export interface HttpRow extends LoadResult {
   readonly settleMs: number;
 }
 
-export interface HttpResults {
-  readonly kind: 'http';
-  readonly formatVersion: 1;
-  readonly label: string;
-  readonly date: string;
+export interface HttpResults extends ResultsHeader<'http'> {
   readonly config: {
     readonly sf: number;
     readonly seed: number;
@@ -53,7 +50,6 @@ export interface HttpResults {
     readonly tool: LoadTool;
     readonly floeWorkers: number | null;
   };
-  readonly machine: MachineFacts;
   readonly rows: readonly HttpRow[];
   readonly notes: readonly string[];
 }
@@ -189,13 +185,14 @@ export function httpReport(r: HttpResults): string {
   );
   return [
     `POST /v1/sql on loopback, ${r.config.tool}, ${r.config.durationS} s per cell, TPC-H SF${r.config.sf} ` +
-      `(floe: tables accelerated, ${r.config.floeWorkers ?? 'one per core'} worker(s); DuckDB: tables in memory)`,
+      `(floe: tables accelerated, workers: ${r.config.floeWorkers ?? 'one per core'}; DuckDB: tables in memory)`,
     '',
     table,
     '',
-    ...r.notes,
+    ...r.notes.map((n) => `- ${n}`),
+    `- ${machineLine(r.machine)}`,
     ...(r.rows.some((row) => row.errors + row.non2xx > 0)
-      ? ['`!`: some requests failed or answered non-2xx (see the JSON).']
+      ? ['- `!`: some requests failed or answered non-2xx (see the JSON).']
       : []),
   ].join('\n');
 }

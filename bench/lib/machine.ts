@@ -53,3 +53,11 @@ function gitCommit(): string {
     return 'unknown';
   }
 }
+
+/** One line for a report: where and with what the numbers were measured. */
+export function machineLine(m: MachineFacts): string {
+  return (
+    `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ` +
+    `@duckdb/node-api ${m.packages['@duckdb/node-api']}; floe ${m.commit}; load average ${m.loadAverage} at the start.`
+  );
+}

@@ -1,7 +1,18 @@
 // Results files: `bench/results/<YYYY-MM-DD>-<label>.json`, pretty-printed so that diffs of committed runs read well.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { MachineFacts } from './machine.js';
 import { RESULTS_DIR } from './paths.js';
+
+/** What every results file starts with. */
+export interface ResultsHeader<Kind extends string> {
+  readonly kind: Kind;
+  readonly formatVersion: 1;
+  readonly label: string;
+  /** ISO time the run started. */
+  readonly date: string;
+  readonly machine: MachineFacts;
+}
 
 /** Writes `results` as `<dir>/<date>-<label>.json` (replacing a run of the same label that day); returns the path. */
 export function saveResults(label: string, results: object, dir = RESULTS_DIR): string {

@@ -27,9 +27,9 @@ export interface TpchComparison {
   readonly baseGeomean: number | null;
   readonly newGeomean: number | null;
   readonly geomeanChange: number | null;
-  /** Why the comparison fails (empty: no regression). */
+  /** Why the comparison fails (empty: no regression), including runs of another scale factor or mode. */
   readonly regressions: readonly string[];
-  /** Differences between the runs' settings that make the comparison doubtful. */
+  /** Differences between the runs' settings that make the comparison less certain. */
   readonly warnings: readonly string[];
 }
 
@@ -56,9 +56,11 @@ export function compareTpch(base: TpchResults, next: TpchResults): TpchCompariso
   if (geomeanChange !== null && geomeanChange > GEOMEAN_REGRESSION) {
     regressions.push(`geometric mean: ${percent(geomeanChange)} (limit +${GEOMEAN_REGRESSION * 100}%)`);
   }
-  const warnings = (['sf', 'mode', 'threads'] as const)
-    .filter((k) => base.config[k] !== next.config[k])
-    .map((k) => `${k} differs: ${base.config[k]} vs ${next.config[k]}; the ratios are not comparable`);
+  const differs = (keys: readonly (keyof TpchResults['config'])[]) =>
+    keys.filter((k) => base.config[k] !== next.config[k]).map((k) => `${k}: ${base.config[k]} vs ${next.config[k]}`);
+  // Another scale factor or mode measures other work: its ratios say nothing about a change.
+  regressions.push(...differs(['sf', 'mode']).map((d) => `not comparable (${d})`));
+  const warnings = differs(['threads', 'seed', 'generatorVersion']).map((d) => `the runs differ in ${d}`);
   return { queries, common: common.length, baseGeomean, newGeomean, geomeanChange, regressions, warnings };
 }
 

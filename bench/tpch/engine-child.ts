@@ -26,7 +26,10 @@ async function handle(m: ChildRequest): Promise<ChildReply> {
     }
     case 'run': {
       const started = performance.now();
-      const out = await engine!.run(m.sql, m.collect, AbortSignal.timeout(m.timeoutMs));
+      const signal = AbortSignal.timeout(m.timeoutMs);
+      const out = await engine!.run(m.sql, m.collect, signal).catch((e: unknown) => {
+        throw signal.aborted ? new Error(`cancelled after the ${m.timeoutMs / 1000} s timeout`) : e;
+      });
       return { type: 'ran', ms: performance.now() - started, ...out };
     }
     case 'stats':

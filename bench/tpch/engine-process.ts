@@ -11,11 +11,18 @@ export class EngineProcess {
   readonly #load: Load;
   #child: ChildProcess | null = null;
   #pending: { resolve: (r: ChildReply) => void; reject: (e: Error) => void } | null = null;
+  #exitReason = 'not started';
   /** The largest peak RSS of every child this handle has run (a crashed child's peak is lost). */
   peakRssMiB = 0;
 
   constructor(load: Load) {
     this.#load = load;
+  }
+
+  /** False once the child has exited or been killed. */
+  get running(): boolean {
+    const child = this.#child;
+    return child !== null && !child.killed && child.exitCode === null && child.signalCode === null;
   }
 
   /** Starts a child and loads the data; returns the load reply (time and RSS after loading). */
@@ -30,9 +37,10 @@ export class EngineProcess {
     });
     child.on('exit', (code, signal) => {
       if (this.#child === child) this.#child = null;
+      this.#exitReason = `${this.#load.engine} process exited (${signal ?? `code ${code}`})`;
       const p = this.#pending;
       this.#pending = null;
-      p?.reject(new Error(`${this.#load.engine} process exited (${signal ?? `code ${code}`})`));
+      p?.reject(new Error(this.#exitReason));
     });
     return (await this.request(this.#load, 30 * 60_000)) as Extract<ChildReply, { type: 'loaded' }>;
   }
@@ -40,7 +48,7 @@ export class EngineProcess {
   /** Sends one request; past `limitMs` the child is killed and the promise rejects. */
   request(m: ChildRequest, limitMs: number): Promise<ChildReply> {
     const child = this.#child;
-    if (!child) return Promise.reject(new Error(`${this.#load.engine} process is not running`));
+    if (!child) return Promise.reject(new Error(this.#exitReason));
     return new Promise<ChildReply>((resolve, reject) => {
       const timer = setTimeout(() => {
         child.kill('SIGKILL');

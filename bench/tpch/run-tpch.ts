@@ -56,20 +56,21 @@ export async function runTpch(opts: TpchOptions): Promise<TpchResults> {
   const data = await generateTpch({ sf: opts.sf, seed: opts.seed });
   log(data.generatedMs === null ? `  reused ${data.dir}` : `  generated in ${(data.generatedMs / 1000).toFixed(1)} s`);
 
-  const engines = {} as Record<EngineName, { proc: EngineProcess; facts: EngineFacts }>;
+  const procs = {} as Record<EngineName, EngineProcess>;
+  const loads = {} as Record<EngineName, { loadMs: number; rssAfterLoadMiB: number }>;
   for (const engine of ['floe', 'duckdb'] as const) {
-    const proc = new EngineProcess({ type: 'load', engine, dir: data.dir, mode: opts.mode, threads: opts.threads });
-    const loaded = await proc.start();
+    procs[engine] = new EngineProcess({ type: 'load', engine, dir: data.dir, mode: opts.mode, threads: opts.threads });
+    const loaded = await procs[engine].start();
     log(
       `  ${engine}: loaded (${opts.mode}) in ${(loaded.ms / 1000).toFixed(1)} s, RSS ${loaded.rssMiB.toFixed(0)} MiB`,
     );
-    engines[engine] = { proc, facts: { loadMs: loaded.ms, rssAfterLoadMiB: loaded.rssMiB, peakRssMiB: 0 } };
+    loads[engine] = { loadMs: loaded.ms, rssAfterLoadMiB: loaded.rssMiB };
   }
 
   const outcomes: QueryOutcome[] = [];
   try {
     for (const [id, sql] of queries) {
-      const outcome = await runQuery(id, sql, opts, (name) => engines[name].proc);
+      const outcome = await runQuery(id, sql, opts, procs);
       outcomes.push(outcome);
       const f = medianOf(outcome.floe);
       log(
@@ -78,11 +79,9 @@ export async function runTpch(opts: TpchOptions): Promise<TpchResults> {
       );
     }
   } finally {
-    for (const { proc, facts } of Object.values(engines)) {
-      await proc.stop();
-      (facts as { peakRssMiB: number }).peakRssMiB = proc.peakRssMiB;
-    }
+    for (const proc of Object.values(procs)) await proc.stop();
   }
+  const facts = (name: EngineName): EngineFacts => ({ ...loads[name], peakRssMiB: procs[name].peakRssMiB });
   const results: TpchResults = {
     kind: 'tpch',
     formatVersion: 1,
@@ -99,37 +98,37 @@ export async function runTpch(opts: TpchOptions): Promise<TpchResults> {
     },
     machine,
     data: { rows: data.rows, generatedS: data.generatedMs === null ? null : data.generatedMs / 1000 },
-    engines: { floe: engines.floe.facts, duckdb: engines.duckdb.facts },
+    engines: { floe: facts('floe'), duckdb: facts('duckdb') },
     queries: outcomes,
     summary: summarize(outcomes),
   };
   log('');
   log(tpchReport(results));
   const notes = failureNotes(results);
-  if (notes.length > 0) log(`\nfloe failed:\n${notes.map((n) => `  ${n}`).join('\n')}`);
+  if (notes.length > 0) log(`\nfloe failed or differed:\n${notes.map((n) => `  ${n}`).join('\n')}`);
   return results;
 }
 
-type Proc = (name: EngineName) => EngineProcess;
-
 /** Warm-up (rows collected and compared), then `runs` timed runs, floe and DuckDB in turn. */
-async function runQuery(id: string, sql: string, opts: TpchOptions, proc: Proc): Promise<QueryOutcome> {
+async function runQuery(
+  id: string,
+  sql: string,
+  opts: TpchOptions,
+  procs: Record<EngineName, EngineProcess>,
+): Promise<QueryOutcome> {
   const timeoutMs = opts.timeoutS * 1000;
-  const once = async (name: EngineName, collect: boolean) => {
-    const reply = (await proc(name).request(
-      { type: 'run', sql, collect, timeoutMs },
-      timeoutMs * 2 + 60_000,
-    )) as Extract<ChildReply, { type: 'ran' }>;
-    return reply;
-  };
   const attempt = async (name: EngineName, collect: boolean) => {
+    const proc = procs[name];
     try {
-      return await once(name, collect);
+      // The child cancels floe at timeoutMs; the hard limit is for a query stuck between two cancellation checks.
+      return (await proc.request({ type: 'run', sql, collect, timeoutMs }, timeoutMs * 2 + 60_000)) as Extract<
+        ChildReply,
+        { type: 'ran' }
+      >;
     } catch (e) {
-      const message = (e as Error).message;
       // A killed or crashed child takes its data with it: start a fresh one for the next query.
-      if (/process exited|killed|not running/.test(message)) await proc(name).restart();
-      return { error: message };
+      if (!proc.running) await proc.restart();
+      return { error: (e as Error).message };
     }
   };
   const warm = { floe: await attempt('floe', true), duckdb: await attempt('duckdb', true) };

@@ -1,6 +1,7 @@
 // The TPC-H results file (`bench/results/<date>-<label>.json`): its shape, its summary, and its tables as text.
 import type { TpchTable } from '../data/tpch-gen.js';
-import type { MachineFacts } from '../lib/machine.js';
+import { machineLine } from '../lib/machine.js';
+import type { ResultsHeader } from '../lib/results-file.js';
 import { geomean } from '../lib/stats.js';
 import { formatTable } from '../lib/table.js';
 import type { DataMode, EngineName } from './bench-engines.js';
@@ -30,12 +31,7 @@ export interface EngineFacts {
   readonly peakRssMiB: number;
 }
 
-export interface TpchResults {
-  readonly kind: 'tpch';
-  readonly formatVersion: 1;
-  readonly label: string;
-  /** ISO time the run started. */
-  readonly date: string;
+export interface TpchResults extends ResultsHeader<'tpch'> {
   readonly config: {
     readonly sf: number;
     readonly seed: number;
@@ -46,7 +42,6 @@ export interface TpchResults {
     readonly generatorVersion: number;
     readonly timeoutS: number;
   };
-  readonly machine: MachineFacts;
   readonly data: { readonly rows: Readonly<Record<TpchTable, number>>; readonly generatedS: number | null };
   readonly engines: Readonly<Record<EngineName, EngineFacts>>;
   readonly queries: readonly QueryOutcome[];
@@ -104,14 +99,18 @@ export function tpchReport(r: TpchResults): string {
     '',
     table,
     '',
-    `Geometric mean of floe ÷ DuckDB over the ${s.both} of ${s.total} queries both ran: ${times(s.geomeanRatio)}` +
+    `- Geometric mean of floe ÷ DuckDB over the ${s.both} of ${s.total} queries both ran: ${times(s.geomeanRatio)}` +
       ` (floe ${ms(s.floeGeomeanMs)} ms, DuckDB ${ms(s.duckdbGeomeanMs)} ms); same result on ${s.identical} of ${s.both}.`,
-    `DuckDB geometric mean over all ${s.total} queries: ${ms(s.duckdbAllGeomeanMs)} ms.`,
-    `${load('floe')}; ${load('duckdb')}.`,
+    `- DuckDB geometric mean over all ${s.total} queries: ${ms(s.duckdbAllGeomeanMs)} ms.`,
+    `- ${load('floe')}; ${load('duckdb')}.`,
+    `- ${machineLine(r.machine)}`,
   ].join('\n');
 }
 
-/** Short error texts for the table's footnotes: which queries floe could not run, and why. */
+/** One line per query floe failed or answered differently from DuckDB: the error, or the first difference. */
 export function failureNotes(r: TpchResults): string[] {
-  return r.queries.flatMap((q) => ('error' in q.floe ? [`${q.id}: ${q.floe.error.split('\n')[0]}`] : []));
+  return r.queries.flatMap((q) => {
+    if ('error' in q.floe) return [`${q.id}: ${q.floe.error.split('\n')[0]}`];
+    return q.mismatch ? [`${q.id}: different result: ${q.mismatch.split('\n')[0]}`] : [];
+  });
 }

@@ -103,8 +103,11 @@ describe('compareTpch', () => {
     assert.deepEqual(c.regressions, []);
   });
 
-  it('warns when the runs differ in scale factor, mode or threads', () => {
+  it('refuses runs of another scale factor or mode, and warns about other thread counts', () => {
     const c = compareTpch(run({ q01: { floe: 1 } }), run({ q01: { floe: 1 } }, { mode: 'memory', sf: 0.1 }));
-    assert.equal(c.warnings.length, 2);
+    assert.deepEqual(c.regressions, ['not comparable (sf: 1 vs 0.1)', 'not comparable (mode: files vs memory)']);
+    const threads = compareTpch(run({ q01: { floe: 1 } }), run({ q01: { floe: 1 } }, { threads: 2 }));
+    assert.deepEqual(threads.regressions, []);
+    assert.deepEqual(threads.warnings, ['the runs differ in threads: 1 vs 2']);
   });
 });

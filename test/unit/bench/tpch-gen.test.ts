@@ -1,10 +1,10 @@
 // The TPC-H generator at SF 0.01: the spec's row counts and schema, consistent keys, the same bytes for the same
 // seed (in one thread or two), the cache, and a non-empty answer to each of the 22 queries (checked with DuckDB).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { generateTpch, TPCH_TABLES, type TpchData } from '../../../bench/data/tpch-gen.js';
@@ -67,6 +67,14 @@ describe('generateTpch', () => {
     const redone = await generateTpch({ sf: SF, seed: 1, dir });
     assert.notEqual(redone.generatedMs, null);
     assert.deepEqual(redone.rows, data.rows);
+  });
+
+  it('lets two generators of one set race: both return it whole, and no partial folder is left', async () => {
+    const dir = join(root, 'race');
+    const [x, y] = await Promise.all([generateTpch({ sf: SF, seed: 1, dir }), generateTpch({ sf: SF, seed: 1, dir })]);
+    assert.deepEqual(x.tables, y.tables);
+    for (const files of x.tables.values()) for (const f of files) assert.ok(existsSync(f), f);
+    assert.deepEqual(readdirSync(dir), [basename(data.dir)]);
   });
 
   it('writes the spec types: integer keys, DECIMAL(15,2) money, DATE dates; row groups of at most 122,880', async () => {
