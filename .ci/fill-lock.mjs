@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 const lock = JSON.parse(readFileSync('package-lock.json', 'utf8'));
 const pkgs = lock.packages;
 let added = 0;
-for (const [path, meta] of Object.entries(pkgs)) {
+for (const meta of Object.values(pkgs)) {
   for (const [name, version] of Object.entries(meta.optionalDependencies ?? {})) {
     const key = `node_modules/${name}`;
     if (pkgs[key]) continue;

@@ -1,6 +1,6 @@
 // `planPhysical`: one operator per logical node; the scan's provider is looked up in the catalog here.
 import { InternalError, PlanError } from '../errors.js';
-import { columnsOf, conjoin, type Expr, splitConjuncts, transformExpr } from '../plan/expr/index.js';
+import { conjoin, type Expr, sideOfExpr, splitConjuncts, transformExpr } from '../plan/expr/index.js';
 import type { Join, LogicalPlan } from '../plan/logical/index.js';
 import { type Schema, sameType } from '../plan/types.js';
 import type { ExecContext } from './context.js';
@@ -128,20 +128,10 @@ function planJoin(p: Join, ctx: PhysicalPlanContext): PhysicalOperator {
 function keyPair(a: Expr, b: Expr, left: Schema, right: Schema): [Expr, Expr] | null {
   // Keys hash their stored values: both sides must have one type (decimals of one scale).
   if (!sameType(a.type, b.type)) return null;
-  const sa = sideIn(a, left, right);
-  const sb = sideIn(b, left, right);
+  const sa = sideOfExpr(a, left.fields, right.fields);
+  const sb = sideOfExpr(b, left.fields, right.fields);
   if (sa === 'left' && sb === 'right') return [a, b];
   if (sa === 'right' && sb === 'left') return [b, a];
-  return null;
-}
-
-function sideIn(e: Expr, left: Schema, right: Schema): 'left' | 'right' | null {
-  const cols = columnsOf(e);
-  if (cols.length === 0) return null;
-  const has = (s: Schema, q: string | null, n: string) =>
-    s.fields.some((f) => f.name === n && (q === null || f.qualifier === q));
-  if (cols.every((c) => has(left, c.qualifier, c.name) && !has(right, c.qualifier, c.name))) return 'left';
-  if (cols.every((c) => has(right, c.qualifier, c.name) && !has(left, c.qualifier, c.name))) return 'right';
   return null;
 }
 

@@ -59,7 +59,7 @@ export class JoinExec implements PhysicalOperator {
           )
         : null;
     const rightMatched = spec.joinType === 'right' || spec.joinType === 'full' ? new Uint8Array(rightRows) : null;
-    const nullOnRight = spec.nullAware && table !== null && table.hasNullKey;
+    const nullOnRight = spec.nullAware && (table?.hasNullKey ?? false);
     for await (const batch of this.#left.execute(ctx)) {
       checkCancelled(ctx);
       if (batch.length === 0) continue;

@@ -9,7 +9,6 @@ import { exprText } from '../../plan/expr/display.js';
 import {
   type ColumnExpr,
   col,
-  columnsOf,
   conjoin,
   type Expr,
   lit,
@@ -19,18 +18,19 @@ import {
   transformExpr,
 } from '../../plan/expr/index.js';
 import {
-  type Aggregate,
   type LogicalPlan,
   makeFilter,
   makeJoin,
   makeProject,
   planChildren,
+  projectToSchema,
   transformPlan,
-  withInputs,
 } from '../../plan/logical/index.js';
 import { BOOL, type Field, INT64, sameType } from '../../plan/types.js';
+import { mapPlanExprs } from '../map-exprs.js';
 import type { OptimizerContext, OptimizerRule } from '../rule.js';
 import { foldExpr } from './fold-constants.js';
+import { pullUpCorrelated } from './pull-up-correlated.js';
 
 export const decorrelateSubqueries: OptimizerRule = {
   name: 'decorrelate-subqueries',
@@ -40,7 +40,7 @@ export const decorrelateSubqueries: OptimizerRule = {
 function unnest(plan: LogicalPlan, ctx: OptimizerContext): LogicalPlan {
   return transformPlan(plan, (p) => {
     if (p.kind === 'filter' && hasSubquery(p.predicate))
-      return restoreSchema(rewriteFilter(p.input, p.predicate, ctx), p);
+      return projectToSchema(rewriteFilter(p.input, p.predicate, ctx), p.schema);
     if (p.kind === 'project' && p.exprs.some(hasSubquery)) {
       const { input, exprs } = replaceSubqueries(p.input, p.exprs, ctx);
       return { ...p, input, exprs };
@@ -135,7 +135,7 @@ function correlatedSide(sub: SubqueryExpr, outer: LogicalPlan, ctx: OptimizerCon
   let inner = unnest(sub.plan, ctx);
   // EXISTS ignores the select list (it may even name outer columns) and any LIMIT ≥ 1.
   if (sub.subquery === 'exists') inner = stripForExists(inner);
-  const pulled = pullUp(inner, { outer, alias: `__sq${sub.id}_outer` });
+  const pulled = pullUpCorrelated(inner, { outer, alias: `__sq${sub.id}_outer` });
   const remaining = findOuter(pulled.plan);
   if (remaining)
     throw new NotSupportedError(`a correlated reference to ${remaining} in this position is not supported yet`);
@@ -215,185 +215,6 @@ function requalify(p: LogicalPlan, alias: string): { plan: LogicalPlan; rename: 
   return { plan, rename };
 }
 
-interface Pulled {
-  readonly plan: LogicalPlan;
-  /** Conditions with outer references, over `plan`'s output columns. */
-  readonly preds: Expr[];
-}
-
-const isCorrelated = (e: Expr) => someExpr(e, (x) => x.kind === 'outer_column');
-
-/** What pulling up needs from the enclosing query: its rows (for conditions other than equalities). */
-interface Outer {
-  readonly outer: LogicalPlan;
-  readonly alias: string;
-}
-
-function pullUp(p: LogicalPlan, o: Outer): Pulled {
-  switch (p.kind) {
-    case 'filter': {
-      const below = pullUp(p.input, o);
-      const local: Expr[] = [];
-      const preds = [...below.preds];
-      for (const c of splitConjuncts(p.predicate)) (isCorrelated(c) ? preds : local).push(c);
-      return { plan: local.length ? makeFilter(below.plan, conjoin(local)!) : below.plan, preds };
-    }
-    case 'project': {
-      const below = pullUp(p.input, o);
-      if (below.preds.length === 0) return { plan: withInputs(p, [below.plan]), preds: [] };
-      return passThroughProject(p, below);
-    }
-    case 'aggregate': {
-      const below = pullUp(p.input, o);
-      if (below.preds.length === 0) return { plan: withInputs(p, [below.plan]), preds: [] };
-      return groupByCorrelation(p, below, o);
-    }
-    case 'sort': {
-      const below = pullUp(p.input, o);
-      return below.preds.length === 0 ? { plan: withInputs(p, [below.plan]), preds: [] } : below;
-    }
-    case 'limit': {
-      const below = pullUp(p.input, o);
-      if (below.preds.length > 0) throw new NotSupportedError('LIMIT in a correlated subquery is not supported yet');
-      return { plan: withInputs(p, [below.plan]), preds: [] };
-    }
-    case 'join': {
-      const l = pullUp(p.left, o);
-      const r = pullUp(p.right, o);
-      const onCorrelated = p.on !== null && isCorrelated(p.on);
-      if (l.preds.length + r.preds.length === 0 && !onCorrelated)
-        return { plan: withInputs(p, [l.plan, r.plan]), preds: [] };
-      if (p.joinType !== 'inner')
-        throw new NotSupportedError('a correlated reference inside an outer join of a subquery is not supported yet');
-      const local: Expr[] = [];
-      const preds = [...l.preds, ...r.preds];
-      for (const c of p.on ? splitConjuncts(p.on) : []) (isCorrelated(c) ? preds : local).push(c);
-      return { plan: makeJoin('inner', l.plan, r.plan, conjoin(local)), preds };
-    }
-    default:
-      return { plan: p, preds: [] };
-  }
-}
-
-/** Keeps a projection's output while adding the inner columns the pulled conditions read. */
-function passThroughProject(p: LogicalPlan & { kind: 'project' }, below: Pulled): Pulled {
-  const exprs = [...p.exprs];
-  const fields = [...p.schema.fields];
-  const mapped = new Map<string, ColumnExpr>();
-  for (const c of below.preds.flatMap((e) => columnsOf(e))) {
-    const k = `${c.qualifier}.${c.name}`;
-    if (mapped.has(k)) continue;
-    let at = exprs.findIndex((e) => e.kind === 'column' && e.name === c.name && e.qualifier === c.qualifier);
-    if (at < 0) {
-      const clash = fields.some((f) => f.name === c.name && f.qualifier === c.qualifier);
-      exprs.push(c);
-      fields.push({
-        name: clash ? `__corr_${fields.length}` : c.name,
-        qualifier: clash ? null : c.qualifier,
-        type: c.type,
-        nullable: true,
-      });
-      at = exprs.length - 1;
-    }
-    const f = fields[at]!;
-    mapped.set(k, col(f.qualifier, f.name, f.type));
-  }
-  const preds = below.preds.map((e) =>
-    transformExpr(e, (x) => (x.kind === 'column' ? (mapped.get(`${x.qualifier}.${x.name}`) ?? x) : x)),
-  );
-  return { plan: makeProject(below.plan, exprs, fields), preds };
-}
-
-/** Correlated equalities under an aggregate: the inner side becomes a group key, compared after grouping. */
-function groupByCorrelation(p: Aggregate, below: Pulled, o: Outer): Pulled {
-  if (!below.preds.every((c) => c.kind === 'binary' && c.op === '=' && splitEquality(c.left, c.right)))
-    return groupByOuterRows(p, below, o);
-  const groupBy = [...p.groupBy];
-  const groupFields = p.schema.fields.slice(0, p.groupBy.length);
-  const aggFields = p.schema.fields.slice(p.groupBy.length);
-  const preds: Expr[] = [];
-  for (const c of below.preds) {
-    const pair = c.kind === 'binary' && c.op === '=' ? splitEquality(c.left, c.right) : null;
-    if (!pair)
-      throw new NotSupportedError(
-        `a correlated condition other than an equality under an aggregate is not supported yet: ${exprText(c)}`,
-      );
-    let at = groupBy.findIndex((g) => exprText(g) === exprText(pair.inner));
-    if (at < 0) {
-      groupBy.push(pair.inner);
-      const e = pair.inner;
-      groupFields.push(
-        e.kind === 'column'
-          ? { name: e.name, qualifier: e.qualifier, type: e.type, nullable: true }
-          : { name: `__corr_${groupBy.length}`, qualifier: null, type: e.type, nullable: true },
-      );
-      at = groupBy.length - 1;
-    }
-    const f = groupFields[at]!;
-    preds.push({ kind: 'binary', op: '=', left: col(f.qualifier, f.name, f.type), right: pair.outer, type: BOOL });
-  }
-  const agg: Aggregate = { ...p, input: below.plan, groupBy, schema: { fields: [...groupFields, ...aggFields] } };
-  return { plan: agg, preds };
-}
-
-/**
- * Other correlated conditions under an aggregate (`WHERE t.k < outer.k`): the distinct outer values are joined
- * to the subquery's rows by those conditions and become group keys, compared by equality after grouping.
- */
-function groupByOuterRows(p: Aggregate, below: Pulled, o: Outer): Pulled {
-  const seen = new Map<string, Expr & { kind: 'outer_column' }>();
-  for (const c of below.preds)
-    someExpr(c, (x) => {
-      if (x.kind === 'outer_column') seen.set(`${x.qualifier}.${x.name}`, x);
-      return false;
-    });
-  const outerCols = [...seen.values()];
-  const keys = outerCols.map((c) => col(c.qualifier, c.name, c.type));
-  const distinctFields: Field[] = outerCols.map((c) => ({
-    name: c.name,
-    qualifier: c.qualifier,
-    type: c.type,
-    nullable: true,
-  }));
-  const distinct: Aggregate = {
-    kind: 'aggregate',
-    input: o.outer,
-    groupBy: keys,
-    aggregates: [],
-    schema: { fields: distinctFields },
-  };
-  const values = makeProject(
-    distinct,
-    keys,
-    distinctFields.map((f) => ({ ...f, qualifier: o.alias })),
-  );
-  const toValues = (e: Expr) => transformExpr(e, (x) => (x.kind === 'outer_column' ? col(o.alias, x.name, x.type) : x));
-  const input = makeJoin('inner', below.plan, values, conjoin(below.preds.map(toValues)));
-  const groupBy = [...p.groupBy, ...outerCols.map((c) => col(o.alias, c.name, c.type))];
-  const groupFields = [
-    ...p.schema.fields.slice(0, p.groupBy.length),
-    ...outerCols.map((c): Field => ({ name: c.name, qualifier: o.alias, type: c.type, nullable: true })),
-  ];
-  const aggFields = p.schema.fields.slice(p.groupBy.length);
-  const agg: Aggregate = { ...p, input, groupBy, schema: { fields: [...groupFields, ...aggFields] } };
-  const preds: Expr[] = outerCols.map((c) => ({
-    kind: 'binary',
-    op: '=',
-    left: col(o.alias, c.name, c.type),
-    right: c,
-    type: BOOL,
-  }));
-  return { plan: agg, preds };
-}
-
-function splitEquality(a: Expr, b: Expr): { inner: Expr; outer: Expr } | null {
-  const outerOnly = (e: Expr) => isCorrelated(e) && columnsOf(e).length === 0;
-  const innerOnly = (e: Expr) => !isCorrelated(e);
-  if (innerOnly(a) && outerOnly(b)) return { inner: a, outer: b };
-  if (innerOnly(b) && outerOnly(a)) return { inner: b, outer: a };
-  return null;
-}
-
 /**
  * What a scalar aggregate subquery returns over no rows (COUNT → 0, most others NULL), when that is not NULL:
  * a left join yields NULL for outer rows without a group, so the join's reader substitutes this value.
@@ -415,61 +236,19 @@ function castLike(v: Expr, like: Expr): Expr {
   return v.kind === 'literal' && v.value === null ? lit(null, like.type) : { kind: 'cast', expr: v, type: like.type };
 }
 
+/** The first outer reference left anywhere in the plan (a position pulling up cannot handle), as text. */
 function findOuter(p: LogicalPlan): string | null {
   let found: string | null = null;
   const visit = (x: LogicalPlan) => {
-    if (found) return;
-    for (const e of planExprs(x)) {
-      const o = columnsOuter(e);
-      if (o) {
-        found = o;
-        return;
-      }
-    }
-    for (const k of planChildren(x)) visit(k);
+    mapPlanExprs(x, (e) => {
+      someExpr(e, (y) => {
+        if (y.kind === 'outer_column') found ??= exprText(y);
+        return found !== null;
+      });
+      return e;
+    });
+    if (found === null) for (const k of planChildren(x)) visit(k);
   };
   visit(p);
   return found;
-}
-
-function columnsOuter(e: Expr): string | null {
-  let found: string | null = null;
-  someExpr(e, (x) => {
-    if (x.kind === 'outer_column') found = exprText(x);
-    return found !== null;
-  });
-  return found;
-}
-
-function planExprs(p: LogicalPlan): Expr[] {
-  switch (p.kind) {
-    case 'filter':
-      return [p.predicate];
-    case 'project':
-      return [...p.exprs];
-    case 'aggregate':
-      return [...p.groupBy, ...p.aggregates.flatMap((a) => (a.filter ? [...a.args, a.filter] : a.args))];
-    case 'sort':
-      return p.keys.map((k) => k.expr);
-    case 'join':
-      return p.on ? [p.on] : [];
-    default:
-      return [];
-  }
-}
-
-/** After adding join columns under a filter, the filter's original output is projected back. */
-function restoreSchema(plan: LogicalPlan, original: LogicalPlan): LogicalPlan {
-  const want = original.schema.fields;
-  const have = plan.schema.fields;
-  if (
-    want.length === have.length &&
-    want.every((f, i) => f.name === have[i]!.name && f.qualifier === have[i]!.qualifier)
-  )
-    return plan;
-  return makeProject(
-    plan,
-    want.map((f) => col(f.qualifier, f.name, f.type)),
-    want,
-  );
 }

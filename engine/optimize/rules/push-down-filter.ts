@@ -1,8 +1,8 @@
 // push-down-filter: moves filter conjuncts toward the scan and hands them to it for row-group pruning.
 import { exprText } from '../../plan/expr/display.js';
-import { columnsOf, conjoin, type Expr, someExpr, splitConjuncts, transformExpr } from '../../plan/expr/index.js';
+import { columnsOf, conjoin, type Expr, sideOfExpr, splitConjuncts, transformExpr } from '../../plan/expr/index.js';
 import { type Join, type LogicalPlan, makeFilter, transformPlan, withInputs } from '../../plan/logical/index.js';
-import type { Field, Schema } from '../../plan/types.js';
+import type { Schema } from '../../plan/types.js';
 import type { OptimizerRule } from '../rule.js';
 
 export const pushDownFilter: OptimizerRule = {
@@ -157,21 +157,7 @@ function filtered(p: LogicalPlan, conjuncts: readonly Expr[]): LogicalPlan {
 
 /** Which join input an expression reads: one side, both, or neither (a constant). */
 export function sideOf(e: Expr, j: Join): 'left' | 'right' | 'both' | 'none' {
-  let left = false;
-  let right = false;
-  for (const c of columnsOf(e)) {
-    const inLeft = hasColumn(j.left.schema.fields, c.qualifier, c.name);
-    const inRight = hasColumn(j.right.schema.fields, c.qualifier, c.name);
-    if (inLeft && !inRight) left = true;
-    else if (inRight && !inLeft) right = true;
-    else return 'both';
-  }
-  if (someExpr(e, (x) => x.kind === 'subquery' || x.kind === 'outer_column')) return 'both';
-  return left && right ? 'both' : left ? 'left' : right ? 'right' : 'none';
-}
-
-function hasColumn(fields: readonly Field[], qualifier: string | null, name: string): boolean {
-  return fields.some((f) => f.name === name && (qualifier === null || f.qualifier === qualifier));
+  return sideOfExpr(e, j.left.schema.fields, j.right.schema.fields);
 }
 
 /** The predicate with each column of `from` replaced by the column at the same position of `to`. */

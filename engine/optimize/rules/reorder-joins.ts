@@ -1,13 +1,13 @@
 // reorder-joins: a cluster of inner joins (comma joins included) is rebuilt greedily from its inputs: the connected
 // pair with the smallest estimated result joins first, the smaller input is the hash join's build (right) side, and
 // two inputs with no condition between them are crossed only when nothing else is left.
-import { col, columnsOf, conjoin, type Expr, splitConjuncts } from '../../plan/expr/index.js';
+import { columnsOf, conjoin, type Expr, splitConjuncts } from '../../plan/expr/index.js';
 import {
   type LogicalPlan,
   makeFilter,
   makeJoin,
-  makeProject,
   planChildren,
+  projectToSchema,
   withInputs,
 } from '../../plan/logical/index.js';
 import type { OptimizerContext, OptimizerRule } from '../rule.js';
@@ -37,7 +37,8 @@ function reorder(p: LogicalPlan, ctx: OptimizerContext): LogicalPlan {
     conjuncts,
     ctx,
   );
-  return restoreOrder(rebuilt, p);
+  // The original column order, for whatever reads the cluster's output by position.
+  return projectToSchema(rebuilt, p.schema);
 }
 
 function collect(p: LogicalPlan, leaves: LogicalPlan[], conjuncts: Expr[]): void {
@@ -157,20 +158,4 @@ function joinRows(
     } else factor *= 0.5;
   }
   return (a.rows * b.rows * factor) / divisor;
-}
-
-/** The rebuilt join under a projection restoring the original column order. */
-function restoreOrder(plan: LogicalPlan, original: LogicalPlan): LogicalPlan {
-  const want = original.schema.fields;
-  const have = plan.schema.fields;
-  if (
-    want.length === have.length &&
-    want.every((f, i) => f.name === have[i]!.name && f.qualifier === have[i]!.qualifier)
-  )
-    return plan;
-  return makeProject(
-    plan,
-    want.map((f) => col(f.qualifier, f.name, f.type)),
-    want,
-  );
 }

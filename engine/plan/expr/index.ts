@@ -1,6 +1,6 @@
 // Logical expressions: typed, plain data, resolved by the binder; `Expr` is the union of every kind.
 import type { LogicalPlan } from '../logical/index.js';
-import type { DataType } from '../types.js';
+import type { DataType, Field } from '../types.js';
 
 /** A literal's value: decimals as scaled integers, dates as days, timestamps as microseconds. */
 export type LiteralValue = null | boolean | number | bigint | string | IntervalValue;
@@ -225,4 +225,28 @@ export function splitConjuncts(e: Expr): Expr[] {
 export function conjoin(parts: readonly Expr[]): Expr | null {
   if (parts.length === 0) return null;
   return parts.reduce((a, b) => ({ kind: 'binary', op: 'and', left: a, right: b, type: { id: 'bool' } }));
+}
+
+/**
+ * Which of two inputs an expression's columns come from: `left`, `right`, `both` (also when a name is in both, or
+ * an outer or subquery reference is involved) or `none` (no columns).
+ */
+export function sideOfExpr(
+  e: Expr,
+  left: readonly Field[],
+  right: readonly Field[],
+): 'left' | 'right' | 'both' | 'none' {
+  if (someExpr(e, (x) => x.kind === 'subquery' || x.kind === 'outer_column')) return 'both';
+  const has = (fields: readonly Field[], c: ColumnExpr) =>
+    fields.some((f) => f.name === c.name && (c.qualifier === null || f.qualifier === c.qualifier));
+  let inLeft = false;
+  let inRight = false;
+  for (const c of columnsOf(e)) {
+    const l = has(left, c);
+    const r = has(right, c);
+    if (l === r) return 'both';
+    if (l) inLeft = true;
+    else inRight = true;
+  }
+  return inLeft && inRight ? 'both' : inLeft ? 'left' : inRight ? 'right' : 'none';
 }

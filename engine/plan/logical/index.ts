@@ -267,6 +267,20 @@ export function makeJoin(
   };
 }
 
+/** `plan` under a projection giving exactly `schema`'s columns (by qualifier and name), unless it already does. */
+export function projectToSchema(plan: LogicalPlan, schema: Schema): LogicalPlan {
+  const want = schema.fields;
+  const have = plan.schema.fields;
+  const same =
+    want.length === have.length && want.every((f, i) => f.name === have[i]!.name && f.qualifier === have[i]!.qualifier);
+  if (same) return plan;
+  return makeProject(
+    plan,
+    want.map((f): Expr => ({ kind: 'column', qualifier: f.qualifier, name: f.name, type: f.type })),
+    want,
+  );
+}
+
 /** The fields of `schema` restricted to `names`, in that order. */
 export function projectSchema(schema: Schema, names: readonly string[]): Schema {
   return { fields: names.map((n) => schema.fields.find((f) => f.name === n)!) };

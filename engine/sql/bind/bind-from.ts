@@ -236,7 +236,7 @@ function joinUsing(left: Relation, right: Relation, type: JoinType, names: reado
     merged.push({ expr, field: { name: l.field.name, qualifier: null, type: t, nullable: true } });
   }
   const join = makeJoin(type, left.plan, right.plan, conjoin(conds));
-  const used = new Set(pairs.flatMap(([l, r]) => [l, r]));
+  const used = new Set(pairs.flat());
   const rest = [...left.columns, ...right.columns];
   const plan = makeProject(
     join,

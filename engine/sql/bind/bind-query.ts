@@ -1,5 +1,5 @@
 // `bindQuery`: any query expression -> logical plan: SELECT, VALUES, and UNION/INTERSECT/EXCEPT [ALL] chains.
-import { InternalError, NotSupportedError, PlanError } from '../../errors.js';
+import { InternalError, PlanError } from '../../errors.js';
 import type { Expr } from '../../plan/expr/index.js';
 import {
   type LogicalPlan,
