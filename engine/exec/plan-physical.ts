@@ -1,12 +1,14 @@
 // `planPhysical`: one operator per logical node; the scan's provider is looked up in the catalog here.
 import { InternalError, PlanError } from '../errors.js';
-import { conjoin, type Expr, sideOfExpr, splitConjuncts, transformExpr } from '../plan/expr/index.js';
+import { type ColumnExpr, conjoin, type Expr, sideOfExpr, splitConjuncts, transformExpr } from '../plan/expr/index.js';
 import type { Join, LogicalPlan } from '../plan/logical/index.js';
 import { type Schema, sameType } from '../plan/types.js';
 import type { ExecContext } from './context.js';
-import { compileExpr, type PhysicalExpr } from './expr/physical-expr.js';
+import { applyFilters, fieldAt, joinKeySets, NO_FILTERS, type PendingFilter, routeFilters } from './dynamic-filters.js';
+import { compileExpr } from './expr/physical-expr.js';
 import type { PhysicalOperator } from './operator.js';
 import { CteScanExec, SharedResult } from './operators/cte-scan-exec.js';
+import { CollectKeysExec } from './operators/dynamic-filter.js';
 import { FilterExec } from './operators/filter-exec.js';
 import { HashAggregateExec } from './operators/hash-aggregate-exec.js';
 import { JoinExec } from './operators/join-exec.js';
@@ -24,7 +26,25 @@ export interface PhysicalPlanContext extends Pick<ExecContext, 'catalog'> {
   readonly ctes: Map<number, SharedResult>;
 }
 
-export function planPhysical(p: LogicalPlan, ctx: PhysicalPlanContext): PhysicalOperator {
+/** Plans `p`; `filters` are dynamic join filters from a join above, placed as low in `p` as they can go. */
+export function planPhysical(
+  p: LogicalPlan,
+  ctx: PhysicalPlanContext,
+  filters: readonly PendingFilter[] = NO_FILTERS,
+): PhysicalOperator {
+  if (filters.length === 0) return planNode(p, ctx, NO_BELOW);
+  const { here, below } = routeFilters(p, filters);
+  return applyFilters(planNode(p, ctx, below), here);
+}
+
+const NO_BELOW: readonly (readonly PendingFilter[])[] = [];
+
+function planNode(
+  p: LogicalPlan,
+  ctx: PhysicalPlanContext,
+  below: readonly (readonly PendingFilter[])[],
+): PhysicalOperator {
+  const input = (i: number, child: LogicalPlan) => planPhysical(child, ctx, below[i] ?? NO_FILTERS);
   switch (p.kind) {
     case 'scan': {
       const provider = ctx.catalog.table(p.table);
@@ -39,41 +59,41 @@ export function planPhysical(p: LogicalPlan, ctx: PhysicalPlanContext): Physical
         p.rows.map((r) => r.map((e) => compileExpr(e, { fields: [] }))),
       );
     case 'filter': {
-      const input = planPhysical(p.input, ctx);
-      return new FilterExec(input, compileExpr(p.predicate, input.schema));
+      const child = input(0, p.input);
+      return new FilterExec(child, compileExpr(p.predicate, child.schema));
     }
     case 'project': {
-      const input = planPhysical(p.input, ctx);
+      const child = input(0, p.input);
       return new ProjectExec(
-        input,
-        p.exprs.map((e) => compileExpr(e, input.schema)),
+        child,
+        p.exprs.map((e) => compileExpr(e, child.schema)),
         p.schema,
       );
     }
     case 'aggregate': {
-      const input = planPhysical(p.input, ctx);
-      const groupBy = p.groupBy.map((e) => compileExpr(e, input.schema));
+      const child = input(0, p.input);
+      const groupBy = p.groupBy.map((e) => compileExpr(e, child.schema));
       const aggs = p.aggregates.map((call) => ({
         call,
-        arg: call.args[0] ? compileExpr(call.args[0], input.schema) : null,
-        extra: call.args.slice(1).map((e) => compileExpr(e, input.schema)),
-        filter: call.filter ? compileExpr(call.filter, input.schema) : null,
+        arg: call.args[0] ? compileExpr(call.args[0], child.schema) : null,
+        extra: call.args.slice(1).map((e) => compileExpr(e, child.schema)),
+        filter: call.filter ? compileExpr(call.filter, child.schema) : null,
       }));
-      return new HashAggregateExec(input, groupBy, aggs, p.schema, p.groupingSets ?? null);
+      return new HashAggregateExec(child, groupBy, aggs, p.schema, p.groupingSets ?? null);
     }
     case 'sort': {
-      const input = planPhysical(p.input, ctx);
+      const child = input(0, p.input);
       const keys = p.keys.map((k) => ({
-        expr: compileExpr(k.expr, input.schema),
+        expr: compileExpr(k.expr, child.schema),
         ascending: k.ascending,
         nullsFirst: k.nullsFirst,
       }));
-      return new SortExec(input, keys, p.fetch);
+      return new SortExec(child, keys, p.fetch);
     }
     case 'limit':
-      return new LimitExec(planPhysical(p.input, ctx), p.skip, p.fetch);
+      return new LimitExec(input(0, p.input), p.skip, p.fetch);
     case 'join':
-      return planJoin(p, ctx);
+      return planJoin(p, ctx, below);
     case 'cte_scan': {
       let shared = ctx.ctes.get(p.id);
       if (!shared) {
@@ -88,28 +108,36 @@ export function planPhysical(p: LogicalPlan, ctx: PhysicalPlanContext): Physical
         p.schema,
       );
     case 'set_op':
-      return new SetOpExec(planPhysical(p.left, ctx), planPhysical(p.right, ctx), p.op, p.all, p.schema);
+      return new SetOpExec(input(0, p.left), input(1, p.right), p.op, p.all, p.schema);
     case 'window':
-      return planWindow(p, planPhysical(p.input, ctx));
+      return planWindow(p, input(0, p.input));
     default:
       throw new InternalError(`no physical operator for ${(p as LogicalPlan).kind}`);
   }
 }
 
 /** Equalities between one side and the other become hash keys; the rest of the condition is checked per pair. */
-function planJoin(p: Join, ctx: PhysicalPlanContext): PhysicalOperator {
-  const left = planPhysical(p.left, ctx);
-  const right = planPhysical(p.right, ctx);
-  const leftKeys: PhysicalExpr[] = [];
-  const rightKeys: PhysicalExpr[] = [];
+function planJoin(p: Join, ctx: PhysicalPlanContext, below: readonly (readonly PendingFilter[])[]): PhysicalOperator {
+  const pairs: [Expr, Expr][] = [];
   const residual: Expr[] = [];
   for (const c of p.on ? splitConjuncts(p.on) : []) {
-    const pair = c.kind === 'binary' && c.op === '=' ? keyPair(c.left, c.right, left.schema, right.schema) : null;
-    if (pair) {
-      leftKeys.push(compileExpr(pair[0], left.schema));
-      rightKeys.push(compileExpr(pair[1], right.schema));
-    } else residual.push(c);
+    const pair = c.kind === 'binary' && c.op === '=' ? keyPair(c.left, c.right, p.left.schema, p.right.schema) : null;
+    if (pair) pairs.push(pair);
+    else residual.push(c);
   }
+  // The build (right) side runs to its end before the probe (left) side starts: its keys can filter the probe side.
+  const sets = joinKeySets(p, pairs);
+  const left = planPhysical(p.left, ctx, [
+    ...(below[0] ?? NO_FILTERS),
+    ...sets.map((s) => ({ ...(s.left as ColumnExpr), keys: s.keys })),
+  ]);
+  let right = planPhysical(p.right, ctx, below[1] ?? NO_FILTERS);
+  for (const s of sets) {
+    const at = fieldAt(right.schema, s.right as ColumnExpr);
+    if (at >= 0) right = new CollectKeysExec(right, at, s.keys);
+  }
+  const leftKeys = pairs.map(([l]) => compileExpr(l, left.schema));
+  const rightKeys = pairs.map(([, r]) => compileExpr(r, right.schema));
   if (p.nullAware && leftKeys.length === 0) throw new InternalError('a null-aware join needs its IN equality as a key');
   const both = { fields: [...left.schema.fields, ...right.schema.fields] };
   const rest = conjoin(residual);

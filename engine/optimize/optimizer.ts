@@ -9,6 +9,7 @@ import { pushDownFilter } from './rules/push-down-filter.js';
 import { pushDownLimit } from './rules/push-down-limit.js';
 import { pushDownProjection } from './rules/push-down-projection.js';
 import { reorderJoins } from './rules/reorder-joins.js';
+import { swapJoinSides } from './rules/swap-join-sides.js';
 
 /**
  * Order matters: subqueries become joins first, so that every later rule sees plain joins; constants are folded first so that pushed filters carry literals the Parquet pruner can
@@ -20,6 +21,7 @@ export const RULES: readonly OptimizerRule[] = [
   foldConstants,
   pushDownFilter,
   reorderJoins,
+  swapJoinSides,
   pushDownProjection,
   pushDownLimit,
 ];

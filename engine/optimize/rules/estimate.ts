@@ -1,6 +1,6 @@
 // Cardinality estimates for join ordering: table row counts from the providers' statistics, textbook
 // selectivities for predicates, and key domains (how many distinct values a join key can take).
-import { columnsOf, type Expr } from '../../plan/expr/index.js';
+import { columnsOf, type Expr, splitConjuncts } from '../../plan/expr/index.js';
 import type { LogicalPlan } from '../../plan/logical/index.js';
 import type { OptimizerContext } from '../rule.js';
 
@@ -38,6 +38,7 @@ export function estimateRows(p: LogicalPlan, ctx: OptimizerContext): number {
       const r = estimateRows(p.right, ctx);
       switch (p.joinType) {
         case 'semi':
+          return l * semiFraction(p.on, r, p.left, ctx);
         case 'anti':
           return l * 0.5;
         case 'mark':
@@ -48,10 +49,46 @@ export function estimateRows(p: LogicalPlan, ctx: OptimizerContext): number {
         case 'full':
           return l + r;
         case 'inner':
-          return p.on === null ? l * r : Math.max(l, r);
+          return p.on === null ? l * r : Math.max(1, equiJoinRows(l, r, splitConjuncts(p.on), [p.left, p.right], ctx));
       }
     }
   }
+}
+
+/**
+ * |A ⋈ B| ≈ |A|·|B| / d, where d is the largest key domain among the equalities; an equality's domain is the
+ * smaller of its two columns' domains (a foreign key meets a primary key). Other conditions halve the estimate.
+ */
+export function equiJoinRows(
+  leftRows: number,
+  rightRows: number,
+  on: readonly Expr[],
+  inputs: readonly LogicalPlan[],
+  ctx: OptimizerContext,
+): number {
+  let divisor = 1;
+  let factor = 1;
+  for (const c of on) {
+    if (c.kind === 'binary' && c.op === '=') {
+      const d = Math.min(keyDomain(c.left, inputs, ctx), keyDomain(c.right, inputs, ctx));
+      divisor = Math.max(divisor, d);
+    } else factor *= 0.5;
+  }
+  return (leftRows * rightRows * factor) / divisor;
+}
+
+/** The share of left rows that find a match among `rightRows` rows: at most one per value of the left key. */
+function semiFraction(on: Expr | null, rightRows: number, left: LogicalPlan, ctx: OptimizerContext): number {
+  const eq = on ? splitConjuncts(on).find((c) => c.kind === 'binary' && c.op === '=') : undefined;
+  if (eq?.kind !== 'binary') return 0.5;
+  const inLeft = (x: Expr) =>
+    columnsOf(x).every((c) =>
+      left.schema.fields.some((f) => f.name === c.name && (c.qualifier === null || f.qualifier === c.qualifier)),
+    );
+  const key = inLeft(eq.left) ? eq.left : inLeft(eq.right) ? eq.right : null;
+  if (key === null) return 0.5;
+  const domain = keyDomain(key, [left], ctx);
+  return Math.min(1, Math.max(rightRows, 1) / domain);
 }
 
 /** The fraction of rows a predicate is expected to keep. */
@@ -81,8 +118,13 @@ export function selectivity(e: Expr): number {
     case 'unary':
       if (e.op === 'not') return 1 - selectivity(e.expr);
       return e.op === 'is_null' ? 0.1 : 0.5;
-    case 'like':
-      return e.negated ? 0.75 : 0.25;
+    case 'like': {
+      // A pattern that starts with literal text is a range of values; one that starts with a wildcard scans.
+      const p = e.pattern;
+      const prefixed = p.kind === 'literal' && typeof p.value === 'string' && !/^[%_]/.test(p.value);
+      const keep = prefixed ? 0.05 : 0.25;
+      return e.negated ? 1 - keep : keep;
+    }
     case 'in_list':
       return e.negated ? 0.9 : Math.min(0.5, 0.1 * e.list.length);
     case 'literal':

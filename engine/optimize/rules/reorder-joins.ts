@@ -11,7 +11,7 @@ import {
   withInputs,
 } from '../../plan/logical/index.js';
 import type { OptimizerContext, OptimizerRule } from '../rule.js';
-import { estimateRows, keyDomain, selectivity } from './estimate.js';
+import { equiJoinRows, estimateRows, selectivity } from './estimate.js';
 
 export const reorderJoins: OptimizerRule = {
   name: 'reorder-joins',
@@ -88,9 +88,9 @@ function greedy(leaves: LogicalPlan[], conjuncts: Expr[], ctx: OptimizerContext)
       for (let b = a + 1; b < parts.length; b++) {
         const on = connecting(parts[a]!, parts[b]!, pending, uses);
         if (on.length === 0) continue;
-        const rows = joinRows(
-          parts[a]!,
-          parts[b]!,
+        const rows = equiJoinRows(
+          parts[a]!.rows,
+          parts[b]!.rows,
           on.map((i) => conjuncts[i]!),
           leaves,
           ctx,
@@ -136,26 +136,4 @@ function connecting(a: Part, b: Part, pending: readonly number[], uses: readonly
     }
     return inA && inB;
   });
-}
-
-/**
- * |A ⋈ B| ≈ |A|·|B| / d, where d is the largest key domain among the equalities; an equality's domain is the
- * smaller of its two columns' domains (a foreign key meets a primary key). Other conditions halve the estimate.
- */
-function joinRows(
-  a: Part,
-  b: Part,
-  on: readonly Expr[],
-  leaves: readonly LogicalPlan[],
-  ctx: OptimizerContext,
-): number {
-  let divisor = 1;
-  let factor = 1;
-  for (const c of on) {
-    if (c.kind === 'binary' && c.op === '=') {
-      const d = Math.min(keyDomain(c.left, leaves, ctx), keyDomain(c.right, leaves, ctx));
-      divisor = Math.max(divisor, d);
-    } else factor *= 0.5;
-  }
-  return (a.rows * b.rows * factor) / divisor;
 }

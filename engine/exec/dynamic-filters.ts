@@ -1,0 +1,88 @@
+// Where a hash join's dynamic filter goes: from the join's probe (left) input down through the nodes that keep
+// its key column as it is, to just above the scan that reads it, or to the first node it cannot pass.
+import type { Expr } from '../plan/expr/index.js';
+import type { Join, LogicalPlan } from '../plan/logical/index.js';
+import type { Schema } from '../plan/types.js';
+import type { PhysicalOperator } from './operator.js';
+import { DynamicFilterExec, KeySet } from './operators/dynamic-filter.js';
+
+/** A filter on its way down the probe side: the column it tests (as named at the current node) and its keys. */
+export interface PendingFilter {
+  readonly qualifier: string | null;
+  readonly name: string;
+  readonly keys: KeySet;
+}
+
+export const NO_FILTERS: readonly PendingFilter[] = [];
+
+/** Join types whose unmatched probe rows are dropped (so probe rows without a build key may go early). */
+const FILTERABLE = new Set(['inner', 'semi', 'right']);
+const KEY_TYPES = new Set(['int32', 'int64', 'date', 'decimal']);
+
+/** A key set for each equality key that compares two plain integer-like columns. */
+export function joinKeySets(
+  p: Join,
+  keys: readonly (readonly [Expr, Expr])[],
+): { left: Expr; right: Expr; keys: KeySet }[] {
+  if (!FILTERABLE.has(p.joinType) || p.nullAware) return [];
+  return keys
+    .filter(([l, r]) => l.kind === 'column' && r.kind === 'column' && KEY_TYPES.has(l.type.id))
+    .map(([left, right]) => ({ left, right, keys: new KeySet() }));
+}
+
+/** Splits `filters` at node `p` into those applied on its output and those passed to each of its inputs. */
+export function routeFilters(
+  p: LogicalPlan,
+  filters: readonly PendingFilter[],
+): { here: PendingFilter[]; below: PendingFilter[][] } {
+  const here: PendingFilter[] = [];
+  const below: PendingFilter[][] = [[], []];
+  for (const f of filters) {
+    const to = route(p, f);
+    if (to === null) here.push(f);
+    else below[to.input]!.push(to.filter);
+  }
+  return { here, below };
+}
+
+function route(p: LogicalPlan, f: PendingFilter): { input: number; filter: PendingFilter } | null {
+  switch (p.kind) {
+    case 'filter':
+    case 'sort':
+      return { input: 0, filter: f };
+    case 'project': {
+      const e = p.exprs[fieldAt(p.schema, f)];
+      return e?.kind === 'column' ? { input: 0, filter: { ...f, qualifier: e.qualifier, name: e.name } } : null;
+    }
+    case 'aggregate': {
+      const at = fieldAt(p.schema, f);
+      const e = p.groupingSets || at < 0 || at >= p.groupBy.length ? undefined : p.groupBy[at];
+      return e?.kind === 'column' ? { input: 0, filter: { ...f, qualifier: e.qualifier, name: e.name } } : null;
+    }
+    case 'join': {
+      const inLeft = fieldAt(p.left.schema, f) >= 0;
+      const inRight = fieldAt(p.right.schema, f) >= 0;
+      if (inLeft === inRight) return null;
+      const t = p.joinType;
+      if (inLeft && t !== 'right' && t !== 'full') return { input: 0, filter: f };
+      if (inRight && (t === 'inner' || t === 'right')) return { input: 1, filter: f };
+      return null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** `op` under the filters that stop at its node. */
+export function applyFilters(op: PhysicalOperator, here: readonly PendingFilter[]): PhysicalOperator {
+  let out = op;
+  for (const f of here) {
+    const at = fieldAt(out.schema, f);
+    if (at >= 0) out = new DynamicFilterExec(out, at, f.keys);
+  }
+  return out;
+}
+
+export function fieldAt(schema: Schema, c: { readonly qualifier: string | null; readonly name: string }): number {
+  return schema.fields.findIndex((x) => x.name === c.name && (c.qualifier === null || x.qualifier === c.qualifier));
+}

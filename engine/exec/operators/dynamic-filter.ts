@@ -1,0 +1,171 @@
+// Dynamic join filters: a hash join's build side is complete before its probe side starts, so the build keys can
+// filter the probe side low in its plan (above the scan, below aggregations and other joins). `KeySet` holds the
+// keys; `CollectKeysExec` fills it as the build rows pass; `DynamicFilterExec` drops probe rows whose key is absent.
+import { type Batch, makeBatch } from '../../arrow/batch.js';
+import type { Column } from '../../arrow/column.js';
+import { take } from '../../arrow/kernels/take.js';
+import type { Schema } from '../../plan/types.js';
+import type { ExecContext } from '../context.js';
+import type { PhysicalOperator } from '../operator.js';
+
+/** Build sides with more rows than this get no filter (collecting costs memory; such filters rarely pay). */
+const MAX_BUILD_ROWS = 1 << 22;
+/** A bitmap over [min, max] is used while the range is at most this many bytes, or 64 per key. */
+const MAX_BITMAP = 1 << 25;
+const BITMAP_PER_KEY = 64;
+/** After this many probe rows, a filter that kept nearly everything stops checking. */
+const TRIAL_ROWS = 1 << 17;
+const USELESS_PASS_RATE = 0.9;
+
+/** The distinct build keys of one join key column (integers, dates and decimals held as numbers). */
+export class KeySet {
+  #parts: Float64Array[] = [];
+  #count = 0;
+  #gaveUp = false;
+  /** Built by `finish`: a bitmap over [lo, hi] for dense integer keys, else a Set; `off` = every row passes. */
+  #test: { kind: 'off' } | { kind: 'bits'; lo: number; bits: Uint8Array } | { kind: 'set'; set: Set<number> } = {
+    kind: 'off',
+  };
+  #lo = 0;
+  #hi = 0;
+  #seen = 0;
+  #kept = 0;
+
+  reset(): void {
+    this.#parts = [];
+    this.#count = 0;
+    this.#gaveUp = false;
+    this.#test = { kind: 'off' };
+    this.#seen = 0;
+    this.#kept = 0;
+  }
+
+  /** Adds a build batch's key column; returns false once collecting has been given up. */
+  add(col: Column): boolean {
+    const v = col.values;
+    if (this.#gaveUp || !(v instanceof Float64Array || v instanceof Int32Array)) this.#gaveUp = true;
+    else if (this.#count + col.length > MAX_BUILD_ROWS) this.#gaveUp = true;
+    else {
+      const out = new Float64Array(col.length);
+      let n = 0;
+      for (let i = 0; i < col.length; i++) if (col.valid === null || col.valid[i] === 1) out[n++] = v[i] as number;
+      this.#parts.push(out.subarray(0, n));
+      this.#count += n;
+    }
+    if (this.#gaveUp) this.#parts = [];
+    return !this.#gaveUp;
+  }
+
+  /** Called when the build side has ended: builds the membership test. */
+  finish(): void {
+    if (this.#gaveUp) return;
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
+    let integers = true;
+    for (const p of this.#parts) {
+      for (let i = 0; i < p.length; i++) {
+        const x = p[i] as number;
+        if (x < lo) lo = x;
+        if (x > hi) hi = x;
+        if (!Number.isInteger(x)) integers = false;
+      }
+    }
+    this.#lo = lo;
+    this.#hi = hi;
+    if (
+      this.#count === 0 ||
+      (integers && hi - lo < Math.min(MAX_BITMAP, Math.max(1 << 16, this.#count * BITMAP_PER_KEY)))
+    ) {
+      const bits = new Uint8Array(this.#count === 0 ? 0 : hi - lo + 1);
+      for (const p of this.#parts) for (let i = 0; i < p.length; i++) bits[(p[i] as number) - lo] = 1;
+      this.#test = { kind: 'bits', lo: this.#count === 0 ? 0 : lo, bits };
+    } else {
+      const set = new Set<number>();
+      for (const p of this.#parts) for (let i = 0; i < p.length; i++) set.add(p[i] as number);
+      this.#test = { kind: 'set', set };
+    }
+    this.#parts = [];
+  }
+
+  /** Rows of `col` whose value is a build key (NULL never is), or `null` when every row passes unchecked. */
+  select(col: Column): Int32Array | null {
+    const test = this.#test;
+    const v = col.values;
+    if (test.kind === 'off' || !(v instanceof Float64Array || v instanceof Int32Array)) return null;
+    const valid = col.valid;
+    const out = new Int32Array(col.length);
+    let n = 0;
+    if (test.kind === 'bits') {
+      // An index outside the bitmap (or a fraction) reads undefined, which is not 1.
+      const { lo, bits } = test;
+      for (let i = 0; i < col.length; i++) {
+        if (bits[(v[i] as number) - lo] === 1 && (valid === null || valid[i] === 1)) out[n++] = i;
+      }
+    } else {
+      const { set } = test;
+      const lo = this.#lo;
+      const hi = this.#hi;
+      for (let i = 0; i < col.length; i++) {
+        const x = v[i] as number;
+        if (x >= lo && x <= hi && set.has(x) && (valid === null || valid[i] === 1)) out[n++] = i;
+      }
+    }
+    this.#seen += col.length;
+    this.#kept += n;
+    if (this.#seen >= TRIAL_ROWS && this.#kept > this.#seen * USELESS_PASS_RATE) this.#test = { kind: 'off' };
+    return out.subarray(0, n);
+  }
+}
+
+/** Passes the build side through unchanged, adding its key column to `keys`; finishes the set at the end. */
+export class CollectKeysExec implements PhysicalOperator {
+  readonly schema: Schema;
+  readonly #input: PhysicalOperator;
+  readonly #column: number;
+  readonly #keys: KeySet;
+
+  constructor(input: PhysicalOperator, column: number, keys: KeySet) {
+    this.#input = input;
+    this.#column = column;
+    this.#keys = keys;
+    this.schema = input.schema;
+  }
+
+  async *execute(ctx: ExecContext): AsyncIterable<Batch> {
+    this.#keys.reset();
+    let collecting = true;
+    for await (const batch of this.#input.execute(ctx)) {
+      if (collecting) collecting = this.#keys.add(batch.columns[this.#column]!);
+      yield batch;
+    }
+    this.#keys.finish();
+  }
+}
+
+/** Keeps the rows whose column `column` holds one of the build keys. */
+export class DynamicFilterExec implements PhysicalOperator {
+  readonly schema: Schema;
+  readonly #input: PhysicalOperator;
+  readonly #column: number;
+  readonly #keys: KeySet;
+
+  constructor(input: PhysicalOperator, column: number, keys: KeySet) {
+    this.#input = input;
+    this.#column = column;
+    this.#keys = keys;
+    this.schema = input.schema;
+  }
+
+  async *execute(ctx: ExecContext): AsyncIterable<Batch> {
+    for await (const batch of this.#input.execute(ctx)) {
+      const keep = this.#keys.select(batch.columns[this.#column]!);
+      if (keep === null || keep.length === batch.length) yield batch;
+      else if (keep.length > 0)
+        yield makeBatch(
+          batch.schema,
+          batch.columns.map((c) => take(c, keep)),
+          keep.length,
+        );
+    }
+  }
+}
