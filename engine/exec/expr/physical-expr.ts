@@ -2,6 +2,7 @@
 import type { Batch } from '../../arrow/batch.js';
 import { type Column, constantColumn, makeColumn } from '../../arrow/column.js';
 import { cast } from '../../arrow/kernels/cast.js';
+import { compareScalar, flipCmp } from '../../arrow/kernels/compare-scalar.js';
 import { arithmetic, compare } from '../../arrow/kernels/numeric.js';
 import { InternalError, NotSupportedError } from '../../errors.js';
 import { lookupFunction } from '../../functions/registry.js';
@@ -14,7 +15,7 @@ import type {
   IntervalValue,
   LiteralExpr,
 } from '../../plan/expr/index.js';
-import type { Schema } from '../../plan/types.js';
+import { type Schema, sameType } from '../../plan/types.js';
 import { evaluateCase } from './case.js';
 import { evaluateInList } from './in-list.js';
 import { compileLike } from './like.js';
@@ -54,6 +55,27 @@ function textEquals(col: PhysicalExpr, literal: string, negated: boolean, genera
   };
 }
 
+/** Kinds whose values compare as plain numbers when both sides have the same type. */
+const SCALAR_KINDS = new Set(['int32', 'int64', 'float64', 'date', 'timestamp', 'decimal']);
+
+/** `column op literal` (either order) over numbers of one type, compared with the literal in place. */
+function numericLiteralCompare(
+  op: ComparisonOp,
+  e: BinaryExpr,
+  l: PhysicalExpr,
+  r: PhysicalExpr,
+  general: PhysicalExpr,
+): PhysicalExpr | null {
+  const [col, lit, cmp] =
+    e.right.kind === 'literal' ? [l, e.right, op] : e.left.kind === 'literal' ? [r, e.left, flipCmp(op)] : [];
+  if (!col || !lit || typeof lit.value !== 'number' || !SCALAR_KINDS.has(lit.type.id)) return null;
+  if (!sameType(e.left.type, e.right.type)) return null;
+  const value = lit.value;
+  return {
+    evaluate: (b) => compareScalar(cmp as ComparisonOp, col.evaluate(b), value) ?? general.evaluate(b),
+  };
+}
+
 export function compileExpr(e: Expr, schema: Schema): PhysicalExpr {
   switch (e.kind) {
     case 'column': {
@@ -76,6 +98,8 @@ export function compileExpr(e: Expr, schema: Schema): PhysicalExpr {
       if (e.op === '=' || e.op === '<>' || e.op === '<' || e.op === '<=' || e.op === '>' || e.op === '>=') {
         const op = e.op as ComparisonOp;
         const general: PhysicalExpr = { evaluate: (b) => compare(op, l.evaluate(b), r.evaluate(b)) };
+        const scalar = numericLiteralCompare(op, e, l, r, general);
+        if (scalar) return scalar;
         if (op === '=' || op === '<>') {
           if (isTextLiteral(e.right)) return textEquals(l, e.right.value as string, op === '<>', general);
           if (isTextLiteral(e.left)) return textEquals(r, e.left.value as string, op === '<>', general);

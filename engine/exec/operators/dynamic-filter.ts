@@ -23,7 +23,7 @@ export class KeySet {
   #count = 0;
   #gaveUp = false;
   /** Built by `finish`: a bitmap over [lo, hi] for dense integer keys, else a Set; `off` = every row passes. */
-  #test: { kind: 'off' } | { kind: 'bits'; lo: number; bits: Uint8Array } | { kind: 'set'; set: Set<number> } = {
+  #test: { kind: 'off' } | { kind: 'bits'; lo: number; bits: Uint8Array } | { kind: 'set'; set: NumberSet } = {
     kind: 'off',
   };
   #lo = 0;
@@ -80,7 +80,7 @@ export class KeySet {
       for (const p of this.#parts) for (let i = 0; i < p.length; i++) bits[(p[i] as number) - lo] = 1;
       this.#test = { kind: 'bits', lo: this.#count === 0 ? 0 : lo, bits };
     } else {
-      const set = new Set<number>();
+      const set = new NumberSet(this.#count);
       for (const p of this.#parts) for (let i = 0; i < p.length; i++) set.add(p[i] as number);
       this.#test = { kind: 'set', set };
     }
@@ -115,6 +115,45 @@ export class KeySet {
     if (this.#seen >= TRIAL_ROWS && this.#kept > this.#seen * USELESS_PASS_RATE) this.#test = { kind: 'off' };
     return out.subarray(0, n);
   }
+}
+
+/** A set of numbers in an open-addressing table (linear probing; NaN marks an empty slot; never NaN keys). */
+class NumberSet {
+  readonly #slots: Float64Array;
+  readonly #mask: number;
+
+  constructor(capacity: number) {
+    let size = 16;
+    while (size < capacity * 4) size *= 2;
+    this.#slots = new Float64Array(size).fill(Number.NaN);
+    this.#mask = size - 1;
+  }
+
+  add(x: number): void {
+    const slots = this.#slots;
+    let i = slotOf(x, this.#mask);
+    while (!Number.isNaN(slots[i] as number)) {
+      if (slots[i] === x) return;
+      i = (i + 1) & this.#mask;
+    }
+    slots[i] = x;
+  }
+
+  has(x: number): boolean {
+    const slots = this.#slots;
+    const mask = this.#mask;
+    for (let i = slotOf(x, mask); ; i = (i + 1) & mask) {
+      const s = slots[i] as number;
+      if (s === x) return true;
+      if (s !== s) return false;
+    }
+  }
+}
+
+/** Mixes a number's low and high 32 bits (integers up to 2^53 and decimals' scaled values are typical keys). */
+function slotOf(x: number, mask: number): number {
+  const h = Math.imul((x | 0) ^ ((x / 4294967296) | 0), 0x9e3779b1);
+  return (h ^ (h >>> 15)) & mask;
 }
 
 /** Passes the build side through unchanged, adding its key column to `keys`; finishes the set at the end. */
