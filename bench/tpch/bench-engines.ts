@@ -5,6 +5,7 @@ import { resolveDatasets } from '../../catalog/datasets.js';
 import { catalogFromSnapshot } from '../../catalog/snapshot.js';
 import { createEngine, type Engine } from '../../engine/index.js';
 import { TPCH_TABLES } from '../data/tpch-gen.js';
+import { snapshotBytes } from '../lib/data-bytes.js';
 import { duckdbRows, floeRows, type ResultRows } from '../lib/result-rows.js';
 
 export type EngineName = 'floe' | 'duckdb';
@@ -12,6 +13,8 @@ export type EngineName = 'floe' | 'duckdb';
 export type DataMode = 'files' | 'memory';
 
 export interface BenchEngine {
+  /** Bytes of the loaded column buffers (floe's accelerated tables); null when the engine does not say. */
+  readonly dataBytes: number | null;
   /** Runs `sql` to the last row; returns the rows as text only when `collect` (not timed by callers). */
   run(sql: string, collect: boolean, signal: AbortSignal): Promise<{ rowCount: number; rows?: ResultRows }>;
   close(): void;
@@ -28,13 +31,19 @@ export async function openEngine(name: EngineName, dir: string, mode: DataMode, 
  * Queries run on this thread, one at a time, as each runs on one worker.
  */
 export async function openFloeEngine(dir: string, mode: DataMode): Promise<Engine> {
+  return (await openFloeWithBytes(dir, mode)).engine;
+}
+
+async function openFloeWithBytes(dir: string, mode: DataMode): Promise<{ engine: Engine; dataBytes: number }> {
   const specs = TPCH_TABLES.map((name) => ({ name, from: `file:${join(dir, name)}`, accelerated: mode === 'memory' }));
-  return createEngine({ catalog: await catalogFromSnapshot(await resolveDatasets(specs, dir)) });
+  const snapshot = await resolveDatasets(specs, dir);
+  return { engine: createEngine({ catalog: await catalogFromSnapshot(snapshot) }), dataBytes: snapshotBytes(snapshot) };
 }
 
 async function openFloe(dir: string, mode: DataMode): Promise<BenchEngine> {
-  const engine = await openFloeEngine(dir, mode);
+  const { engine, dataBytes } = await openFloeWithBytes(dir, mode);
   return {
+    dataBytes: mode === 'memory' ? dataBytes : null,
     async run(sql, collect, signal) {
       const result = await engine.execute(sql, { signal });
       if (collect) {
@@ -58,6 +67,7 @@ async function openDuckDb(dir: string, mode: DataMode, threads: number): Promise
     await conn.run(`CREATE ${mode === 'memory' ? 'TABLE' : 'VIEW'} ${name} AS SELECT * FROM read_parquet(${files})`);
   }
   return {
+    dataBytes: null,
     async run(sql, collect) {
       // runAndReadAll materialises every chunk natively; converting to JS values is the collect step.
       const reader = await conn.runAndReadAll(sql);

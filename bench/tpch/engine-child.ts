@@ -9,7 +9,7 @@ export type ChildRequest =
   | { type: 'stats' };
 
 export type ChildReply =
-  | { type: 'loaded'; ms: number; rssMiB: number }
+  | { type: 'loaded'; ms: number; rssMiB: number; dataMiB: number | null }
   | { type: 'ran'; ms: number; rowCount: number; rows?: ResultRows }
   | { type: 'stats'; peakRssMiB: number; rssMiB: number }
   | { type: 'error'; message: string };
@@ -22,7 +22,11 @@ async function handle(m: ChildRequest): Promise<ChildReply> {
     case 'load': {
       const started = performance.now();
       engine = await openEngine(m.engine, m.dir, m.mode, m.threads);
-      return { type: 'loaded', ms: performance.now() - started, rssMiB: process.memoryUsage().rss / MIB };
+      const ms = performance.now() - started;
+      // The loader's garbage is not the tables' cost: collect it before reading RSS (the child runs --expose-gc).
+      (globalThis as { gc?: () => void }).gc?.();
+      const dataMiB = engine.dataBytes === null ? null : engine.dataBytes / MIB;
+      return { type: 'loaded', ms, rssMiB: process.memoryUsage().rss / MIB, dataMiB };
     }
     case 'run': {
       const started = performance.now();

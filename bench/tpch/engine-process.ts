@@ -27,7 +27,11 @@ export class EngineProcess {
 
   /** Starts a child and loads the data; returns the load reply (time and RSS after loading). */
   async start(): Promise<Extract<ChildReply, { type: 'loaded' }>> {
-    const child = fork(CHILD_SCRIPT, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+    const child = fork(CHILD_SCRIPT, [], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      serialization: 'advanced',
+      execArgv: [...process.execArgv, '--expose-gc'],
+    });
     this.#child = child;
     child.on('message', (m: ChildReply) => {
       const p = this.#pending;

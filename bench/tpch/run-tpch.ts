@@ -57,14 +57,14 @@ export async function runTpch(opts: TpchOptions): Promise<TpchResults> {
   log(data.generatedMs === null ? `  reused ${data.dir}` : `  generated in ${(data.generatedMs / 1000).toFixed(1)} s`);
 
   const procs = {} as Record<EngineName, EngineProcess>;
-  const loads = {} as Record<EngineName, { loadMs: number; rssAfterLoadMiB: number }>;
+  const loads = {} as Record<EngineName, { loadMs: number; rssAfterLoadMiB: number; dataMiB: number | null }>;
   for (const engine of ['floe', 'duckdb'] as const) {
     procs[engine] = new EngineProcess({ type: 'load', engine, dir: data.dir, mode: opts.mode, threads: opts.threads });
     const loaded = await procs[engine].start();
     log(
       `  ${engine}: loaded (${opts.mode}) in ${(loaded.ms / 1000).toFixed(1)} s, RSS ${loaded.rssMiB.toFixed(0)} MiB`,
     );
-    loads[engine] = { loadMs: loaded.ms, rssAfterLoadMiB: loaded.rssMiB };
+    loads[engine] = { loadMs: loaded.ms, rssAfterLoadMiB: loaded.rssMiB, dataMiB: loaded.dataMiB };
   }
 
   const outcomes: QueryOutcome[] = [];

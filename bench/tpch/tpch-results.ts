@@ -29,6 +29,8 @@ export interface EngineFacts {
   readonly loadMs: number;
   readonly rssAfterLoadMiB: number;
   readonly peakRssMiB: number;
+  /** Bytes of the loaded column buffers (floe, memory mode); RSS after load is compared with them. */
+  readonly dataMiB?: number | null;
 }
 
 export interface TpchResults extends ResultsHeader<'tpch'> {
@@ -93,7 +95,9 @@ export function tpchReport(r: TpchResults): string {
   const table = formatTable(['Query', 'floe ms', 'DuckDB ms', 'floe ÷ DuckDB', 'Same result'], rows);
   const e = r.engines;
   const load = (name: EngineName) =>
-    `${name}: load ${(e[name].loadMs / 1000).toFixed(1)} s, RSS after load ${e[name].rssAfterLoadMiB.toFixed(0)} MiB, peak RSS ${e[name].peakRssMiB.toFixed(0)} MiB`;
+    `${name}: load ${(e[name].loadMs / 1000).toFixed(1)} s, RSS after load ${e[name].rssAfterLoadMiB.toFixed(0)} MiB` +
+    dataText(e[name]) +
+    `, peak RSS ${e[name].peakRssMiB.toFixed(0)} MiB`;
   return [
     `TPC-H SF${r.config.sf}, ${r.config.mode} mode, median of ${r.config.runs} runs after a warm-up; DuckDB ${r.config.threads} thread(s), floe 1 (one worker)`,
     '',
@@ -113,4 +117,11 @@ export function failureNotes(r: TpchResults): string[] {
     if ('error' in q.floe) return [`${q.id}: ${q.floe.error.split('\n')[0]}`];
     return q.mismatch ? [`${q.id}: different result: ${q.mismatch.split('\n')[0]}`] : [];
   });
+}
+
+/** ` (column data N MiB, RSS ÷ data x)` when the engine reported its data bytes. */
+function dataText(e: EngineFacts): string {
+  const data = e.dataMiB;
+  if (data === undefined || data === null || data === 0) return '';
+  return ` (column data ${data.toFixed(0)} MiB, RSS ÷ data ${(e.rssAfterLoadMiB / data).toFixed(2)})`;
 }
