@@ -5,11 +5,12 @@ import type { Join, LogicalPlan } from '../plan/logical/index.js';
 import { type Schema, sameType } from '../plan/types.js';
 import type { ExecContext } from './context.js';
 import { applyFilters, fieldAt, joinKeySets, NO_FILTERS, type PendingFilter, routeFilters } from './dynamic-filters.js';
-import { compileExpr } from './expr/physical-expr.js';
+import { columnIndex, compileExpr, literalComparison } from './expr/physical-expr.js';
+import { mayRaise } from './expr/short-circuit.js';
 import type { PhysicalOperator } from './operator.js';
 import { CteScanExec, SharedResult } from './operators/cte-scan-exec.js';
 import { CollectKeysExec } from './operators/dynamic-filter.js';
-import { FilterExec } from './operators/filter-exec.js';
+import { type CompareStep, FilterExec, type FilterSpec } from './operators/filter-exec.js';
 import { HashAggregateExec } from './operators/hash-aggregate-exec.js';
 import { JoinExec } from './operators/join-exec.js';
 import { LimitExec } from './operators/limit-exec.js';
@@ -60,7 +61,7 @@ function planNode(
       );
     case 'filter': {
       const child = input(0, p.input);
-      return new FilterExec(child, compileExpr(p.predicate, child.schema));
+      return new FilterExec(child, filterSpec(p.predicate, child.schema));
     }
     case 'project': {
       const child = input(0, p.input);
@@ -161,6 +162,25 @@ function keyPair(a: Expr, b: Expr, left: Schema, right: Schema): [Expr, Expr] | 
   if (sa === 'left' && sb === 'right') return [a, b];
   if (sa === 'right' && sb === 'left') return [b, a];
   return null;
+}
+
+/** Conjuncts `column op number` become selection steps (in their written order); the rest stays one predicate. */
+function filterSpec(predicate: Expr, schema: Schema): FilterSpec {
+  const steps: CompareStep[] = [];
+  const rest: Expr[] = [];
+  for (const c of splitConjuncts(predicate)) {
+    const cmp = literalComparison(c);
+    if (cmp?.operand.kind === 'column') {
+      const column = columnIndex(schema, cmp.operand.qualifier, cmp.operand.name);
+      steps.push({ column, op: cmp.op, value: cmp.value, fallback: compileExpr(c, schema) });
+    } else rest.push(c);
+  }
+  const restExpr = conjoin(rest);
+  return {
+    steps,
+    rest: restExpr ? compileExpr(restExpr, schema) : null,
+    restMayRaise: restExpr !== null && mayRaise(restExpr),
+  };
 }
 
 /** Providers see filters over their own unqualified column names. */

@@ -35,6 +35,16 @@ const cases: DiffCase[] = [
   { sql: "SELECT k FROM specials WHERE g = 'NaN' OR g > 1.5" },
   { sql: 'SELECT k FROM specials WHERE g = 0 OR g < -1' },
   { sql: "SELECT count(*) FROM lineitem WHERE l_shipmode IN ('MAIL', 'SHIP') AND l_quantity < 10" },
+  // Conjuncts `column op constant` narrow a selection one after another (numbers, dates, decimals, NULLs, BigInt-held
+  // int64, literal first); the other conjuncts see only the rows left, so 10 / (k - 3) never divides by zero here
+  {
+    sql: "SELECT count(*), sum(price) FROM items WHERE d >= DATE '2021-03-01' AND d < DATE '2022-03-01' AND rate BETWEEN 0.0500 AND 0.0700 AND qty < 24",
+  },
+  { sql: 'SELECT id FROM items WHERE 40 < grp AND grp <= 45 AND price <> 0 AND id > 4900 ORDER BY id' },
+  { sql: 'SELECT k FROM specials WHERE i64 > -1 AND i64 <= 9223372036854775807 AND k > 1 ORDER BY k' },
+  { sql: 'SELECT k FROM specials WHERE k > 3 AND 10 / (k - 3) >= 1 ORDER BY k' },
+  { sql: 'SELECT k FROM specials WHERE i32 >= 0 AND i32 < 101 AND s IS NOT NULL ORDER BY k' },
+  { sql: "SELECT count(*) FROM items WHERE f > 0.5 AND name LIKE '%a%' AND grp = 3" },
 ];
 
 differentialSuite('filter', cases);

@@ -58,23 +58,26 @@ function textEquals(col: PhysicalExpr, literal: string, negated: boolean, genera
 /** Kinds whose values compare as plain numbers when both sides have the same type. */
 const SCALAR_KINDS = new Set(['int32', 'int64', 'float64', 'date', 'timestamp', 'decimal']);
 
-/** `column op literal` (either order) over numbers of one type, compared with the literal in place. */
-function numericLiteralCompare(
-  op: ComparisonOp,
-  e: BinaryExpr,
-  l: PhysicalExpr,
-  r: PhysicalExpr,
-  general: PhysicalExpr,
-): PhysicalExpr | null {
-  const [col, lit, cmp] =
-    e.right.kind === 'literal' ? [l, e.right, op] : e.left.kind === 'literal' ? [r, e.left, flipCmp(op)] : [];
-  if (!col || !lit || typeof lit.value !== 'number' || !SCALAR_KINDS.has(lit.type.id)) return null;
+/**
+ * `operand op literal` (either order, the operator flipped when the literal comes first) over numbers of one type,
+ * with the literal's stored value (scaled for decimals); null for any other expression.
+ */
+export function literalComparison(e: Expr): { operand: Expr; op: ComparisonOp; value: number } | null {
+  if (e.kind !== 'binary' || !CMP_OPS.has(e.op)) return null;
+  const op = e.op as ComparisonOp;
+  const [operand, lit, cmp] =
+    e.right.kind === 'literal'
+      ? [e.left, e.right, op]
+      : e.left.kind === 'literal'
+        ? [e.right, e.left, flipCmp(op)]
+        : [];
+  if (!operand || lit?.kind !== 'literal' || typeof lit.value !== 'number' || !SCALAR_KINDS.has(lit.type.id))
+    return null;
   if (!sameType(e.left.type, e.right.type)) return null;
-  const value = lit.value;
-  return {
-    evaluate: (b) => compareScalar(cmp as ComparisonOp, col.evaluate(b), value) ?? general.evaluate(b),
-  };
+  return { operand, op: cmp as ComparisonOp, value: lit.value };
 }
+
+const CMP_OPS = new Set(['=', '<>', '<', '<=', '>', '>=']);
 
 export function compileExpr(e: Expr, schema: Schema): PhysicalExpr {
   switch (e.kind) {
@@ -98,8 +101,12 @@ export function compileExpr(e: Expr, schema: Schema): PhysicalExpr {
       if (e.op === '=' || e.op === '<>' || e.op === '<' || e.op === '<=' || e.op === '>' || e.op === '>=') {
         const op = e.op as ComparisonOp;
         const general: PhysicalExpr = { evaluate: (b) => compare(op, l.evaluate(b), r.evaluate(b)) };
-        const scalar = numericLiteralCompare(op, e, l, r, general);
-        if (scalar) return scalar;
+        const scalar = literalComparison(e);
+        if (scalar) {
+          const operand = scalar.operand === e.left ? l : r;
+          const { op: cmp, value } = scalar;
+          return { evaluate: (b) => compareScalar(cmp, operand.evaluate(b), value) ?? general.evaluate(b) };
+        }
         if (op === '=' || op === '<>') {
           if (isTextLiteral(e.right)) return textEquals(l, e.right.value as string, op === '<>', general);
           if (isTextLiteral(e.left)) return textEquals(r, e.left.value as string, op === '<>', general);

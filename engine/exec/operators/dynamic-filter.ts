@@ -145,7 +145,7 @@ class NumberSet {
     for (let i = slotOf(x, mask); ; i = (i + 1) & mask) {
       const s = slots[i] as number;
       if (s === x) return true;
-      if (s !== s) return false;
+      if (Number.isNaN(s)) return false;
     }
   }
 }
