@@ -44,6 +44,8 @@ export interface QueryResult {
   readonly schema: Schema;
   /** Lower-case names of the tables the statement read (for cache invalidation). */
   readonly tables: readonly string[];
+  /** True for queries (SELECT, set operations, EXPLAIN): their answers may be cached; false for writes. */
+  readonly readOnly: boolean;
   /** Pulled lazily: nothing runs until the first batch is asked for. */
   readonly batches: AsyncIterable<Batch>;
 }
@@ -84,9 +86,9 @@ export function createEngine(options: EngineOptions): Engine {
   return {
     async execute(sql, opts = {}) {
       const signal = opts.signal ?? new AbortController().signal;
-      const { explain: isExplain, plan: p, tables } = plan(sql, opts);
+      const { explain: isExplain, plan: p, tables, readOnly } = plan(sql, opts);
       if (isExplain) return textResult('plan', await explain(p), tables);
-      return { ...executePlan(p, { catalog, signal }), tables };
+      return { ...executePlan(p, { catalog, signal }), tables, readOnly };
     },
     async explain(sql, opts = {}) {
       return explain(plan(sql, opts).plan);
@@ -114,6 +116,7 @@ function makePlan(sql: string, opts: ExecuteOptions, catalog: Catalog): CachedPl
   return {
     plan: optimized,
     explain: statement.explain,
+    readOnly: statement.explain || statement.ast?.type === 'select',
     tables: [...tables].sort(),
     lookups: recorder.lookups,
     tableNames: recorder.tableNames(),
@@ -144,6 +147,7 @@ function textResult(name: string, lines: string[], tables: readonly string[]): Q
   return {
     schema,
     tables,
+    readOnly: true,
     batches: (async function* () {
       yield batch;
     })(),

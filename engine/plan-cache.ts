@@ -6,6 +6,8 @@ import type { LogicalPlan } from './plan/logical/index.js';
 export interface CachedPlan {
   readonly plan: LogicalPlan;
   readonly explain: boolean;
+  /** A query (SELECT, set operation, EXPLAIN) rather than a statement that writes. */
+  readonly readOnly: boolean;
   /** Lower-case names of the tables the statement read. */
   readonly tables: readonly string[];
   /** Every `catalog.table(name)` answer seen while planning (undefined = not found). */

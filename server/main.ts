@@ -89,9 +89,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       log(`floe: dataset ${name}: ${detail}`),
     );
     pool = createQueryPool({ snapshot, workers: options.workers });
+    await pool.ready;
     phase = 'ready';
   } catch (e) {
     server.closeAll();
+    await pool?.close();
     throw e;
   }
 

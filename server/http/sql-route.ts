@@ -88,10 +88,12 @@ function runSql(reply: Reply, bytes: Uint8Array, headers: RequestHeaders, ctx: S
   reply.onAbort(pool.query(query, cache === null || lookup === null ? sink : storingSink(sink, cache, lookup)));
 }
 
-function replySink(reply: Reply, headers: Readonly<Record<string, string>>): QuerySink {
+/** `cacheHeaders` go out with answers the cache applies to (not with a write's). */
+function replySink(reply: Reply, cacheHeaders: Readonly<Record<string, string>>): QuerySink {
+  const headers = (head: Head) => (head.cacheable ? cacheHeaders : {});
   return {
-    whole: (head, bytes) => reply.send(head.status, head.contentType, bytes, headers),
-    head: (head) => reply.head(head.status, head.contentType, headers),
+    whole: (head, bytes) => reply.send(head.status, head.contentType, bytes, headers(head)),
+    head: (head) => reply.head(head.status, head.contentType, headers(head)),
     chunk: (bytes, ack) => reply.write(bytes, ack),
     end: () => reply.end(),
     error: (error) => sendError(reply, error),
@@ -104,7 +106,8 @@ function storingSink(sink: QuerySink, cache: ResultsCache, miss: { key: string; 
   let parts: Uint8Array[] | null = [];
   let size = 0;
   const store = (h: Head, body: Uint8Array) => {
-    if (h.status === 200) cache.set(miss.key, { contentType: h.contentType, body, tables: h.tables }, miss.epoch);
+    if (h.status === 200 && h.cacheable)
+      cache.set(miss.key, { contentType: h.contentType, body, tables: h.tables }, miss.epoch);
   };
   return {
     whole(h, body) {

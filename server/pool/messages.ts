@@ -52,6 +52,8 @@ export interface Head {
   readonly contentType: string;
   /** Lower-case names of the tables the query read: a results-cache entry is dropped when one is refreshed. */
   readonly tables: readonly string[];
+  /** The statement only read (a query): its answer may be cached. */
+  readonly cacheable: boolean;
 }
 
 /** Main -> worker on its port: `ack` returns one chunk of credit; `cancel` wakes a query waiting for credit. */

@@ -25,6 +25,8 @@ export interface QueryRequest {
 }
 
 export interface QueryPool {
+  /** Resolves once every worker has loaded its code and built its engine; rejects if a worker fails first. */
+  readonly ready: Promise<void>;
   /** Queues a query; returns a function that cancels it (safe to call at any time, also after the end). */
   query(request: QueryRequest, sink: QuerySink): () => void;
   /** Waits for running tasks, then stops the workers. */
@@ -67,10 +69,18 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
   });
   const outstanding = new Map<number, Outstanding>();
   const ports: MessagePort[] = [];
+  let allReady = () => {};
+  const ready = new Promise<void>((resolve, reject) => {
+    allReady = resolve;
+    piscina.once('error', reject);
+  });
+  // A failed start is reported through `ready`; if nobody awaits it, it must not be "unhandled".
+  ready.catch(() => {});
   piscina.on('message', (m: WorkerHello) => {
     if (m?.type !== 'floe-worker-port') return;
     const port = m.port;
     ports.push(port);
+    if (ports.length === threads) allReady();
     port.on('message', (s: StreamMessage) => {
       const q = outstanding.get(s.id);
       if (q === undefined) return;
@@ -83,6 +93,7 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
   });
   let nextId = 1;
   return {
+    ready,
     query(request, sink) {
       const id = nextId++;
       const cancel = new Int32Array(new SharedArrayBuffer(4));

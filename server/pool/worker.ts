@@ -30,8 +30,11 @@ port.on('message', (m: MainMessage) => {
   if (m.type === 'ack') query?.sender?.ack();
   else query?.controller.abort();
 });
-// Piscina relays messages that are not its own as the pool's 'message' event.
-parentPort?.postMessage({ type: 'floe-worker-port', port: port2 } satisfies WorkerHello, [port2]);
+// Piscina relays messages that are not its own as the pool's 'message' event. Sent once the engine is built (or
+// failed: each query then reports why), so the pool is ready only when its first queries need not wait.
+enginePromise.finally(() => {
+  parentPort?.postMessage({ type: 'floe-worker-port', port: port2 } satisfies WorkerHello, [port2]);
+});
 
 /**
  * Runs `task.sql` and serializes the result. Returns the whole answer (or its error) when it fits one chunk,
@@ -48,7 +51,8 @@ export default async function runQuery(task: QueryTask): Promise<WorkerMessage |
   try {
     const engine = await enginePromise;
     const result = await engine.execute(task.sql, { params: task.params, signal });
-    const head = { status: 200, contentType: CONTENT_TYPES[task.format], tables: result.tables };
+    const { tables, readOnly } = result;
+    const head = { status: 200, contentType: CONTENT_TYPES[task.format], tables, cacheable: readOnly };
     const sender = new ChunkSender(port, task.id, head, signal);
     query.sender = sender;
     const serializer = createSerializer(task.format);

@@ -89,10 +89,12 @@ describe('plan cache', () => {
     assert.deepEqual((await queryRows(engine, 'SELECT count(*) AS n FROM u')).rows, [['10']]);
   });
 
-  it('reports the tables a statement read, lower-cased', async () => {
+  it('reports the tables a statement read, lower-cased, and that it only read', async () => {
     const engine = createEngine({ catalog: createMapCatalog(tables) });
     const r = await engine.execute('SELECT count(*) FROM ITEMS i JOIN lineitem l ON i.id = l.l_linenumber');
     assert.deepEqual(r.tables, ['items', 'lineitem']);
     assert.deepEqual((await engine.execute('SELECT 1')).tables, []);
+    assert.equal(r.readOnly, true);
+    assert.equal((await engine.execute('EXPLAIN SELECT * FROM items')).readOnly, true);
   });
 });
