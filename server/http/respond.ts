@@ -46,9 +46,10 @@ export class Reply {
     return this.#started;
   }
 
-  /** Runs `handler` if the client disconnects before the response ends. */
+  /** Runs `handler` if the client disconnects before the response ends (at once if it already has). */
   onAbort(handler: () => void): void {
-    this.#abortHandlers.push(handler);
+    if (this.#aborted) handler();
+    else this.#abortHandlers.push(handler);
   }
 
   /** Runs `handler` once the response has ended, was aborted or cut. */

@@ -60,6 +60,7 @@ export function handleSql(res: HttpResponse, req: HttpRequest, ctx: SqlRouteCont
 }
 
 function runSql(reply: Reply, bytes: Uint8Array, headers: RequestHeaders, ctx: SqlRouteContext): void {
+  if (reply.aborted) return;
   const pool = ctx.pool();
   if (pool === null) {
     reply.send(503, TEXT_PLAIN, ctx.unavailableText());
