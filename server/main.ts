@@ -1,6 +1,7 @@
 // `startServer`: the composition root: manifest -> HTTP listener -> datasets -> worker pool -> ready.
 import { resolve } from 'node:path';
 import { resolveDatasets } from '../catalog/datasets.js';
+import { ResultsCache } from './cache/results-cache.js';
 import { loadManifest, type Manifest, parseManifest } from './config/manifest.js';
 import type { Reply } from './http/respond.js';
 import { registerRoutes, type ServerPhase } from './http/routes.js';
@@ -33,6 +34,14 @@ export interface RunningServer {
   readonly host: string;
   readonly port: number;
   readonly manifest: Manifest;
+  /** The /v1/sql results cache; null when disabled in the manifest. */
+  readonly resultsCache: ResultsCache | null;
+  /**
+   * Tells the server that these datasets' data changed (a refresh or reload): cached results that read
+   * any of them are dropped, and queries already running will not store theirs. The hook a dataset
+   * refresh calls once it has swapped in the new data.
+   */
+  datasetsChanged(names: readonly string[]): void;
   /** Stops accepting, lets in-flight requests finish (bounded by `drainMs`), stops the workers. */
   close(): Promise<void>;
 }
@@ -53,6 +62,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let pool: QueryPool | null = null;
   const inflight = new Set<Reply>();
   const host = options.host ?? '127.0.0.1';
+  const cacheConfig = manifest.resultsCache;
+  const resultsCache = cacheConfig.enabled
+    ? new ResultsCache({ maxBytes: cacheConfig.maxBytes, ttlMs: cacheConfig.ttlMs })
+    : null;
   const server = await listenUws(
     (app) =>
       registerRoutes(app, {
@@ -60,6 +73,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         pool: () => (phase === 'ready' ? pool : null),
         unavailableText: () => (phase === 'loading' ? 'not ready: datasets are loading' : 'Runtime is shutting down'),
         maxBodyBytes: manifest.maxBodyBytes,
+        resultsCache,
         track: (reply) => {
           inflight.add(reply);
           reply.onDone(() => inflight.delete(reply));
@@ -75,9 +89,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       log(`floe: dataset ${name}: ${detail}`),
     );
     pool = createQueryPool({ snapshot, workers: options.workers });
+    await pool.ready;
     phase = 'ready';
   } catch (e) {
     server.closeAll();
+    await pool?.close();
     throw e;
   }
 
@@ -86,6 +102,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     host,
     port: server.port,
     manifest,
+    resultsCache,
+    datasetsChanged: (names) => resultsCache?.invalidate(names),
     close() {
       closing ??= (async () => {
         phase = 'stopping';

@@ -29,13 +29,15 @@ export const HTTP_QUERIES = [
   },
 ] as const;
 
+type HttpQuery = { readonly id: string; readonly sql: string };
+
 export type HttpServerName = 'floe' | 'node:http + DuckDB' | 'uWS hello world';
 
 export interface HttpRow extends LoadResult {
   readonly server: HttpServerName;
   readonly query: string;
-  /** floe's results cache; 'n/a' for the references. floe has no cache yet, so 'on' is never measured. */
-  readonly cache: 'off' | 'n/a';
+  /** floe's results cache (`runtime.caching.sql_results.enabled`); 'n/a' for the references. */
+  readonly cache: 'off' | 'on' | 'n/a';
   readonly connections: number;
   /** How long the server kept working on requests the load generator had given up on (see `settle`). */
   readonly settleMs: number;
@@ -66,7 +68,8 @@ export interface HttpOptions {
   readonly log: (line: string) => void;
 }
 
-const NO_CACHE_NOTE = 'results cache on: not available (floe has no results cache yet); every floe row is cache off';
+const CACHE_NOTE =
+  "floe cache on: Spice's defaults (128 MiB, 1 s TTL): wrk repeats one body, so all but about one request a second are hits";
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 export async function runHttp(opts: HttpOptions): Promise<HttpResults> {
@@ -75,7 +78,8 @@ export async function runHttp(opts: HttpOptions): Promise<HttpResults> {
   const machine = machineFacts();
   const data = await generateTpch({ sf: opts.sf, seed: opts.seed });
   const rows: HttpRow[] = [];
-  const measure = async (server: HttpServerName, port: number, queries: readonly { id: string; sql: string }[]) => {
+  type Cache = HttpRow['cache'];
+  const measure = async (server: HttpServerName, cache: Cache, port: number, queries: readonly HttpQuery[]) => {
     const url = `http://127.0.0.1:${port}/v1/sql`;
     for (const q of queries) {
       // A short warm-up: JIT, worker threads and connection set-up out of the measured window.
@@ -84,10 +88,10 @@ export async function runHttp(opts: HttpOptions): Promise<HttpResults> {
       for (const connections of opts.connections) {
         const r = await drive(opts.tool, { url, body: q.sql, connections, durationS: opts.durationS });
         const settleMs = await settle(url);
-        const cache = server === 'floe' ? 'off' : 'n/a';
         rows.push({ server, query: q.id, cache, connections, ...r, settleMs });
         log(
-          `  ${server} ${q.id} c=${connections}: ${r.requestsPerSec.toFixed(0)} req/s, ` +
+          `  ${server}${cache === 'n/a' ? '' : ` (cache ${cache})`} ${q.id} c=${connections}: ` +
+            `${r.requestsPerSec.toFixed(0)} req/s, ` +
             `p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms` +
             (r.errors + r.non2xx > 0 ? `, ${r.errors} errors, ${r.non2xx} non-2xx` : '') +
             (settleMs > 1000 ? `; busy ${(settleMs / 1000).toFixed(1)} s more with abandoned requests` : ''),
@@ -95,20 +99,22 @@ export async function runHttp(opts: HttpOptions): Promise<HttpResults> {
       }
     }
   };
-  const serve = async (name: HttpServerName, start: () => Promise<ServerProcess>, check: boolean) => {
-    log(`${name}: starting`);
+  const serve = async (name: HttpServerName, cache: Cache, start: () => Promise<ServerProcess>, check: boolean) => {
+    log(`${name}${cache === 'n/a' ? '' : ` (cache ${cache})`}: starting`);
     const server = await start();
     try {
       if (check) for (const q of HTTP_QUERIES) await checkAnswer(name, server.port, q);
-      await measure(name, server.port, check ? HTTP_QUERIES : [{ id: 'hello', sql: HTTP_QUERIES[0].sql }]);
+      await measure(name, cache, server.port, check ? HTTP_QUERIES : [{ id: 'hello', sql: HTTP_QUERIES[0].sql }]);
     } finally {
       await server.stop();
     }
   };
-  await serve('uWS hello world', () => startServerProcess([here('./uws-hello-server.js')], /listening (\d+)/), false);
-  await serve('floe', () => startFloe(data.dir, opts.workers), true);
+  const hello = () => startServerProcess([here('./uws-hello-server.js')], /listening (\d+)/);
+  await serve('uWS hello world', 'n/a', hello, false);
+  await serve('floe', 'off', () => startFloe(data.dir, opts.workers, false), true);
+  await serve('floe', 'on', () => startFloe(data.dir, opts.workers, true), true);
   const duckdbArgs = [here('./duckdb-http-server.js'), data.dir];
-  await serve('node:http + DuckDB', () => startServerProcess(duckdbArgs, /listening (\d+)/), true);
+  await serve('node:http + DuckDB', 'n/a', () => startServerProcess(duckdbArgs, /listening (\d+)/), true);
   return {
     kind: 'http',
     formatVersion: 1,
@@ -124,7 +130,7 @@ export async function runHttp(opts: HttpOptions): Promise<HttpResults> {
     },
     machine,
     rows,
-    notes: [NO_CACHE_NOTE],
+    notes: [CACHE_NOTE],
   };
 }
 
@@ -140,12 +146,13 @@ async function settle(url: string): Promise<number> {
   return performance.now() - started;
 }
 
-/** The floe CLI over a manifest with every TPC-H table accelerated. */
-function startFloe(dir: string, workers: number | undefined): Promise<ServerProcess> {
-  const manifest = join(dir, 'floe-http-bench.yaml');
+/** The floe CLI over a manifest with every TPC-H table accelerated, the results cache on or off. */
+function startFloe(dir: string, workers: number | undefined, cache: boolean): Promise<ServerProcess> {
+  const manifest = join(dir, `floe-http-bench-cache-${cache ? 'on' : 'off'}.yaml`);
   const datasets = TPCH_TABLES.map((name) => ({ name, from: `file:${name}`, acceleration: { enabled: true } }));
+  const runtime = { caching: { sql_results: { enabled: cache } } };
   // JSON is YAML: the manifest is written as JSON.
-  writeFileSync(manifest, JSON.stringify({ version: 'v1', kind: 'Spicepod', name: 'http-bench', datasets }));
+  writeFileSync(manifest, JSON.stringify({ version: 'v1', kind: 'Spicepod', name: 'http-bench', datasets, runtime }));
   const args = [join(REPO_ROOT, 'dist/server/cli.js'), 'run', '--manifest', manifest, '--http', '127.0.0.1:0'];
   if (workers !== undefined) args.push('--workers', String(workers));
   return startServerProcess(args, /floe ready: http:\/\/127\.0\.0\.1:(\d+)/);

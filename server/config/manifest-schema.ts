@@ -1,6 +1,7 @@
 // The manifest's shape as zod schemas: the subset of Spice's spicepod.yaml that floe implements.
 import { z } from 'zod';
 import { checkSource } from './connectors.js';
+import { cachingSchema, legacyResultsCacheSchema } from './results-cache-config.js';
 
 /**
  * Sections Spice has and later floe issues implement. They are accepted (so a spicepod loads as is) and
@@ -76,8 +77,6 @@ export const DATASET_LATER_KEYS = [
 /** Runtime keys of Spice that floe ignores for now (with a warning). */
 export const RUNTIME_LATER_KEYS = [
   'auth',
-  'caching',
-  'results_cache',
   'tls',
   'cors',
   'task_history',
@@ -126,6 +125,9 @@ const runtime = z.strictObject({
       max_body_bytes: z.number().int().positive().optional(),
     })
     .optional(),
+  caching: cachingSchema.optional(),
+  /** Deprecated by Spice in favour of `caching.sql_results`; still read. */
+  results_cache: legacyResultsCacheSchema.optional(),
   ...later(RUNTIME_LATER_KEYS),
 });
 

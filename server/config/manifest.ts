@@ -12,6 +12,7 @@ import {
   manifestSchema,
   RUNTIME_LATER_KEYS,
 } from './manifest-schema.js';
+import { type ResultsCacheConfig, resultsCacheConfig } from './results-cache-config.js';
 import { SecretReferenceError, substituteSecrets } from './substitute-secrets.js';
 
 /** A validated manifest, reduced to what floe uses. */
@@ -21,6 +22,8 @@ export interface Manifest {
   readonly baseDir: string;
   readonly datasets: readonly DatasetSpec[];
   readonly maxBodyBytes: number;
+  /** `runtime.caching.sql_results` (or the deprecated `runtime.results_cache`) with Spice's defaults. */
+  readonly resultsCache: ResultsCacheConfig;
   /** Sections and keys that were accepted but are not implemented yet, as `path: what`. */
   readonly warnings: readonly string[];
 }
@@ -63,6 +66,7 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
     baseDir,
     datasets: m.datasets.map((d) => ({ name: d.name, from: d.from, accelerated: d.acceleration?.enabled ?? false })),
     maxBodyBytes: m.runtime.http?.max_body_bytes ?? DEFAULT_MAX_BODY_BYTES,
+    resultsCache: resultsCacheConfig(m.runtime.caching, m.runtime.results_cache),
     warnings: collectWarnings(m),
   };
 }
@@ -115,6 +119,15 @@ function collectWarnings(m: z.infer<typeof manifestSchema>): string[] {
   };
   for (const section of LATER_SECTIONS) note(section, m[section]);
   for (const key of RUNTIME_LATER_KEYS) note(`runtime.${key}`, m.runtime[key]);
+  note('runtime.caching.search_results', m.runtime.caching?.search_results);
+  note('runtime.caching.embeddings', m.runtime.caching?.embeddings);
+  if (m.runtime.results_cache !== undefined) {
+    warnings.push(
+      m.runtime.caching?.sql_results === undefined
+        ? 'runtime.results_cache: deprecated; read as runtime.caching.sql_results'
+        : 'runtime.results_cache: ignored: runtime.caching.sql_results is set',
+    );
+  }
   m.secrets?.forEach((s, i) => {
     if (s.from !== 'env') warnings.push(`secrets[${i}].from: secret store '${s.from}' is not supported yet; ignored`);
   });

@@ -46,9 +46,10 @@ export class Reply {
     return this.#started;
   }
 
-  /** Runs `handler` if the client disconnects before the response ends. */
+  /** Runs `handler` if the client disconnects before the response ends (at once if it already has). */
   onAbort(handler: () => void): void {
-    this.#abortHandlers.push(handler);
+    if (this.#aborted) handler();
+    else this.#abortHandlers.push(handler);
   }
 
   /** Runs `handler` once the response has ended, was aborted or cut. */
@@ -62,25 +63,26 @@ export class Reply {
     status: number,
     contentType: string,
     body: string | Uint8Array,
-    headers: Record<string, string> = {},
+    headers: Readonly<Record<string, string>> = {},
     close = false,
   ): void {
     if (this.#aborted || this.#started) return;
     this.#started = true;
     this.#res.cork(() => {
       this.#res.writeStatus(STATUS_TEXT[status] ?? String(status)).writeHeader('Content-Type', contentType);
-      for (const [k, v] of Object.entries(headers)) this.#res.writeHeader(k, v);
+      for (const k in headers) this.#res.writeHeader(k, headers[k] as string);
       this.#res.end(body, close);
     });
     this.#finish();
   }
 
   /** Starts a chunked response; `write` the body, then `end`. */
-  head(status: number, contentType: string): void {
+  head(status: number, contentType: string, headers: Readonly<Record<string, string>> = {}): void {
     if (this.#aborted || this.#started) return;
     this.#started = true;
     this.#res.cork(() => {
       this.#res.writeStatus(STATUS_TEXT[status] ?? String(status)).writeHeader('Content-Type', contentType);
+      for (const k in headers) this.#res.writeHeader(k, headers[k] as string);
     });
     this.#res.onWritable(() => {
       const handlers = this.#drainHandlers;

@@ -1,9 +1,11 @@
 // `handleSql`: POST /v1/sql: read the body, parse it, run the query on the pool, stream the answer back.
 
+import type { ResultsCache } from '../cache/results-cache.js';
 import { logInternalError } from '../pool/error-ref.js';
-import type { WireError } from '../pool/messages.js';
+import type { Head, WireError } from '../pool/messages.js';
 import type { QueryPool, QuerySink } from '../pool/pool.js';
 import type { ResultFormat } from '../serialize/serializer.js';
+import { type CacheRequestHeaders, lookUpCache } from './cache-lookup.js';
 import { negotiateFormat } from './negotiate-format.js';
 import { BadRequestError, parseSqlRequest, type SqlRequest } from './parse-sql-request.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
@@ -17,8 +19,16 @@ export interface SqlRouteContext {
   /** Text of the 503 answer while `pool()` is null. */
   unavailableText(): string;
   readonly maxBodyBytes: number;
+  /** The results cache; null when `runtime.caching.sql_results.enabled` is false. */
+  readonly resultsCache: ResultsCache | null;
   /** Registers a response so shutdown can wait for it. */
   track(reply: Reply): void;
+}
+
+/** The request headers the handler reads, copied before the handler returns (uWS reuses the request). */
+interface RequestHeaders extends CacheRequestHeaders {
+  readonly contentType: string;
+  readonly format: ResultFormat;
 }
 
 const USER_ERROR_KINDS = new Set(['parse', 'plan', 'exec', 'not_supported', 'cancelled']);
@@ -27,15 +37,20 @@ const USER_ERROR_KINDS = new Set(['parse', 'plan', 'exec', 'not_supported', 'can
  * 200 with the negotiated format; 400 text for a malformed body or an engine error the user caused;
  * 413 over the body limit; 500 `Internal server error (ref …)` otherwise; 503 before the datasets are
  * loaded. An error after the 200 head cuts the connection. A client disconnect cancels the query.
+ * With the results cache on, a hit is answered here on the main thread; a miss runs on the pool and a
+ * successful body that fits the per-entry cap is stored (see `lookUpCache` for keys and headers).
  */
 export function handleSql(res: HttpResponse, req: HttpRequest, ctx: SqlRouteContext): void {
   const reply = new Reply(res);
   ctx.track(reply);
-  // The request object is only valid until the handler returns: copy the headers now.
-  const contentType = req.getHeader('content-type');
-  const format = negotiateFormat(req.getHeader('accept'));
+  const headers: RequestHeaders = {
+    contentType: req.getHeader('content-type'),
+    format: negotiateFormat(req.getHeader('accept')),
+    cacheControl: ctx.resultsCache === null ? '' : req.getHeader('cache-control'),
+    cacheKey: ctx.resultsCache === null ? '' : req.getHeader('spice-cache-key'),
+  };
   readBody(res, req.getHeader('content-length'), ctx.maxBodyBytes)
-    .then((bytes) => runSql(reply, bytes, contentType, format, ctx))
+    .then((bytes) => runSql(reply, bytes, headers, ctx))
     .catch((e: unknown) => {
       if (e instanceof BodyTooLargeError)
         return reply.send(413, TEXT_PLAIN, `Payload Too Large: ${e.message}`, {}, true);
@@ -44,13 +59,8 @@ export function handleSql(res: HttpResponse, req: HttpRequest, ctx: SqlRouteCont
     });
 }
 
-function runSql(
-  reply: Reply,
-  bytes: Uint8Array,
-  contentType: string,
-  format: ResultFormat,
-  ctx: SqlRouteContext,
-): void {
+function runSql(reply: Reply, bytes: Uint8Array, headers: RequestHeaders, ctx: SqlRouteContext): void {
+  if (reply.aborted) return;
   const pool = ctx.pool();
   if (pool === null) {
     reply.send(503, TEXT_PLAIN, ctx.unavailableText());
@@ -58,25 +68,70 @@ function runSql(
   }
   let request: SqlRequest;
   try {
-    request = parseSqlRequest(bytes, contentType);
+    request = parseSqlRequest(bytes, headers.contentType);
   } catch (e) {
     if (!(e instanceof BadRequestError)) throw e;
     reply.send(400, TEXT_PLAIN, e.message);
     return;
   }
-  reply.onAbort(pool.query({ ...request, format }, replySink(reply)));
+  const cache = ctx.resultsCache;
+  const lookup = cache === null ? null : lookUpCache(cache, headers.format, request, headers);
+  if (lookup?.kind === 'invalid') {
+    reply.send(400, TEXT_PLAIN, lookup.message);
+    return;
+  }
+  if (lookup?.kind === 'hit') {
+    reply.send(200, lookup.contentType, lookup.body, lookup.headers);
+    return;
+  }
+  const sink = replySink(reply, lookup === null ? {} : lookup.headers);
+  const query = { ...request, format: headers.format };
+  reply.onAbort(pool.query(query, cache === null || lookup === null ? sink : storingSink(sink, cache, lookup)));
 }
 
-function replySink(reply: Reply): QuerySink {
+/** `cacheHeaders` go out with answers the cache applies to (not with a write's). */
+function replySink(reply: Reply, cacheHeaders: Readonly<Record<string, string>>): QuerySink {
+  const headers = (head: Head) => (head.cacheable ? cacheHeaders : {});
   return {
-    whole: (head, bytes) => reply.send(head.status, head.contentType, bytes),
-    head: (head) => reply.head(head.status, head.contentType),
+    whole: (head, bytes) => reply.send(head.status, head.contentType, bytes, headers(head)),
+    head: (head) => reply.head(head.status, head.contentType, headers(head)),
     chunk: (bytes, ack) => reply.write(bytes, ack),
     end: () => reply.end(),
     error: (error) => sendError(reply, error),
   };
 }
 
+/** Passes the stream on and stores a successful body in the cache when it fits the per-entry cap. */
+function storingSink(sink: QuerySink, cache: ResultsCache, miss: { key: string; epoch: number }): QuerySink {
+  let head: Head | null = null;
+  let parts: Uint8Array[] | null = [];
+  let size = 0;
+  const store = (h: Head, body: Uint8Array) => {
+    if (h.status === 200 && h.cacheable)
+      cache.set(miss.key, { contentType: h.contentType, body, tables: h.tables }, miss.epoch);
+  };
+  return {
+    whole(h, body) {
+      store(h, body);
+      sink.whole(h, body);
+    },
+    head(h) {
+      head = h;
+      sink.head(h);
+    },
+    chunk(body, ack) {
+      size += body.byteLength;
+      if (size > cache.maxEntryBytes) parts = null;
+      parts?.push(body);
+      sink.chunk(body, ack);
+    },
+    end() {
+      if (head !== null && parts !== null) store(head, Buffer.concat(parts, size));
+      sink.end();
+    },
+    error: (error) => sink.error(error),
+  };
+}
 function sendError(reply: Reply, error: WireError): void {
   if (reply.started) reply.cut();
   else if (USER_ERROR_KINDS.has(error.kind)) reply.send(400, TEXT_PLAIN, error.message);

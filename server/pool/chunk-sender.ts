@@ -1,6 +1,6 @@
 // `ChunkSender`: the worker's side of a result stream: batches text into chunks, spends credit, waits for acks.
 import type { MessagePort } from 'node:worker_threads';
-import type { Head, WorkerMessage } from './messages.js';
+import type { Head, WireError, WorkerMessage } from './messages.js';
 
 /** Text collected before a chunk is encoded and sent (UTF-16 units, about as many bytes for ASCII). */
 export const CHUNK_CHARS = 64 * 1024;
@@ -13,13 +13,15 @@ export const MAX_UNACKED_BYTES = 1024 * 1024;
 const encoder = new TextEncoder();
 
 /**
- * Buffers serialized text and posts it as transferable ArrayBuffers. The head goes out with the first
- * chunk, so anything that fails before `CHUNK_CHARS` of output can still become a clean error status.
- * A result that ends within one chunk is posted as a single `whole` message. `write` resolves once credit
- * allows; it also resolves when `signal` aborts, leaving the caller to notice the abort.
+ * Buffers serialized text and posts it as transferable ArrayBuffers on the worker's port, tagged with the
+ * query's id. The head goes out with the first chunk, so anything that fails before `CHUNK_CHARS` of output
+ * can still become a clean error status. A result that ends within one chunk is not posted at all: `end`
+ * returns it as one `whole` message for the task to return. `write` resolves once credit allows; it also
+ * resolves when `signal` aborts, leaving the caller to notice the abort.
  */
 export class ChunkSender {
   readonly #port: MessagePort;
+  readonly #id: number;
   readonly #head: Head;
   readonly #signal: AbortSignal;
   #parts: string[] = [];
@@ -30,8 +32,9 @@ export class ChunkSender {
   #unackedBytes = 0;
   #wake: (() => void) | null = null;
 
-  constructor(port: MessagePort, head: Head, signal: AbortSignal) {
+  constructor(port: MessagePort, id: number, head: Head, signal: AbortSignal) {
     this.#port = port;
+    this.#id = id;
     this.#head = head;
     this.#signal = signal;
     signal.addEventListener('abort', () => this.#resume(), { once: true });
@@ -54,22 +57,32 @@ export class ChunkSender {
     this.#send({ type: 'chunk', body });
     this.#unacked.push(size);
     this.#unackedBytes += size;
-    while (this.#unackedBytes > MAX_UNACKED_BYTES && !this.#signal.aborted) {
+    while (!this.#signal.aborted && this.#unackedBytes > MAX_UNACKED_BYTES) {
       await new Promise<void>((resolve) => {
         this.#wake = resolve;
       });
     }
   }
 
-  /** Flushes what is left and marks the end of the body. */
-  end(): void {
-    if (!this.#headSent) {
-      this.#headSent = true;
-      this.#post({ type: 'whole', head: this.#head, body: this.#take() });
-      return;
-    }
+  /** True once the head went out on the port: from then on the stream must end there (`end` or `fail`). */
+  get streaming(): boolean {
+    return this.#headSent;
+  }
+
+  /**
+   * Flushes what is left and marks the end of the body. Returns the `whole` message when nothing was streamed
+   * (the caller hands it back as the task's result), else null.
+   */
+  end(): WorkerMessage | null {
+    if (!this.#headSent) return { type: 'whole', head: this.#head, body: this.#take() };
     if (this.#chars > 0) this.#post({ type: 'chunk', body: this.#take() });
     this.#post({ type: 'end' });
+    return null;
+  }
+
+  /** Ends a stream that has started with an error (the main thread cuts the connection). */
+  fail(error: WireError): void {
+    this.#post({ type: 'error', error });
   }
 
   #send(message: WorkerMessage): void {
@@ -82,7 +95,7 @@ export class ChunkSender {
 
   #post(message: WorkerMessage): void {
     const transfer = 'body' in message ? [message.body] : [];
-    this.#port.postMessage(message, transfer);
+    this.#port.postMessage({ ...message, id: this.#id }, transfer);
   }
 
   #take(): ArrayBuffer {

@@ -1,14 +1,19 @@
-// The plain-data messages that cross the thread boundary for one query (types only).
-import type { MessagePort } from 'node:worker_threads';
+// The plain-data messages that cross the thread boundary (types only).
 import type { ParamValues } from '../../engine/index.js';
 import type { ResultFormat } from '../serialize/serializer.js';
 
-/** One query for a worker; `port` is the worker's end of the query's MessageChannel (transferred). */
+/** One query for a worker (a Piscina task). */
 export interface QueryTask {
+  /** Names the query in stream messages on the worker's port. */
+  readonly id: number;
   readonly sql: string;
   readonly params?: ParamValues;
   readonly format: ResultFormat;
-  readonly port: MessagePort;
+  /**
+   * One Int32 on shared memory: the main thread stores 1 when the client is gone. The worker reads it before it
+   * starts (a query cancelled while queued is skipped) and each time the engine checks its signal.
+   */
+  readonly cancel: Int32Array;
 }
 
 /**
@@ -22,8 +27,9 @@ export interface WireError {
 }
 
 /**
- * Worker -> main, in this order: `whole` alone (the result fit in one chunk), or `head`, `chunk`*, `end`;
- * `error` may replace any of them and ends the stream.
+ * How one query ends or streams. A result that fits one chunk comes back as the task's own result (`whole`,
+ * or `error` before any output): one message each way. A longer one goes over the worker's port as `head`,
+ * `chunk`*, then `end` or `error`, and the task's result is null.
  */
 export type WorkerMessage =
   | { readonly type: 'whole'; readonly head: Head; readonly body: ArrayBuffer }
@@ -32,10 +38,23 @@ export type WorkerMessage =
   | { readonly type: 'end' }
   | { readonly type: 'error'; readonly error: WireError };
 
+/** A streamed message on a worker's port, tagged with its query. */
+export type StreamMessage = WorkerMessage & { readonly id: number };
+
+/** What a worker posts once at start-up (through Piscina's 'message' event): its end of the stream port. */
+export interface WorkerHello {
+  readonly type: 'floe-worker-port';
+  readonly port: import('node:worker_threads').MessagePort;
+}
+
 export interface Head {
   readonly status: number;
   readonly contentType: string;
+  /** Lower-case names of the tables the query read: a results-cache entry is dropped when one is refreshed. */
+  readonly tables: readonly string[];
+  /** The statement only read (a query): its answer may be cached. */
+  readonly cacheable: boolean;
 }
 
-/** Main -> worker: `ack` returns one chunk of credit; `cancel` aborts the query (client gone, shutdown). */
-export type MainMessage = { readonly type: 'ack' } | { readonly type: 'cancel' };
+/** Main -> worker on its port: `ack` returns one chunk of credit; `cancel` wakes a query waiting for credit. */
+export type MainMessage = { readonly type: 'ack' | 'cancel'; readonly id: number };

@@ -1,12 +1,12 @@
 // `createQueryPool`: the Piscina pool of query workers and the main thread's half of each result stream.
 import { availableParallelism } from 'node:os';
-import { MessageChannel } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { CatalogSnapshot } from '../../catalog/snapshot.js';
 import type { ParamValues } from '../../engine/index.js';
 import type { ResultFormat } from '../serialize/serializer.js';
 import { logInternalError } from './error-ref.js';
-import type { Head, MainMessage, WireError, WorkerMessage } from './messages.js';
+import type { Head, MainMessage, QueryTask, StreamMessage, WireError, WorkerHello, WorkerMessage } from './messages.js';
 
 /** Receives one query's stream on the main thread. Exactly one of `whole`, `end` or `error` ends it. */
 export interface QuerySink {
@@ -25,6 +25,8 @@ export interface QueryRequest {
 }
 
 export interface QueryPool {
+  /** Resolves once every worker has loaded its code and built its engine; rejects if a worker fails first. */
+  readonly ready: Promise<void>;
   /** Queues a query; returns a function that cancels it (safe to call at any time, also after the end). */
   query(request: QueryRequest, sink: QuerySink): () => void;
   /** Waits for running tasks, then stops the workers. */
@@ -39,10 +41,20 @@ export interface QueryPoolOptions {
 
 const WORKER_FILE = new URL('./worker.js', import.meta.url).href;
 
+/** One query's state on the main thread while its answer is outstanding. */
+interface Outstanding {
+  readonly sink: QuerySink;
+  /** The worker port its stream arrives on, once the first streamed message came. */
+  port: MessagePort | null;
+}
+
 /**
- * Starts the workers (each builds the catalog from `snapshot` once) and streams each query's bytes back
- * over its own MessageChannel. Cancellation is a message to the worker, never Piscina's abort signal,
- * which would kill the thread. A task that fails outside the query (worker crash) ends as an internal error.
+ * Starts the workers (each builds the catalog from `snapshot` once). A small answer comes back as the task's
+ * result; a long one streams over its worker's port (one per worker, made at start-up), tagged with the
+ * query's id. Cancelling sets the query's flag in shared memory, which the worker reads before it starts the
+ * query and between batches, so an abandoned query stops soon, and one still queued is skipped. Never
+ * Piscina's abort signal, which would kill the thread. A task that fails outside the query (worker crash)
+ * ends as an internal error.
  */
 export function createQueryPool(options: QueryPoolOptions): QueryPool {
   const threads = Math.max(1, options.workers ?? availableParallelism());
@@ -55,41 +67,73 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
     atomics: 'disabled',
     workerData: { snapshot: options.snapshot },
   });
+  const outstanding = new Map<number, Outstanding>();
+  const ports: MessagePort[] = [];
+  let allReady = () => {};
+  const ready = new Promise<void>((resolve, reject) => {
+    allReady = resolve;
+    piscina.once('error', reject);
+  });
+  // A failed start is reported through `ready`; if nobody awaits it, it must not be "unhandled".
+  ready.catch(() => {});
+  piscina.on('message', (m: WorkerHello) => {
+    if (m?.type !== 'floe-worker-port') return;
+    const port = m.port;
+    ports.push(port);
+    if (ports.length === threads) allReady();
+    port.on('message', (s: StreamMessage) => {
+      const q = outstanding.get(s.id);
+      if (q === undefined) return;
+      q.port = port;
+      if (isLast(s)) outstanding.delete(s.id);
+      deliver(s, q.sink, () => outstanding.has(s.id) && port.postMessage({ type: 'ack', id: s.id }));
+    });
+    // The pool must not keep the process alive on its own.
+    port.unref();
+  });
+  let nextId = 1;
   return {
+    ready,
     query(request, sink) {
-      const { port1, port2 } = new MessageChannel();
-      let open = true;
-      const finish = () => {
-        open = false;
-        port1.close();
-      };
-      const post = (m: MainMessage) => open && port1.postMessage(m);
-      port1.on('message', (m: WorkerMessage) => {
-        if (open) dispatch(m, sink, () => post({ type: 'ack' }), finish);
-      });
-      piscina.run({ ...request, port: port2 }, { transferList: [port2] }).catch((e: unknown) => {
-        if (!open) return;
-        const ref = logInternalError('query worker failed', e);
-        finish();
-        sink.error({ kind: 'internal', message: 'Internal server error', ref });
-      });
+      const id = nextId++;
+      const cancel = new Int32Array(new SharedArrayBuffer(4));
+      const q: Outstanding = { sink, port: null };
+      outstanding.set(id, q);
+      const task: QueryTask = { ...request, id, cancel };
+      piscina.run(task).then(
+        (result: WorkerMessage | null) => {
+          // null: the answer streams (or the query was cancelled); its last message closes it.
+          if (result === null || !outstanding.delete(id)) return;
+          deliver(result, sink, () => {});
+        },
+        (e: unknown) => {
+          if (!outstanding.delete(id)) return;
+          const ref = logInternalError('query worker failed', e);
+          sink.error({ kind: 'internal', message: 'Internal server error', ref });
+        },
+      );
       return () => {
-        post({ type: 'cancel' });
-        if (open) finish();
+        if (!outstanding.delete(id)) return;
+        Atomics.store(cancel, 0, 1);
+        // A query waiting for credit idles on its event loop: wake it so it sees the flag.
+        q.port?.postMessage({ type: 'cancel', id } satisfies MainMessage);
       };
     },
-    close: () => piscina.close(),
+    async close() {
+      await piscina.close();
+      for (const p of ports) p.close();
+    },
   };
 }
 
-function dispatch(m: WorkerMessage, sink: QuerySink, ack: () => void, finish: () => void): void {
-  if (m.type === 'head') sink.head(m.head);
+function isLast(m: WorkerMessage): boolean {
+  return m.type !== 'head' && m.type !== 'chunk';
+}
+
+function deliver(m: WorkerMessage, sink: QuerySink, ack: () => void): void {
+  if (m.type === 'whole') sink.whole(m.head, new Uint8Array(m.body));
+  else if (m.type === 'head') sink.head(m.head);
   else if (m.type === 'chunk') sink.chunk(new Uint8Array(m.body), ack);
-  else {
-    // whole, end and error close the stream.
-    finish();
-    if (m.type === 'whole') sink.whole(m.head, new Uint8Array(m.body));
-    else if (m.type === 'end') sink.end();
-    else sink.error(m.error);
-  }
+  else if (m.type === 'end') sink.end();
+  else sink.error(m.error);
 }

@@ -1,10 +1,12 @@
 // The pool's worker entry: builds the catalog once, then runs one query per task and streams its bytes.
-import { workerData } from 'node:worker_threads';
+import { MessageChannel, parentPort, workerData } from 'node:worker_threads';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { type CatalogSnapshot, catalogFromSnapshot } from '../../catalog/snapshot.js';
 import { createEngine, type Engine } from '../../engine/index.js';
 import { CONTENT_TYPES, createSerializer } from '../serialize/serializer.js';
 import { ChunkSender } from './chunk-sender.js';
-import type { MainMessage, QueryTask } from './messages.js';
+import { flagSignal } from './flag-signal.js';
+import type { MainMessage, QueryTask, WorkerHello, WorkerMessage } from './messages.js';
 import { toWireError } from './wire-error.js';
 
 /** What `createQueryPool` hands every worker (structured-cloned; SharedArrayBuffers stay shared). */
@@ -18,37 +20,63 @@ const enginePromise: Promise<Engine> = catalogFromSnapshot((workerData as PoolWo
 // A catalog failure is reported by each query that awaits it; this only keeps it from being "unhandled".
 enginePromise.catch(() => {});
 
+/** Running queries by id: where acks and cancels from the main thread go. */
+const running = new Map<number, { sender: ChunkSender | null; controller: AbortController }>();
+
+// One port per worker for every streamed result, made once (a MessageChannel per query costs ~0.1 ms).
+const { port1: port, port2 } = new MessageChannel();
+port.on('message', (m: MainMessage) => {
+  const query = running.get(m.id);
+  if (m.type === 'ack') query?.sender?.ack();
+  else query?.controller.abort();
+});
+// Piscina relays messages that are not its own as the pool's 'message' event. Sent once the engine is built (or
+// failed: each query then reports why), so the pool is ready only when its first queries need not wait.
+enginePromise.finally(() => {
+  parentPort?.postMessage({ type: 'floe-worker-port', port: port2 } satisfies WorkerHello, [port2]);
+});
+
 /**
- * Runs `task.sql` and streams the serialized result over `task.port` (see `WorkerMessage` for the order).
- * Resolves when the stream is over, whatever its outcome: errors travel as messages, never as rejections,
- * so Piscina never sees a failed task. A `cancel` message aborts the engine's signal; nothing more is sent.
+ * Runs `task.sql` and serializes the result. Returns the whole answer (or its error) when it fits one chunk,
+ * moved rather than copied; otherwise streams it on the worker's port and returns null (see `WorkerMessage`).
+ * Errors travel as messages, never as rejections, so Piscina never sees a failed task. A query whose cancel
+ * flag is set stops between batches and sends nothing more; one cancelled while queued never starts.
  */
-export default async function runQuery(task: QueryTask): Promise<void> {
-  const { port } = task;
+export default async function runQuery(task: QueryTask): Promise<WorkerMessage | null> {
+  if (Atomics.load(task.cancel, 0) !== 0) return null;
   const controller = new AbortController();
-  const sender = new ChunkSender(port, { status: 200, contentType: CONTENT_TYPES[task.format] }, controller.signal);
-  port.on('message', (m: MainMessage) => {
-    if (m.type === 'cancel') controller.abort();
-    else sender.ack();
-  });
-  // The main thread closes its end when the client is gone; stop working for nobody.
-  port.on('close', () => controller.abort());
+  const signal = flagSignal(task.cancel, controller);
+  const query: { sender: ChunkSender | null; controller: AbortController } = { sender: null, controller };
+  running.set(task.id, query);
   try {
     const engine = await enginePromise;
-    const result = await engine.execute(task.sql, { params: task.params, signal: controller.signal });
+    const result = await engine.execute(task.sql, { params: task.params, signal });
+    const { tables, readOnly } = result;
+    const head = { status: 200, contentType: CONTENT_TYPES[task.format], tables, cacheable: readOnly };
+    const sender = new ChunkSender(port, task.id, head, signal);
+    query.sender = sender;
     const serializer = createSerializer(task.format);
     await sender.write(serializer.begin(result.schema));
     for await (const batch of result.batches) {
-      if (controller.signal.aborted) break;
+      if (signal.aborted) return null;
       await sender.write(serializer.batch(batch));
     }
-    if (!controller.signal.aborted) {
-      await sender.write(serializer.end());
-      sender.end();
-    }
+    if (signal.aborted) return null;
+    await sender.write(serializer.end());
+    const whole = sender.end();
+    return whole?.type === 'whole' ? moved(whole, whole.body) : null;
   } catch (e) {
-    if (!controller.signal.aborted) port.postMessage({ type: 'error', error: toWireError(e) });
+    if (signal.aborted) return null;
+    const error = { type: 'error', error: toWireError(e) } as const;
+    if (query.sender?.streaming !== true) return error;
+    query.sender.fail(error.error);
+    return null;
   } finally {
-    port.close();
+    running.delete(task.id);
   }
+}
+
+/** `value` as a Piscina result whose `body` is transferred, not copied. */
+function moved(value: WorkerMessage, body: ArrayBuffer): WorkerMessage {
+  return move({ [transferableSymbol]: [body], [valueSymbol]: value } as never) as unknown as WorkerMessage;
 }

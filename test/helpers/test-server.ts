@@ -12,19 +12,19 @@ export interface TestServer {
 
 /**
  * Serves `datasets` (name -> `file:` source, `accelerated` optional) on an ephemeral port with `workers`
- * threads (default 2). Warnings and progress go nowhere unless `log` is given.
+ * threads (default 2); `runtime` is the manifest's runtime section (e.g. `caching`). Warnings and progress go nowhere unless `log` is given.
  */
 export async function startTestServer(
   datasets: readonly { name: string; from: string; acceleration?: { enabled: boolean } }[],
-  options: Partial<ServerOptions> & { maxBodyBytes?: number } = {},
+  options: Partial<ServerOptions> & { maxBodyBytes?: number; runtime?: Record<string, unknown> } = {},
 ): Promise<TestServer> {
-  const { maxBodyBytes, ...rest } = options;
+  const { maxBodyBytes, runtime = {}, ...rest } = options;
   const manifest = {
     version: 'v1',
     kind: 'Spicepod',
     name: 'test',
     datasets,
-    ...(maxBodyBytes === undefined ? {} : { runtime: { http: { max_body_bytes: maxBodyBytes } } }),
+    runtime: maxBodyBytes === undefined ? runtime : { ...runtime, http: { max_body_bytes: maxBodyBytes } },
   };
   const server = await startServer({ manifest, host: '127.0.0.1', port: 0, workers: 2, log: () => {}, ...rest });
   const base = `http://127.0.0.1:${server.port}`;

@@ -1,6 +1,7 @@
 // A fault inside a worker is a 500 with a reference id over real HTTP; the stack stays in the server's log.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { ResultsCache } from '../../server/cache/results-cache.js';
 import { registerRoutes } from '../../server/http/routes.js';
 import { listenUws, type UwsServer } from '../../server/http/uws-app.js';
 import { createQueryPool, type QueryPool } from '../../server/pool/pool.js';
@@ -8,6 +9,7 @@ import { post } from '../helpers/http.js';
 
 let pool: QueryPool;
 let server: UwsServer;
+const resultsCache = new ResultsCache({ maxBytes: 1 << 20, ttlMs: 60_000 });
 
 // A snapshot whose memory table is corrupt (a chunk without its column) makes the worker fail with a
 // TypeError while serializing: a fault of floe, not a user error. (An unreadable dataset is a 400.)
@@ -22,6 +24,7 @@ before(async () => {
         pool: () => pool,
         unavailableText: () => 'not ready',
         maxBodyBytes: 1024,
+        resultsCache,
         track: () => {},
       }),
     '127.0.0.1',
@@ -52,6 +55,7 @@ describe('internal errors', () => {
       process.stderr.write = write;
     }
     assert.equal(res.status, 500);
+    assert.equal(resultsCache.size, 0, 'a 500 is not cached');
     assert.equal(res.contentType, 'text/plain; charset=utf-8');
     assert.ok(ref, res.text);
     assert.doesNotMatch(res.text, /\bat\b|TypeError/);

@@ -68,7 +68,7 @@ describe('loadManifest', () => {
     const m = await loadManifest(await writeManifest(SPICEPOD), { FLOE_TEST_DIR: '/x' });
     assert.deepEqual(m.warnings, [
       'models: not supported yet; ignored',
-      'runtime.results_cache: not supported yet; ignored',
+      'runtime.results_cache: deprecated; read as runtime.caching.sql_results',
       'datasets[0].acceleration.refresh_check_interval: not supported yet; ignored',
     ]);
   });
