@@ -48,12 +48,46 @@ export function nullCount(col: Column): number {
 const decoded = new WeakMap<Utf8Bytes, string[]>();
 const utf8 = new TextDecoder();
 
+/** Whether utf8 values are held as UTF-8 bytes (rather than JS strings). */
+export function isUtf8Bytes(v: ColumnValues): v is Utf8Bytes {
+  return v !== null && !Array.isArray(v) && 'offsets' in v;
+}
+
+/** A utf8 column's bytes, or `null` when it holds JS strings (or no values). */
+export function utf8BytesOf(col: Column): Utf8Bytes | null {
+  const v = col.values;
+  return col.type.id === 'utf8' && isUtf8Bytes(v) ? v : null;
+}
+
+/** The column's strings when it holds them or has already decoded them; `null` when that would need a decode. */
+export function decodedStrings(col: Column): string[] | null {
+  const v = col.values;
+  if (Array.isArray(v)) return v;
+  return isUtf8Bytes(v) ? (decoded.get(v) ?? null) : null;
+}
+
+/** Row i's string without decoding the rest of the column. */
+export function stringAt(col: Column, i: number): string {
+  const v = col.values;
+  if (Array.isArray(v)) return v[i] as string;
+  if (!isUtf8Bytes(v)) return '';
+  const memo = decoded.get(v);
+  if (memo !== undefined) return memo[i] as string;
+  return decodeRange(v.bytes, v.offsets[i] as number, v.offsets[i + 1] as number);
+}
+
+/** UTF-8 bytes [start, end) as a string. */
+export function decodeRange(bytes: Uint8Array, start: number, end: number): string {
+  if (end === start) return '';
+  return isAscii(bytes, start, end) ? asciiString(bytes, start, end) : utf8.decode(bytes.subarray(start, end));
+}
+
 /** The column's strings, decoding UTF-8 bytes once per column (memoized). Null rows hold ''. */
 export function strings(col: Column): string[] {
   const v = col.values;
   if (Array.isArray(v)) return v;
-  if (v === null) return new Array<string>(col.length).fill('');
-  const b = v as Utf8Bytes;
+  if (!isUtf8Bytes(v)) return new Array<string>(col.length).fill('');
+  const b = v;
   let out = decoded.get(b);
   if (out === undefined) {
     out = decodeUtf8(b, col.length);
@@ -67,13 +101,7 @@ function decodeUtf8(b: Utf8Bytes, length: number): string[] {
   const { offsets, bytes } = b;
   for (let i = 0; i < length; i++) {
     const start = offsets[i] as number;
-    const end = offsets[i + 1] as number;
-    out[i] =
-      end === start
-        ? ''
-        : isAscii(bytes, start, end)
-          ? asciiString(bytes, start, end)
-          : utf8.decode(bytes.subarray(start, end));
+    out[i] = decodeRange(bytes, start, offsets[i + 1] as number);
   }
   return out;
 }
