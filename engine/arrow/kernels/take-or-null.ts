@@ -1,5 +1,13 @@
 // `takeOrNull` gathers rows by index where a negative index yields NULL: the outer joins' padding kernel.
-import { type Column, type ColumnValues, decodedStrings, emptyValues, isUtf8Bytes, makeColumn, strings } from '../column.js';
+import {
+  type Column,
+  type ColumnValues,
+  decodedStrings,
+  emptyValues,
+  isUtf8Bytes,
+  makeColumn,
+  strings,
+} from '../column.js';
 import { takeUtf8 } from './utf8-take.js';
 
 type Indices = Int32Array;

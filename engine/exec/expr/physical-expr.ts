@@ -1,8 +1,9 @@
 // `compileExpr`: a logical expression -> a `PhysicalExpr` that evaluates a whole batch to one column.
 import type { Batch } from '../../arrow/batch.js';
-import { type Column, constantColumn, makeColumn } from '../../arrow/column.js';
+import { type Column, constantColumn, makeColumn, utf8BytesOf } from '../../arrow/column.js';
 import { cast } from '../../arrow/kernels/cast.js';
 import { arithmetic, compare } from '../../arrow/kernels/numeric.js';
+import { compareUtf8Literal } from '../../arrow/kernels/utf8-compare.js';
 import { InternalError, NotSupportedError } from '../../errors.js';
 import { lookupFunction } from '../../functions/registry.js';
 import { exprText } from '../../plan/expr/display.js';
@@ -41,18 +42,33 @@ export function columnIndex(schema: Schema, qualifier: string | null, name: stri
 const isTextLiteral = (e: Expr): e is LiteralExpr =>
   e.kind === 'literal' && e.type.id === 'utf8' && typeof e.value === 'string';
 
-/** `text = 'literal'` on UTF-8 bytes when the column holds them; otherwise the general comparison. */
-function textEquals(col: PhysicalExpr, literal: string, negated: boolean, general: PhysicalExpr): PhysicalExpr {
+/** `text op 'literal'` on UTF-8 bytes when the column holds them; otherwise the general comparison. */
+function textCompare(col: PhysicalExpr, op: ComparisonOp, literal: string, general: PhysicalExpr): PhysicalExpr {
   return {
     evaluate(b) {
       const x = col.evaluate(b);
-      const hits = matchUtf8Literals(x, [literal]);
+      const bytes = utf8BytesOf(x);
+      if (bytes === null) return general.evaluate(b);
+      let hits: Uint8Array | null;
+      if (op === '=' || op === '<>') {
+        hits = matchUtf8Literals(x, [literal]);
+        if (hits !== null && op === '<>') for (let i = 0; i < hits.length; i++) hits[i] = 1 - hits[i]!;
+      } else hits = compareUtf8Literal(op, bytes, x.length, literal);
       if (hits === null) return general.evaluate(b);
-      if (negated) for (let i = 0; i < hits.length; i++) hits[i] = 1 - hits[i]!;
       return makeColumn({ id: 'bool' }, hits, x.valid, x.length);
     },
   };
 }
+
+/** `'lit' op x` as `x op' 'lit'`. */
+const FLIPPED: Record<ComparisonOp, ComparisonOp> = {
+  '=': '=',
+  '<>': '<>',
+  '<': '>',
+  '<=': '>=',
+  '>': '<',
+  '>=': '<=',
+};
 
 export function compileExpr(e: Expr, schema: Schema): PhysicalExpr {
   switch (e.kind) {
@@ -76,10 +92,8 @@ export function compileExpr(e: Expr, schema: Schema): PhysicalExpr {
       if (e.op === '=' || e.op === '<>' || e.op === '<' || e.op === '<=' || e.op === '>' || e.op === '>=') {
         const op = e.op as ComparisonOp;
         const general: PhysicalExpr = { evaluate: (b) => compare(op, l.evaluate(b), r.evaluate(b)) };
-        if (op === '=' || op === '<>') {
-          if (isTextLiteral(e.right)) return textEquals(l, e.right.value as string, op === '<>', general);
-          if (isTextLiteral(e.left)) return textEquals(r, e.left.value as string, op === '<>', general);
-        }
+        if (isTextLiteral(e.right)) return textCompare(l, op, e.right.value as string, general);
+        if (isTextLiteral(e.left)) return textCompare(r, FLIPPED[op], e.left.value as string, general);
         return general;
       }
       const op = e.op as ArithmeticOp;
