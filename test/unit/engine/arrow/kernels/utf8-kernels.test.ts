@@ -21,11 +21,9 @@ function bytesOf(rows: readonly string[]): Utf8Bytes {
   const enc = new TextEncoder();
   const parts = rows.map((r) => enc.encode(r));
   const offsets = new Int32Array(rows.length + 1);
-  parts.forEach((p, i) => {
-    offsets[i + 1] = offsets[i]! + p.length;
-  });
+  for (const [i, p] of parts.entries()) offsets[i + 1] = offsets[i]! + p.length;
   const bytes = new Uint8Array(offsets[rows.length]!);
-  parts.forEach((p, i) => bytes.set(p, offsets[i]!));
+  for (const [i, p] of parts.entries()) bytes.set(p, offsets[i]!);
   return { offsets, bytes };
 }
 
@@ -42,9 +40,9 @@ test('LIKE and ILIKE on bytes agree with the string matcher on random patterns',
       pick(['%', '_', 'a', 'b', 'A', 'é', '本', '😀', '\\%', '\\_', 'ab', '%a%']),
     ).join('');
     const ci = rng() < 0.4;
-    const escape = pick(['\\', '', '!']);
-    const m = likeMatcher(pattern, ci, escape);
-    const onBytes = compileUtf8Like(pattern, ci, escape, m);
+    const esc = pick(['\\', '', '!']);
+    const m = likeMatcher(pattern, ci, esc);
+    const onBytes = compileUtf8Like(pattern, ci, esc, m);
     if (onBytes === null) {
       assert.ok(ci, `only ILIKE with a non-ASCII pattern has no byte matcher: ${pattern}`);
       continue;
@@ -55,7 +53,7 @@ test('LIKE and ILIKE on bytes agree with the string matcher on random patterns',
       assert.equal(
         got[i] === 1,
         m(r),
-        `${JSON.stringify(r)} ${ci ? 'ILIKE' : 'LIKE'} ${JSON.stringify(pattern)} [${escape}]`,
+        `${JSON.stringify(r)} ${ci ? 'ILIKE' : 'LIKE'} ${JSON.stringify(pattern)} [${esc}]`,
       );
     });
   }
@@ -72,12 +70,13 @@ test('comparisons on bytes give code point order (compareText)', () => {
   for (const op of ops) {
     for (const lit of ['', 'a', 'b', 'é', 'ｚ', '😀', 'aé', 'K']) {
       const got = compareUtf8Literal(op, v, ROWS.length, lit)!;
-      ROWS.forEach((r, i) => assert.equal(got[i] === 1, holds(op, compareText(r, lit)), `${r} ${op} ${lit}`));
+      for (const [i, r] of ROWS.entries())
+        assert.equal(got[i] === 1, holds(op, compareText(r, lit)), `${r} ${op} ${lit}`);
     }
     const pairs = compareUtf8Columns(op, v, w, ROWS.length);
-    ROWS.forEach((r, i) =>
-      assert.equal(pairs[i] === 1, holds(op, compareText(r, other[i]!)), `${r} ${op} ${other[i]}`),
-    );
+    for (const [i, r] of ROWS.entries()) {
+      assert.equal(pairs[i] === 1, holds(op, compareText(r, other[i]!)), `${r} ${op} ${other[i]}`);
+    }
   }
   assert.equal(compareUtf8Literal('<', v, ROWS.length, 'a\ud800'), null, 'a lone surrogate has no UTF-8 form');
 });
