@@ -13,7 +13,8 @@ export interface Utf8Bytes {
  * - int32, date (days since 1970-01-01): Int32Array;
  * - int64, decimal (scaled integer): Float64Array while every value is within ±2^53 (exact), else BigInt64Array;
  * - float64: Float64Array; timestamp: Float64Array of microseconds since the epoch;
- * - utf8: JS strings, or UTF-8 bytes decoded on first use by `strings()`;
+ * - utf8: JS strings, or UTF-8 bytes (kept by take/concat, read by the utf8-* kernels), decoded on first use by
+ *   `strings()` where JS strings are needed;
  * - null: no values (every row is null).
  */
 export type ColumnValues = Uint8Array | Int32Array | Float64Array | BigInt64Array | string[] | Utf8Bytes | null;
@@ -64,16 +65,6 @@ export function decodedStrings(col: Column): string[] | null {
   const v = col.values;
   if (Array.isArray(v)) return v;
   return isUtf8Bytes(v) ? (decoded.get(v) ?? null) : null;
-}
-
-/** Row i's string without decoding the rest of the column. */
-export function stringAt(col: Column, i: number): string {
-  const v = col.values;
-  if (Array.isArray(v)) return v[i] as string;
-  if (!isUtf8Bytes(v)) return '';
-  const memo = decoded.get(v);
-  if (memo !== undefined) return memo[i] as string;
-  return decodeRange(v.bytes, v.offsets[i] as number, v.offsets[i + 1] as number);
 }
 
 /** UTF-8 bytes [start, end) as a string. */

@@ -22,7 +22,7 @@ export function takeOrNull(col: Column, indices: Indices, n = indices.length): C
   const v = col.values;
   let values: ColumnValues;
   if (v === null) values = null;
-  else if (isUtf8Bytes(v) && decodedStrings(col) === null) values = takeUtf8(v, indices, n);
+  else if (isUtf8Bytes(v) && n <= col.length && decodedStrings(col) === null) values = takeUtf8(v, indices, n);
   else if (Array.isArray(v) || 'offsets' in v) {
     const src = strings(col);
     const out = new Array<string>(n);

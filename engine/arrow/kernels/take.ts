@@ -10,9 +10,10 @@ export function take(col: Column, indices: Indices, n = indices.length): Column 
   const v = col.values;
   let values: ColumnValues;
   if (v === null) values = null;
-  else if (isUtf8Bytes(v) && decodedStrings(col) === null) values = takeUtf8(v, indices, n);
+  else if (isUtf8Bytes(v) && n <= col.length && decodedStrings(col) === null) values = takeUtf8(v, indices, n);
   else if (Array.isArray(v) || 'offsets' in v) {
-    // Strings already decoded (e.g. by a sort's comparator) are cheaper to gather than bytes to decode again.
+    // Strings already decoded (e.g. by a sort's comparator) are cheaper to gather than bytes to decode again,
+    // and so are the rows of a small column gathered many times over (a join's build side): decoded once, memoized.
     const src = strings(col);
     const out = new Array<string>(n);
     for (let i = 0; i < n; i++) out[i] = src[indices[i] as number] as string;
