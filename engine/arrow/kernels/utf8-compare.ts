@@ -24,8 +24,8 @@ function test(op: TextCmpOp, c: number): boolean {
   }
 }
 
-/** Sign of bytes a[as, ae) against b[bs, be) in lexicographic byte order. */
-function compareRange(a: Uint8Array, as: number, ae: number, b: Uint8Array, bs: number, be: number): number {
+/** Sign of bytes a[as, ae) against b[bs, be) in lexicographic byte order (code point order for UTF-8). */
+export function compareUtf8Range(a: Uint8Array, as: number, ae: number, b: Uint8Array, bs: number, be: number): number {
   const la = ae - as;
   const lb = be - bs;
   const n = Math.min(la, lb);
@@ -47,7 +47,7 @@ export function compareUtf8Literal(op: TextCmpOp, v: Utf8Bytes, n: number, liter
   const { offsets, bytes } = v;
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
-    const c = compareRange(bytes, offsets[i]!, offsets[i + 1]!, lit, 0, lit.length);
+    const c = compareUtf8Range(bytes, offsets[i]!, offsets[i + 1]!, lit, 0, lit.length);
     out[i] = test(op, c) ? 1 : 0;
   }
   return out;
@@ -77,7 +77,8 @@ export function compareUtf8Columns(
     }
     return out;
   }
-  for (let i = 0; i < n; i++) out[i] = test(op, compareRange(ab, ao[i]!, ao[i + 1]!, bb, bo[i]!, bo[i + 1]!)) ? 1 : 0;
+  for (let i = 0; i < n; i++)
+    out[i] = test(op, compareUtf8Range(ab, ao[i]!, ao[i + 1]!, bb, bo[i]!, bo[i + 1]!)) ? 1 : 0;
   return out;
 }
 
