@@ -152,6 +152,11 @@ const cases: DiffCase[] = [
   like("'special' > w"),
   like("w = ''"),
   like("w = '日本語'"),
+  // The text side an expression (held as JS strings): the string path, evaluated once.
+  like("upper(w) = 'SPECIAL'"),
+  like("lower(w) >= 'café'"),
+  like("'b' > lower(w)"),
+  like("lower(w) LIKE '%caf_%'"),
   // Column against column.
   like('w = w2'),
   like('w <> w2'),

@@ -42,19 +42,18 @@ export function columnIndex(schema: Schema, qualifier: string | null, name: stri
 const isTextLiteral = (e: Expr): e is LiteralExpr =>
   e.kind === 'literal' && e.type.id === 'utf8' && typeof e.value === 'string';
 
-/** `text op 'literal'` on UTF-8 bytes when the column holds them; otherwise the general comparison. */
-function textCompare(col: PhysicalExpr, op: ComparisonOp, literal: string, general: PhysicalExpr): PhysicalExpr {
+/** `text op 'literal'`, on UTF-8 bytes when the column holds them (the text side is evaluated once either way). */
+function textCompare(col: PhysicalExpr, op: ComparisonOp, literal: string): PhysicalExpr {
   return {
     evaluate(b) {
       const x = col.evaluate(b);
       const bytes = utf8BytesOf(x);
-      if (bytes === null) return general.evaluate(b);
-      let hits: Uint8Array | null;
-      if (op === '=' || op === '<>') {
+      let hits: Uint8Array | null = null;
+      if (bytes !== null && (op === '=' || op === '<>')) {
         hits = matchUtf8Literals(x, [literal]);
         if (hits !== null && op === '<>') for (let i = 0; i < hits.length; i++) hits[i] = 1 - hits[i]!;
-      } else hits = compareUtf8Literal(op, bytes, x.length, literal);
-      if (hits === null) return general.evaluate(b);
+      } else if (bytes !== null) hits = compareUtf8Literal(op, bytes, x.length, literal);
+      if (hits === null) return compare(op, x, constantColumn(x.type, literal, x.length));
       return makeColumn({ id: 'bool' }, hits, x.valid, x.length);
     },
   };
@@ -92,8 +91,9 @@ export function compileExpr(e: Expr, schema: Schema): PhysicalExpr {
       if (e.op === '=' || e.op === '<>' || e.op === '<' || e.op === '<=' || e.op === '>' || e.op === '>=') {
         const op = e.op as ComparisonOp;
         const general: PhysicalExpr = { evaluate: (b) => compare(op, l.evaluate(b), r.evaluate(b)) };
-        if (isTextLiteral(e.right)) return textCompare(l, op, e.right.value as string, general);
-        if (isTextLiteral(e.left)) return textCompare(r, FLIPPED[op], e.left.value as string, general);
+        if (isTextLiteral(e.right) && e.left.type.id === 'utf8') return textCompare(l, op, e.right.value as string);
+        if (isTextLiteral(e.left) && e.right.type.id === 'utf8')
+          return textCompare(r, FLIPPED[op], e.left.value as string);
         return general;
       }
       const op = e.op as ArithmeticOp;
