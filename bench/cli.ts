@@ -29,7 +29,7 @@ const USAGE = `usage: npm run bench -- <command> [options]
   report FILE.json...
       Prints the tables of results files (tpch, http, or benny's micro/*.json, as one table) as Markdown.
   micro [NAME...]
-      benny micro-benchmarks of the engine's hot paths on TPC-H SF0.1 (parquet-decode, filter,
+      benny micro-benchmarks of the engine's hot paths on TPC-H SF0.1 (parquet-decode, filter, like,
       hash-aggregate, hash-join, sort, serialize); summaries go to bench/results/micro/<name>.json.
   gen [--sf 1] [--seed 1]
       Generates (or finds cached) TPC-H data under .floe/bench-data/ and prints its row counts.`;
@@ -88,7 +88,7 @@ async function main(): Promise<number> {
 }
 
 /** bench/<name>.bench.ts files. */
-const MICRO_BENCHES = ['parquet-decode', 'filter', 'hash-aggregate', 'hash-join', 'sort', 'serialize'];
+const MICRO_BENCHES = ['parquet-decode', 'filter', 'like', 'hash-aggregate', 'hash-join', 'sort', 'serialize'];
 
 const num = (def: string) => ({ type: 'string', default: def }) as const;
 

@@ -13,7 +13,8 @@ export interface Utf8Bytes {
  * - int32, date (days since 1970-01-01): Int32Array;
  * - int64, decimal (scaled integer): Float64Array while every value is within ±2^53 (exact), else BigInt64Array;
  * - float64: Float64Array; timestamp: Float64Array of microseconds since the epoch;
- * - utf8: JS strings, or UTF-8 bytes decoded on first use by `strings()`;
+ * - utf8: JS strings, or UTF-8 bytes (kept by take/concat, read by the utf8-* kernels), decoded on first use by
+ *   `strings()` where JS strings are needed;
  * - null: no values (every row is null).
  */
 export type ColumnValues = Uint8Array | Int32Array | Float64Array | BigInt64Array | string[] | Utf8Bytes | null;
@@ -48,12 +49,36 @@ export function nullCount(col: Column): number {
 const decoded = new WeakMap<Utf8Bytes, string[]>();
 const utf8 = new TextDecoder();
 
+/** Whether utf8 values are held as UTF-8 bytes (rather than JS strings). */
+export function isUtf8Bytes(v: ColumnValues): v is Utf8Bytes {
+  return v !== null && !Array.isArray(v) && 'offsets' in v;
+}
+
+/** A utf8 column's bytes, or `null` when it holds JS strings (or no values). */
+export function utf8BytesOf(col: Column): Utf8Bytes | null {
+  const v = col.values;
+  return col.type.id === 'utf8' && isUtf8Bytes(v) ? v : null;
+}
+
+/** The column's strings when it holds them or has already decoded them; `null` when that would need a decode. */
+export function decodedStrings(col: Column): string[] | null {
+  const v = col.values;
+  if (Array.isArray(v)) return v;
+  return isUtf8Bytes(v) ? (decoded.get(v) ?? null) : null;
+}
+
+/** UTF-8 bytes [start, end) as a string. */
+export function decodeRange(bytes: Uint8Array, start: number, end: number): string {
+  if (end === start) return '';
+  return isAscii(bytes, start, end) ? asciiString(bytes, start, end) : utf8.decode(bytes.subarray(start, end));
+}
+
 /** The column's strings, decoding UTF-8 bytes once per column (memoized). Null rows hold ''. */
 export function strings(col: Column): string[] {
   const v = col.values;
   if (Array.isArray(v)) return v;
-  if (v === null) return new Array<string>(col.length).fill('');
-  const b = v as Utf8Bytes;
+  if (!isUtf8Bytes(v)) return new Array<string>(col.length).fill('');
+  const b = v;
   let out = decoded.get(b);
   if (out === undefined) {
     out = decodeUtf8(b, col.length);
@@ -67,13 +92,7 @@ function decodeUtf8(b: Utf8Bytes, length: number): string[] {
   const { offsets, bytes } = b;
   for (let i = 0; i < length; i++) {
     const start = offsets[i] as number;
-    const end = offsets[i + 1] as number;
-    out[i] =
-      end === start
-        ? ''
-        : isAscii(bytes, start, end)
-          ? asciiString(bytes, start, end)
-          : utf8.decode(bytes.subarray(start, end));
+    out[i] = decodeRange(bytes, start, offsets[i + 1] as number);
   }
   return out;
 }

@@ -48,8 +48,10 @@ export function routeFilters(
 function route(p: LogicalPlan, f: PendingFilter): { input: number; filter: PendingFilter } | null {
   switch (p.kind) {
     case 'filter':
-    case 'sort':
       return { input: 0, filter: f };
+    case 'sort':
+      // A TopK (sort with a fetch) picks its rows before the join: filtering below it would change which.
+      return p.fetch === null ? { input: 0, filter: f } : null;
     case 'project': {
       const e = p.exprs[fieldAt(p.schema, f)];
       return e?.kind === 'column' ? { input: 0, filter: { ...f, qualifier: e.qualifier, name: e.name } } : null;

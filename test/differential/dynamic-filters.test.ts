@@ -94,9 +94,11 @@ const cases: DiffCase[] = [
   {
     sql: "SELECT count(*) FROM (SELECT f.amt, e.k FROM fact f LEFT JOIN dim e ON f.k = e.k AND e.grp = 'g1') x JOIN dim d ON x.k = d.k WHERE d.grp IN ('g1', 'g2')",
   },
-  // Under LIMIT the probe side must not be filtered below the limit
+  // Rows picked by a window (or a TopK) before the join must not be filtered below it. (The TopK form,
+  // `(SELECT k FROM fact ORDER BY amt, k LIMIT 5000) x JOIN dim …`, is not a case here: DuckDB 1.5.6 answers it
+  // differently from run to run, e.g. 385 or 0 rows for the same query.)
   {
-    sql: "SELECT count(*) FROM (SELECT k FROM fact ORDER BY amt, k LIMIT 5000) x JOIN dim d ON x.k = d.k WHERE d.grp = 'g3'",
+    sql: "SELECT count(*) FROM (SELECT k, row_number() OVER (ORDER BY amt, k) AS rn FROM fact) x JOIN dim d ON x.k = d.k WHERE d.grp = 'g3' AND x.rn <= 5000",
   },
 ];
 

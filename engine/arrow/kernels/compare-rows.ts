@@ -1,6 +1,7 @@
 // Row comparators for sorting: one per key column, with ASC/DESC and NULLS FIRST/LAST.
-import { type Column, strings } from '../column.js';
+import { type Column, decodedStrings, strings, utf8BytesOf } from '../column.js';
 import { compareText } from './text-order.js';
+import { compareUtf8Range } from './utf8-compare.js';
 
 export interface SortSpec {
   readonly ascending: boolean;
@@ -27,6 +28,12 @@ export function rowComparator(col: Column, spec: SortSpec): RowComparator {
 
 function valuesComparator(col: Column): RowComparator {
   if (col.type.id === 'utf8') {
+    // Text still held as bytes is compared as bytes: nothing is decoded, and the sort's `take` copies bytes.
+    const held = decodedStrings(col) === null ? utf8BytesOf(col) : null;
+    if (held !== null) {
+      const { offsets: o, bytes: b } = held;
+      return (i, j) => compareUtf8Range(b, o[i]!, o[i + 1]!, b, o[j]!, o[j + 1]!);
+    }
     const s = strings(col);
     return (i, j) => compareText(s[i] as string, s[j] as string);
   }

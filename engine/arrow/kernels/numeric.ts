@@ -1,8 +1,9 @@
 // Arithmetic and comparison kernels over typed arrays; int64/decimal take a BigInt path only past ±2^53.
 import { ExecError } from '../../errors.js';
 import type { DataType } from '../../plan/types.js';
-import { type Column, MAX_EXACT, makeColumn, narrowExact, strings } from '../column.js';
+import { type Column, MAX_EXACT, makeColumn, narrowExact, strings, utf8BytesOf } from '../column.js';
 import { compareText } from './text-order.js';
+import { compareUtf8Columns } from './utf8-compare.js';
 import { andValidity } from './validity.js';
 
 type Num = Int32Array | Float64Array;
@@ -154,7 +155,12 @@ export function compare(op: CmpOp, a: Column, b: Column): Column {
   const valid = andValidity([a, b], n);
   const out = new Uint8Array(n);
   const t = a.type.id;
-  if (t === 'utf8' && op !== '=' && op !== '<>') {
+  const bytesA = t === 'utf8' ? utf8BytesOf(a) : null;
+  const bytesB = bytesA !== null ? utf8BytesOf(b) : null;
+  if (bytesA !== null && bytesB !== null) {
+    // Both held as UTF-8: byte order is code point order.
+    compareUtf8Columns(op, bytesA, bytesB, n, out);
+  } else if (t === 'utf8' && op !== '=' && op !== '<>') {
     // Order by code point (UTF-8 byte order), not JavaScript's UTF-16 code units.
     const x = strings(a);
     const y = strings(b);

@@ -1,5 +1,14 @@
 // `takeOrNull` gathers rows by index where a negative index yields NULL: the outer joins' padding kernel.
-import { type Column, type ColumnValues, emptyValues, makeColumn, strings } from '../column.js';
+import {
+  type Column,
+  type ColumnValues,
+  decodedStrings,
+  emptyValues,
+  isUtf8Bytes,
+  makeColumn,
+  strings,
+} from '../column.js';
+import { takeUtf8 } from './utf8-take.js';
 
 type Indices = Int32Array;
 
@@ -13,6 +22,7 @@ export function takeOrNull(col: Column, indices: Indices, n = indices.length): C
   const v = col.values;
   let values: ColumnValues;
   if (v === null) values = null;
+  else if (isUtf8Bytes(v) && n <= col.length && decodedStrings(col) === null) values = takeUtf8(v, indices, n);
   else if (Array.isArray(v) || 'offsets' in v) {
     const src = strings(col);
     const out = new Array<string>(n);

@@ -1,5 +1,6 @@
 // `take` gathers rows by index and `concatColumns` appends columns: the copying kernels of filter and sort.
-import { type Column, type ColumnValues, makeColumn, strings } from '../column.js';
+import { type Column, type ColumnValues, decodedStrings, isUtf8Bytes, makeColumn, strings } from '../column.js';
+import { concatUtf8, takeUtf8 } from './utf8-take.js';
 
 type Indices = Int32Array | Uint32Array;
 
@@ -9,7 +10,10 @@ export function take(col: Column, indices: Indices, n = indices.length): Column 
   const v = col.values;
   let values: ColumnValues;
   if (v === null) values = null;
+  else if (isUtf8Bytes(v) && n <= col.length && decodedStrings(col) === null) values = takeUtf8(v, indices, n);
   else if (Array.isArray(v) || 'offsets' in v) {
+    // Strings already decoded (e.g. by a sort's comparator) are cheaper to gather than bytes to decode again,
+    // and so are the rows of a small column gathered many times over (a join's build side): decoded once, memoized.
     const src = strings(col);
     const out = new Array<string>(n);
     for (let i = 0; i < n; i++) out[i] = src[indices[i] as number] as string;
@@ -65,6 +69,8 @@ export function concatColumns(cols: readonly Column[]): Column {
   const first = cols[0]!.values;
   if (first === null) return makeColumn(type, null, valid, length);
   if (Array.isArray(first) || 'offsets' in first) {
+    const bytes = concatUtf8(cols);
+    if (bytes !== null) return makeColumn(type, bytes, valid, length);
     const out = new Array<string>(length);
     at = 0;
     for (const c of cols) {

@@ -1,9 +1,10 @@
 // `compileExpr`: a logical expression -> a `PhysicalExpr` that evaluates a whole batch to one column.
 import type { Batch } from '../../arrow/batch.js';
-import { type Column, constantColumn, makeColumn } from '../../arrow/column.js';
+import { type Column, constantColumn, makeColumn, utf8BytesOf } from '../../arrow/column.js';
 import { cast } from '../../arrow/kernels/cast.js';
 import { compareScalar, flipCmp } from '../../arrow/kernels/compare-scalar.js';
 import { arithmetic, compare } from '../../arrow/kernels/numeric.js';
+import { compareUtf8Literal } from '../../arrow/kernels/utf8-compare.js';
 import { InternalError, NotSupportedError } from '../../errors.js';
 import { lookupFunction } from '../../functions/registry.js';
 import { exprText } from '../../plan/expr/display.js';
@@ -42,14 +43,18 @@ export function columnIndex(schema: Schema, qualifier: string | null, name: stri
 const isTextLiteral = (e: Expr): e is LiteralExpr =>
   e.kind === 'literal' && e.type.id === 'utf8' && typeof e.value === 'string';
 
-/** `text = 'literal'` on UTF-8 bytes when the column holds them; otherwise the general comparison. */
-function textEquals(col: PhysicalExpr, literal: string, negated: boolean, general: PhysicalExpr): PhysicalExpr {
+/** `text op 'literal'`, on UTF-8 bytes when the column holds them (the text side is evaluated once either way). */
+function textCompare(col: PhysicalExpr, op: ComparisonOp, literal: string): PhysicalExpr {
   return {
     evaluate(b) {
       const x = col.evaluate(b);
-      const hits = matchUtf8Literals(x, [literal]);
-      if (hits === null) return general.evaluate(b);
-      if (negated) for (let i = 0; i < hits.length; i++) hits[i] = 1 - hits[i]!;
+      const bytes = utf8BytesOf(x);
+      let hits: Uint8Array | null = null;
+      if (bytes !== null && (op === '=' || op === '<>')) {
+        hits = matchUtf8Literals(x, [literal]);
+        if (hits !== null && op === '<>') for (let i = 0; i < hits.length; i++) hits[i] = 1 - hits[i]!;
+      } else if (bytes !== null) hits = compareUtf8Literal(op, bytes, x.length, literal);
+      if (hits === null) return compare(op, x, constantColumn(x.type, literal, x.length));
       return makeColumn({ id: 'bool' }, hits, x.valid, x.length);
     },
   };
@@ -107,10 +112,9 @@ export function compileExpr(e: Expr, schema: Schema): PhysicalExpr {
           const { op: cmp, value } = scalar;
           return { evaluate: (b) => compareScalar(cmp, operand.evaluate(b), value) ?? general.evaluate(b) };
         }
-        if (op === '=' || op === '<>') {
-          if (isTextLiteral(e.right)) return textEquals(l, e.right.value as string, op === '<>', general);
-          if (isTextLiteral(e.left)) return textEquals(r, e.left.value as string, op === '<>', general);
-        }
+        if (isTextLiteral(e.right) && e.left.type.id === 'utf8') return textCompare(l, op, e.right.value as string);
+        if (isTextLiteral(e.left) && e.right.type.id === 'utf8')
+          return textCompare(r, flipCmp(op), e.left.value as string);
         return general;
       }
       const op = e.op as ArithmeticOp;

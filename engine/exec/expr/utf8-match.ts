@@ -1,6 +1,7 @@
 // Equality of a text column with literals, on its UTF-8 bytes: an accelerated or Parquet column compared with
 // `= 'x'` or `IN ('x', 'y')` is never decoded into JavaScript strings.
 import type { Column, Utf8Bytes } from '../../arrow/column.js';
+import { hasUtf8Form } from '../../arrow/kernels/utf8-compare.js';
 
 const encoder = new TextEncoder();
 
@@ -8,6 +9,7 @@ const encoder = new TextEncoder();
 export function matchUtf8Literals(col: Column, literals: readonly string[]): Uint8Array | null {
   const v = col.values;
   if (col.type.id !== 'utf8' || v === null || Array.isArray(v) || !('offsets' in v)) return null;
+  if (!literals.every(hasUtf8Form)) return null;
   const { offsets, bytes } = v as Utf8Bytes;
   const byLength = new Map<number, Uint8Array[]>();
   for (const s of literals) {

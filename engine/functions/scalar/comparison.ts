@@ -1,5 +1,5 @@
 // IS [NOT] DISTINCT FROM (NULL-aware equality), and GREATEST / LEAST (NULLs ignored).
-import { type Column, makeColumn } from '../../arrow/column.js';
+import { type Column, makeColumn, strings } from '../../arrow/column.js';
 import { compare } from '../../arrow/kernels/numeric.js';
 import { compareText } from '../../arrow/kernels/text-order.js';
 import { BOOL, type DataType } from '../../plan/types.js';
@@ -32,7 +32,7 @@ function distinctFn(name: string, distinct: boolean): ScalarFunction {
 /** Row i of a column as a comparable JS value, or null. */
 function reader(c: Column): (i: number) => number | bigint | string | null {
   if (c.type.id === 'null') return () => null;
-  const v = c.values as ArrayLike<number | bigint | string>;
+  const v = (c.type.id === 'utf8' ? strings(c) : c.values) as ArrayLike<number | bigint | string>;
   return (i) => (c.valid !== null && c.valid[i] === 0 ? null : v[i]!);
 }
 

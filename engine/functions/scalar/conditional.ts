@@ -1,5 +1,5 @@
 // coalesce and nullif; the binder unifies their argument types before resolving them.
-import { type Column, makeColumn, narrowExact } from '../../arrow/column.js';
+import { type Column, makeColumn, narrowExact, strings } from '../../arrow/column.js';
 import { compare } from '../../arrow/kernels/numeric.js';
 import { take } from '../../arrow/kernels/take.js';
 import type { DataType } from '../../plan/types.js';
@@ -39,18 +39,24 @@ export function choose(args: readonly Column[], pick: Int32Array, n: number, typ
   const parts = args.map((c) => (c.type.id === 'null' ? null : take(c, idx, n)));
   const base = parts.find((p) => p !== null);
   if (!base) return makeColumn(type, null, new Uint8Array(n), n);
+  // Text is read as strings (a part may hold UTF-8 bytes) and written into a fresh string array.
+  const text = base.type.id === 'utf8';
+  const reads = parts.map((p) =>
+    p === null ? null : ((text ? strings(p) : p.values) as unknown as { [i: number]: unknown }),
+  );
   // int64/decimal arguments may mix Float64 and BigInt64 storage: widen to BigInt64 when any is.
   const big = parts.some((p) => p?.values instanceof BigInt64Array);
-  const out = big ? new BigInt64Array(n) : (base.values as unknown as { [i: number]: unknown });
+  const values = big ? new BigInt64Array(n) : text ? new Array<string>(n).fill('') : base.values;
+  const out = values as unknown as { [i: number]: unknown };
   const valid = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const k = pick[i] as number;
     if (k < 0) continue;
     valid[i] = 1;
-    const v = (parts[k]!.values as unknown as { [i: number]: unknown })[i];
-    (out as { [i: number]: unknown })[i] = big ? BigInt(v as number | bigint) : v;
+    const v = reads[k]![i];
+    out[i] = big ? BigInt(v as number | bigint) : v;
   }
-  return makeColumn(type, big ? narrowExact(out as BigInt64Array) : base.values, valid, n);
+  return makeColumn(type, big ? narrowExact(values as BigInt64Array) : values, valid, n);
 }
 
 /** nullif(a, b): NULL where a = b, else a. */

@@ -7,6 +7,7 @@ import { ExecError } from '../../errors.js';
 import { BOOL, type DataType, INT32, isInteger, typeName, UTF8 } from '../../plan/types.js';
 import type { ScalarFunction } from '../function.js';
 import { BOOL_OUT, INT32_OUT, mapRows, numberArg, stringArg, UTF8_OUT } from './helpers.js';
+import { octetLengthBytes, startsWithBytes, withBytePath } from './string-bytes.js';
 
 type Arg = 'text' | 'int';
 
@@ -164,7 +165,10 @@ export const STRING_PART_FUNCTIONS: readonly ScalarFunction[] = [
   fn('lpad', ['text', 'int', 'text'], UTF8, (s, k, f = ' ') => pad(s as string, k as number, f as string, true), 1),
   fn('rpad', ['text', 'int', 'text'], UTF8, (s, k, f = ' ') => pad(s as string, k as number, f as string, false), 1),
   fn('split_part', ['text', 'text', 'int'], UTF8, (s, d, k) => splitPart(s as string, d as string, k as number)),
-  fn('starts_with', ['text', 'text'], BOOL, (s, p) => (s as string).startsWith(p as string)),
+  withBytePath(
+    fn('starts_with', ['text', 'text'], BOOL, (s, p) => (s as string).startsWith(p as string)),
+    startsWithBytes,
+  ),
   fn('reverse', ['text'], UTF8, (s) =>
     chars(s as string)
       .reverse()
@@ -180,7 +184,10 @@ export const STRING_PART_FUNCTIONS: readonly ScalarFunction[] = [
       .update(s as string, 'utf8')
       .digest('hex'),
   ),
-  fn('octet_length', ['text'], INT32, (s) => utf8.encode(s as string).length),
+  withBytePath(
+    fn('octet_length', ['text'], INT32, (s) => utf8.encode(s as string).length),
+    octetLengthBytes,
+  ),
   fn('position', ['text', 'text'], INT32, (s, sub) => position(s as string, sub as string)),
   concatWs,
 ];

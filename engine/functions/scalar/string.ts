@@ -7,6 +7,7 @@ import { type DataType, INT32, isInteger, typeName, UTF8 } from '../../plan/type
 import type { ScalarFunction } from '../function.js';
 import { INT32_OUT, mapRows, numberArg, stringArg, UTF8_OUT } from './helpers.js';
 import { regexSubstring } from './regexp.js';
+import { lengthBytes, withBytePath } from './string-bytes.js';
 import { lowerChar, upperChar } from './string-parts.js';
 
 function textFn(name: string, f: (s: string) => string): ScalarFunction {
@@ -27,14 +28,17 @@ function charLength(s: string): number {
   return n;
 }
 
-const length: ScalarFunction = {
-  name: 'length',
-  signature: (a) => (a.length === 1 ? { args: [UTF8], returns: INT32 } : 'length() takes one argument'),
-  evaluate: ([s], n) => {
-    const v = stringArg(s!);
-    return mapRows([s!], n, INT32, (i) => charLength(v[i]!), INT32_OUT);
+const length: ScalarFunction = withBytePath(
+  {
+    name: 'length',
+    signature: (a) => (a.length === 1 ? { args: [UTF8], returns: INT32 } : 'length() takes one argument'),
+    evaluate: ([s], n) => {
+      const v = stringArg(s!);
+      return mapRows([s!], n, INT32, (i) => charLength(v[i]!), INT32_OUT);
+    },
   },
-};
+  lengthBytes,
+);
 
 /** substring(s, start [, count]) with PostgreSQL's 1-based start that may be < 1; substring(s, pattern) matches. */
 const substring: ScalarFunction = {

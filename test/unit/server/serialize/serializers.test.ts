@@ -1,6 +1,9 @@
 // The four /v1/sql formats byte for byte: values, nulls, quoting, empty results, several batches.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { sliceBatch } from '../../../../engine/arrow/batch.js';
+import { type Column, decodedStrings, makeColumn } from '../../../../engine/arrow/column.js';
+import { take } from '../../../../engine/arrow/kernels/take.js';
 import type { Batch, Schema } from '../../../../engine/index.js';
 import { createSerializer, type ResultFormat } from '../../../../server/serialize/serializer.js';
 import { batchOf, column, INT32, PEOPLE_SCHEMA, peopleBatch, schemaOf, UTF8 } from '../../../helpers/batches.js';
@@ -126,5 +129,43 @@ describe('table-text', () => {
 
   it('draws the header for an empty result', () => {
     assert.equal(render('table-text', twoCols, []), '+---+---+\n| n | s |\n+---+---+\n');
+  });
+});
+
+describe('text held as UTF-8 bytes', () => {
+  const enc = new TextEncoder();
+  /** A utf8 column stored the way Parquet decoding and accelerated tables store it. */
+  const bytesColumn = (ss: (string | null)[]): Column => {
+    const parts = ss.map((s) => enc.encode(s ?? ''));
+    const offsets = new Int32Array(ss.length + 1);
+    for (const [i, p] of parts.entries()) offsets[i + 1] = offsets[i]! + p.length;
+    const bytes = new Uint8Array(offsets[ss.length]!);
+    for (const [i, p] of parts.entries()) bytes.set(p, offsets[i]!);
+    const valid = ss.includes(null) ? Uint8Array.from(ss, (s) => (s === null ? 0 : 1)) : null;
+    return makeColumn(UTF8, { offsets, bytes }, valid, ss.length);
+  };
+  const texts = ['Zoë', null, 'a,"b"', '日本 🚀', '', 'plain'];
+
+  it('renders every format as it renders the same strings', () => {
+    const ns = texts.map((_, i) => i);
+    for (const format of ['json', 'vnd-json', 'csv', 'table-text'] as const) {
+      const want = render(format, twoCols, [part(ns, texts)]);
+      const got = render(format, twoCols, [batchOf(twoCols, [column(INT32, ns), bytesColumn(texts)])]);
+      assert.equal(got, want, format);
+      // A slice: offsets that do not start at 0.
+      const sliced = sliceBatch(batchOf(twoCols, [column(INT32, ns), bytesColumn(texts)]), 2, 5);
+      assert.equal(
+        render(format, twoCols, [sliced]),
+        render(format, twoCols, [part(ns.slice(2, 5), texts.slice(2, 5))]),
+      );
+    }
+  });
+
+  it('decodes only the rows a filter kept, not the whole column', () => {
+    const big = bytesColumn(Array.from({ length: 10_000 }, (_, i) => `row ${i} é`));
+    const kept = take(big, Int32Array.from([4321]));
+    const out = render('json', schemaOf([['s', UTF8]]), [batchOf(schemaOf([['s', UTF8]]), [kept])]);
+    assert.equal(out, '[{"s":"row 4321 é"}]');
+    assert.equal(decodedStrings(big), null, 'the source column was never decoded');
   });
 });

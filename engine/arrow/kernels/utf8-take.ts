@@ -1,0 +1,58 @@
+// Gathering and appending text held as UTF-8 bytes, without decoding it: the byte side of `take`,
+// `takeOrNull` and `concatColumns`.
+import type { Column, Utf8Bytes } from '../column.js';
+
+type Indices = Int32Array | Uint32Array;
+
+/** Strings up to this many bytes are copied byte by byte; longer ones with `set` on a subarray. */
+const SHORT_COPY_BYTES = 24;
+
+/** Rows `indices[0..n)` of `src`; a negative index (outer-join padding) gives an empty string. */
+export function takeUtf8(src: Utf8Bytes, indices: Indices, n: number): Utf8Bytes {
+  const { offsets, bytes } = src;
+  const out = new Int32Array(n + 1);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const r = indices[i] as number;
+    if (r >= 0) total += (offsets[r + 1] as number) - (offsets[r] as number);
+    out[i + 1] = total;
+  }
+  const dst = new Uint8Array(total);
+  for (let i = 0; i < n; i++) {
+    const at = out[i] as number;
+    const len = (out[i + 1] as number) - at;
+    if (len === 0) continue;
+    const start = offsets[indices[i] as number] as number;
+    if (len <= SHORT_COPY_BYTES) for (let k = 0; k < len; k++) dst[at + k] = bytes[start + k] as number;
+    else dst.set(bytes.subarray(start, start + len), at);
+  }
+  return { offsets: out, bytes: dst };
+}
+
+/** The rows of every column one after another, or `null` when one holds JS strings or the bytes overflow int32. */
+export function concatUtf8(cols: readonly Column[]): Utf8Bytes | null {
+  let total = 0;
+  let length = 0;
+  for (const c of cols) {
+    const v = c.values;
+    if (v === null || Array.isArray(v) || !('offsets' in v)) return null;
+    total += (v.offsets[c.length] as number) - (v.offsets[0] as number);
+    length += c.length;
+  }
+  if (total > 0x7fffffff) return null;
+  const offsets = new Int32Array(length + 1);
+  const bytes = new Uint8Array(total);
+  let row = 0;
+  let at = 0;
+  for (const c of cols) {
+    const v = c.values as Utf8Bytes;
+    const base = v.offsets[0] as number;
+    const end = v.offsets[c.length] as number;
+    bytes.set(v.bytes.subarray(base, end), at);
+    const shift = at - base;
+    for (let i = 1; i <= c.length; i++) offsets[row + i] = (v.offsets[i] as number) + shift;
+    row += c.length;
+    at += end - base;
+  }
+  return { offsets, bytes };
+}

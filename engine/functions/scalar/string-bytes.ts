@@ -1,0 +1,68 @@
+// Byte paths of string functions: starts_with, length and octet_length answer from UTF-8 bytes when the text
+// column holds them, so a filter like `starts_with(p_type, 'PROMO')` never decodes.
+import { type Column, makeColumn, utf8BytesOf } from '../../arrow/column.js';
+import { hasUtf8Form } from '../../arrow/kernels/utf8-compare.js';
+import { andValidity } from '../../arrow/kernels/validity.js';
+import { BOOL, INT32 } from '../../plan/types.js';
+import type { ScalarFunction } from '../function.js';
+
+type BytePath = (args: readonly Column[], n: number) => Column | null;
+
+/** `f`, first trying `fast`, which answers from UTF-8 bytes or returns null to let `f` decode. */
+export function withBytePath(f: ScalarFunction, fast: BytePath): ScalarFunction {
+  return { ...f, evaluate: (args, n, returns) => fast(args, n) ?? f.evaluate(args, n, returns) };
+}
+
+const encoder = new TextEncoder();
+
+/** The one value of a column that repeats a literal (JS strings, no NULLs, all equal), else null. */
+function constantText(c: Column | undefined, n: number): string | null {
+  const v = c?.values;
+  if (c === undefined || c.valid !== null || !Array.isArray(v) || n === 0) return null;
+  const first = v[0] as string;
+  for (let i = 1; i < n; i++) if (v[i] !== first) return null;
+  return first;
+}
+
+/** starts_with(text, constant prefix). */
+export const startsWithBytes: BytePath = ([s, p], n) => {
+  const bytes = utf8BytesOf(s!);
+  const prefix = constantText(p, n);
+  if (bytes === null || prefix === null || !hasUtf8Form(prefix)) return null;
+  const want = encoder.encode(prefix);
+  const { offsets, bytes: b } = bytes;
+  const out = new Uint8Array(n);
+  const len = want.length;
+  for (let i = 0; i < n; i++) {
+    const start = offsets[i]!;
+    if (offsets[i + 1]! - start < len) continue;
+    let k = 0;
+    while (k < len && b[start + k] === want[k]) k++;
+    out[i] = k === len ? 1 : 0;
+  }
+  return makeColumn(BOOL, out, andValidity([s!, p!], n), n);
+};
+
+/** length(text): code points, one per byte that is not a UTF-8 continuation byte (10xxxxxx). */
+export const lengthBytes: BytePath = ([s], n) => {
+  const bytes = utf8BytesOf(s!);
+  if (bytes === null) return null;
+  const { offsets, bytes: b } = bytes;
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    let count = 0;
+    const end = offsets[i + 1]!;
+    for (let k = offsets[i]!; k < end; k++) count += (b[k]! & 0xc0) === 0x80 ? 0 : 1;
+    out[i] = count;
+  }
+  return makeColumn(INT32, out, s!.valid, n);
+};
+
+/** octet_length(text): the byte length. */
+export const octetLengthBytes: BytePath = ([s], n) => {
+  const bytes = utf8BytesOf(s!);
+  if (bytes === null) return null;
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) out[i] = bytes.offsets[i + 1]! - bytes.offsets[i]!;
+  return makeColumn(INT32, out, s!.valid, n);
+};
