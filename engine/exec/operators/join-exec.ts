@@ -10,7 +10,7 @@ import type { Schema } from '../../plan/types.js';
 import { checkCancelled, type ExecContext } from '../context.js';
 import type { PhysicalExpr } from '../expr/physical-expr.js';
 import type { PhysicalOperator } from '../operator.js';
-import { JoinHashTable, keyReader } from './join-keys.js';
+import { JoinHashTable, type Pairs } from './join-keys.js';
 
 export interface JoinSpec {
   readonly joinType: JoinType;
@@ -49,32 +49,28 @@ export class JoinExec implements PhysicalOperator {
 
   async *execute(ctx: ExecContext): AsyncIterable<Batch> {
     const spec = this.#spec;
-    const build = await this.#materialize(this.#right, ctx);
+    const table = spec.leftKeys.length > 0 ? new JoinHashTable() : null;
+    const build = await this.#materialize(this.#right, ctx, table);
     const rightRows = build.length;
-    const table =
-      spec.leftKeys.length > 0
-        ? new JoinHashTable(
-            spec.rightKeys.map((k) => k.evaluate(build)),
-            rightRows,
-          )
-        : null;
     const rightMatched = spec.joinType === 'right' || spec.joinType === 'full' ? new Uint8Array(rightRows) : null;
     const nullOnRight = spec.nullAware && (table?.hasNullKey ?? false);
     for await (const batch of this.#left.execute(ctx)) {
       checkCancelled(ctx);
       if (batch.length === 0) continue;
+      const keys = table ? spec.leftKeys.map((k) => k.evaluate(batch)) : null;
       const chunk =
         table || this.#existsOnly ? batch.length : Math.max(1, Math.floor(NESTED_LOOP_PAIRS / Math.max(1, rightRows)));
       for (let start = 0; start < batch.length; start += chunk) {
         const end = Math.min(batch.length, start + chunk);
-        const pairs = table
-          ? this.#probe(batch, table)
-          : this.#existsOnly
-            ? everyRowOnce(start, end, rightRows)
-            : nestedPairs(start, end, rightRows);
+        const pairs =
+          table && keys
+            ? table.probe(keys, batch.length)
+            : this.#existsOnly
+              ? everyRowOnce(start, end, rightRows)
+              : nestedPairs(start, end, rightRows);
         const kept = this.#residual(batch, build, pairs);
         if (rightMatched) for (let i = 0; i < kept.count; i++) rightMatched[kept.right[i]!] = 1;
-        const out = this.#emit(batch, build, kept, start, end, rightRows, nullOnRight);
+        const out = this.#emit(batch, build, kept, start, end, rightRows, nullOnRight, keys);
         if (out && out.length > 0) yield out;
       }
     }
@@ -89,11 +85,18 @@ export class JoinExec implements PhysicalOperator {
     }
   }
 
-  async #materialize(op: PhysicalOperator, ctx: ExecContext): Promise<Batch> {
+  /** The right input as one batch; with a hash join, its keys go into `table` batch by batch. */
+  async #materialize(op: PhysicalOperator, ctx: ExecContext, table: JoinHashTable | null): Promise<Batch> {
     const batches: Batch[] = [];
     for await (const b of op.execute(ctx)) {
       checkCancelled(ctx);
-      if (b.length > 0) batches.push(b);
+      if (b.length === 0) continue;
+      batches.push(b);
+      if (table)
+        table.add(
+          this.#spec.rightKeys.map((k) => k.evaluate(b)),
+          b.length,
+        );
     }
     const length = batches.reduce((n, b) => n + b.length, 0);
     const columns = op.schema.fields.map((f, c) =>
@@ -102,19 +105,6 @@ export class JoinExec implements PhysicalOperator {
         : concatColumns(batches.map((b) => b.columns[c]!)),
     );
     return makeBatch(op.schema, columns, length);
-  }
-
-  /** Every (left row, right row) pair with equal keys. */
-  #probe(batch: Batch, table: JoinHashTable): Pairs {
-    const read = keyReader(this.#spec.leftKeys.map((k) => k.evaluate(batch)));
-    const pairs = new PairBuffer(batch.length);
-    const next = table.next;
-    for (let i = 0; i < batch.length; i++) {
-      const k = read(i);
-      if (k === null) continue;
-      for (let r = table.first(k); r !== -1; r = next[r]!) pairs.push(i, r);
-    }
-    return pairs.done();
   }
 
   /** The pairs that also satisfy the non-equality part of the condition. */
@@ -141,6 +131,7 @@ export class JoinExec implements PhysicalOperator {
     to: number,
     rightRows: number,
     nullOnRight: boolean,
+    keys: readonly Column[] | null,
   ): Batch | null {
     const spec = this.#spec;
     const type = spec.joinType;
@@ -170,7 +161,7 @@ export class JoinExec implements PhysicalOperator {
       }
       return this.#gather(batch, build, { left, right, count: n }, true);
     }
-    const keyNull = spec.nullAware ? nullRows(spec.leftKeys[0]!.evaluate(batch)) : null;
+    const keyNull = spec.nullAware ? nullRows(keys?.[0] ?? spec.leftKeys[0]!.evaluate(batch)) : null;
     if (type === 'mark') {
       const values = new Uint8Array(matches.length);
       const valid = new Uint8Array(matches.length).fill(1);
@@ -210,38 +201,6 @@ export class JoinExec implements PhysicalOperator {
     );
     const right = build.columns.map((c) => (padded ? takeOrNull(c, pairs.right, n) : take(c, pairs.right, n)));
     return makeBatch(output ? this.schema : this.#pairSchema, [...left, ...right], n);
-  }
-}
-
-interface Pairs {
-  readonly left: Int32Array;
-  readonly right: Int32Array;
-  readonly count: number;
-}
-
-class PairBuffer {
-  left: Int32Array;
-  right: Int32Array;
-  count = 0;
-  constructor(capacity: number) {
-    this.left = new Int32Array(Math.max(16, capacity));
-    this.right = new Int32Array(Math.max(16, capacity));
-  }
-  push(l: number, r: number): void {
-    if (this.count === this.left.length) {
-      const grow = (a: Int32Array) => {
-        const b = new Int32Array(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.left = grow(this.left);
-      this.right = grow(this.right);
-    }
-    this.left[this.count] = l;
-    this.right[this.count++] = r;
-  }
-  done(): Pairs {
-    return { left: this.left, right: this.right, count: this.count };
   }
 }
 
