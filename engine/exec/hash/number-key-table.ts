@@ -8,17 +8,22 @@ import { NumberStore } from './key-store.js';
 
 const INITIAL_SLOTS = 64;
 
+/** Slot s is `slots[2s]` = key, `slots[2s + 1]` = entry id (-1 = empty): one cache line per probe, not two. */
+function emptySlots(count: number): Float64Array {
+  const slots = new Float64Array(count * 2);
+  for (let s = 1; s < slots.length; s += 2) slots[s] = -1;
+  return slots;
+}
+
 /**
- * Linear probing over power-of-two slots holding the key and its entry id (-1 = empty); grows at 50% load.
- * NULL (when a key) and int64 values beyond ±2^53 live outside the slots: they are rare.
+ * Linear probing over power-of-two slots holding the key and its entry id; grows at 50% load. NULL (when a
+ * key) and int64 values beyond ±2^53 live outside the slots: they are rare.
  */
 export class NumberKeyTable implements KeyIndex {
   readonly #nullsEqual: boolean;
   readonly #entries = new NumberStore();
-  #keys = new Float64Array(INITIAL_SLOTS);
-  #ids = new Int32Array(INITIAL_SLOTS).fill(-1);
+  #slots = emptySlots(INITIAL_SLOTS);
   #mask = INITIAL_SLOTS - 1;
-  #used = 0;
   #nullId = -1;
   #bigIds: Map<bigint, number> | null = null;
 
@@ -31,34 +36,60 @@ export class NumberKeyTable implements KeyIndex {
   }
 
   insert(cols: readonly Column[], n: number): Int32Array {
-    const k = asKind(toKeyColumn(cols[0]!, n), 'num', n, this.#nullsEqual) as NumberKeys;
+    const { values, valid, big } = this.#keysOf(cols, n);
     const out = new Int32Array(n);
-    const { values, valid, big } = k;
+    const entries = this.#entries;
+    let slots = this.#slots;
+    let mask = this.#mask;
     for (let i = 0; i < n; i++) {
-      if (valid !== null && valid[i] === 0) out[i] = this.#nullEntry(true);
-      else if (big?.has(i)) out[i] = this.#bigEntry(big.get(i)!, true);
-      else out[i] = this.#insertNumber(values[i]!);
+      if (valid !== null && valid[i] === 0) {
+        out[i] = this.#nullEntry(true);
+        continue;
+      }
+      if (big?.has(i)) {
+        out[i] = this.#bigEntry(big.get(i)!, true);
+        continue;
+      }
+      const x = values[i]!;
+      let s = (hashNumber(x) & mask) << 1;
+      let id = slots[s + 1]!;
+      while (id !== -1 && slots[s] !== x && !(Number.isNaN(x) && Number.isNaN(slots[s]!))) {
+        s = (s + 2) & (2 * mask + 1);
+        id = slots[s + 1]!;
+      }
+      if (id === -1) {
+        id = entries.size;
+        entries.push(x, true);
+        slots[s] = x;
+        slots[s + 1] = id;
+        if (id * 2 >= mask) {
+          // Growing moves every slot: continue on the new array.
+          this.#grow();
+          slots = this.#slots;
+          mask = this.#mask;
+        }
+      }
+      out[i] = id;
     }
     return out;
   }
 
   find(cols: readonly Column[], n: number): Int32Array {
-    const k = asKind(toKeyColumn(cols[0]!, n), 'num', n, this.#nullsEqual) as NumberKeys;
+    const { values, valid, big } = this.#keysOf(cols, n);
     const out = new Int32Array(n);
-    const { values, valid, big } = k;
-    const keys = this.#keys;
-    const ids = this.#ids;
+    const slots = this.#slots;
     const mask = this.#mask;
+    const wrap = 2 * mask + 1;
     for (let i = 0; i < n; i++) {
       if (valid !== null && valid[i] === 0) out[i] = this.#nullEntry(false);
       else if (big?.has(i)) out[i] = this.#bigEntry(big.get(i)!, false);
       else {
         const x = values[i]!;
-        let s = hashNumber(x) & mask;
-        let id = ids[s]!;
-        while (id !== -1 && keys[s] !== x && !(Number.isNaN(x) && Number.isNaN(keys[s]!))) {
-          s = (s + 1) & mask;
-          id = ids[s]!;
+        let s = (hashNumber(x) & mask) << 1;
+        let id = slots[s + 1]!;
+        while (id !== -1 && slots[s] !== x && !(Number.isNaN(x) && Number.isNaN(slots[s]!))) {
+          s = (s + 2) & wrap;
+          id = slots[s + 1]!;
         }
         out[i] = id;
       }
@@ -70,24 +101,8 @@ export class NumberKeyTable implements KeyIndex {
     return this.#entries.column(type);
   }
 
-  #insertNumber(x: number): number {
-    const keys = this.#keys;
-    const ids = this.#ids;
-    const mask = this.#mask;
-    let s = hashNumber(x) & mask;
-    let id = ids[s]!;
-    while (id !== -1) {
-      const y = keys[s]!;
-      if (y === x || (Number.isNaN(x) && Number.isNaN(y))) return id;
-      s = (s + 1) & mask;
-      id = ids[s]!;
-    }
-    id = this.#entries.size;
-    this.#entries.push(x, true);
-    keys[s] = x;
-    ids[s] = id;
-    if (++this.#used * 2 > mask) this.#grow();
-    return id;
+  #keysOf(cols: readonly Column[], n: number): NumberKeys {
+    return asKind(toKeyColumn(cols[0]!, n), 'num', n, this.#nullsEqual) as NumberKeys;
   }
 
   #nullEntry(add: boolean): number {
@@ -111,23 +126,19 @@ export class NumberKeyTable implements KeyIndex {
   }
 
   #grow(): void {
-    const oldKeys = this.#keys;
-    const oldIds = this.#ids;
-    const slots = oldIds.length * 2;
-    const keys = new Float64Array(slots);
-    const ids = new Int32Array(slots).fill(-1);
-    const mask = slots - 1;
-    for (let s = 0; s < oldIds.length; s++) {
-      const id = oldIds[s]!;
-      if (id === -1) continue;
-      const x = oldKeys[s]!;
-      let t = hashNumber(x) & mask;
-      while (ids[t] !== -1) t = (t + 1) & mask;
-      keys[t] = x;
-      ids[t] = id;
+    const old = this.#slots;
+    const slots = emptySlots(old.length);
+    const mask = old.length - 1;
+    const wrap = 2 * mask + 1;
+    for (let s = 0; s < old.length; s += 2) {
+      if (old[s + 1] === -1) continue;
+      const x = old[s]!;
+      let t = (hashNumber(x) & mask) << 1;
+      while (slots[t + 1] !== -1) t = (t + 2) & wrap;
+      slots[t] = x;
+      slots[t + 1] = old[s + 1]!;
     }
-    this.#keys = keys;
-    this.#ids = ids;
+    this.#slots = slots;
     this.#mask = mask;
   }
 }

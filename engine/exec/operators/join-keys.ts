@@ -48,17 +48,26 @@ export class JoinHashTable {
 
   /** Every (probe row, build row) pair with equal keys: probe rows ascending, each one's build rows descending. */
   probe(keys: readonly Column[], n: number): Pairs {
-    const pairs = new PairBuffer(n);
-    if (this.#index === null) return pairs.done();
+    if (this.#index === null) return { left: new Int32Array(0), right: new Int32Array(0), count: 0 };
     const ids = this.#index.find(keys, n);
     const head = this.#head;
     const next = this.#next;
+    let left = new Int32Array(Math.max(16, n));
+    let right = new Int32Array(left.length);
+    let count = 0;
     for (let i = 0; i < n; i++) {
       const id = ids[i]!;
       if (id === -1) continue;
-      for (let r = head[id]!; r !== -1; r = next[r]!) pairs.push(i, r);
+      for (let r = head[id]!; r !== -1; r = next[r]!) {
+        if (count === left.length) {
+          left = fit(left, count + 1, 0);
+          right = fit(right, count + 1, 0);
+        }
+        left[count] = i;
+        right[count++] = r;
+      }
     }
-    return pairs.done();
+    return { left, right, count };
   }
 }
 
@@ -69,25 +78,4 @@ function fit(a: Int32Array<ArrayBuffer>, n: number, fill: number): Int32Array<Ar
   b.set(a);
   b.fill(fill, a.length);
   return b;
-}
-
-export class PairBuffer {
-  left: Int32Array<ArrayBuffer>;
-  right: Int32Array<ArrayBuffer>;
-  count = 0;
-  constructor(capacity: number) {
-    this.left = new Int32Array(Math.max(16, capacity));
-    this.right = new Int32Array(Math.max(16, capacity));
-  }
-  push(l: number, r: number): void {
-    if (this.count === this.left.length) {
-      this.left = fit(this.left, this.count + 1, 0);
-      this.right = fit(this.right, this.count + 1, 0);
-    }
-    this.left[this.count] = l;
-    this.right[this.count++] = r;
-  }
-  done(): Pairs {
-    return { left: this.left, right: this.right, count: this.count };
-  }
 }
