@@ -35,7 +35,41 @@ export function hashBigInt(x: bigint): number {
 /** FNV-1a over bytes [start, end), then mixed. */
 export function hashBytes(bytes: Uint8Array, start: number, end: number): number {
   let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, FNV_PRIME);
+  return mix32(h);
+}
+
+const FNV_PRIME = 0x01000193;
+
+/**
+ * `hashBytes` of the UTF-8 encoding of `s`, as TextEncoder writes it (a lone surrogate as U+FFFD), without
+ * encoding it: a string and its bytes hash alike.
+ */
+export function hashString(s: string): number {
+  let h = 0x811c9dc5;
+  for (let j = 0; j < s.length; j++) {
+    let c = s.charCodeAt(j);
+    if (c < 0x80) h = Math.imul(h ^ c, FNV_PRIME);
+    else if (c < 0x800) {
+      h = Math.imul(h ^ (0xc0 | (c >> 6)), FNV_PRIME);
+      h = Math.imul(h ^ (0x80 | (c & 63)), FNV_PRIME);
+    } else {
+      const d = c >= 0xd800 && c <= 0xdbff && j + 1 < s.length ? s.charCodeAt(j + 1) : 0;
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        const cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        j++;
+        h = Math.imul(h ^ (0xf0 | (cp >> 18)), FNV_PRIME);
+        h = Math.imul(h ^ (0x80 | ((cp >> 12) & 63)), FNV_PRIME);
+        h = Math.imul(h ^ (0x80 | ((cp >> 6) & 63)), FNV_PRIME);
+        h = Math.imul(h ^ (0x80 | (cp & 63)), FNV_PRIME);
+        continue;
+      }
+      if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
+      h = Math.imul(h ^ (0xe0 | (c >> 12)), FNV_PRIME);
+      h = Math.imul(h ^ (0x80 | ((c >> 6) & 63)), FNV_PRIME);
+      h = Math.imul(h ^ (0x80 | (c & 63)), FNV_PRIME);
+    }
+  }
   return mix32(h);
 }
 
@@ -50,7 +84,7 @@ export function hashKeys(keys: readonly KeyColumn[], n: number, out: Int32Array 
 }
 
 function combine(prev: number, h: number): number {
-  return Math.imul(prev, 0x01000193) ^ h;
+  return Math.imul(prev, FNV_PRIME) ^ h;
 }
 
 function hashNumbers(k: NumberKeys, n: number, out: Int32Array, after: boolean): void {
@@ -63,9 +97,14 @@ function hashNumbers(k: NumberKeys, n: number, out: Int32Array, after: boolean):
 }
 
 function hashTexts(k: TextKeys, n: number, out: Int32Array, after: boolean): void {
-  const { offsets, bytes, valid } = k;
+  const { strings, offsets, bytes, valid } = k;
   for (let i = 0; i < n; i++) {
-    const h = valid !== null && valid[i] === 0 ? NULL_HASH : hashBytes(bytes, offsets[i]!, offsets[i + 1]!);
+    const h =
+      valid !== null && valid[i] === 0
+        ? NULL_HASH
+        : strings !== null
+          ? hashString(strings[i]!)
+          : hashBytes(bytes, offsets[i]!, offsets[i + 1]!);
     out[i] = after ? combine(out[i]!, h) : h;
   }
 }

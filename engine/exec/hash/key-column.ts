@@ -1,5 +1,5 @@
 // `KeyColumn`: one key column of a batch in the two forms the hash tables read (numbers or UTF-8 bytes).
-import { type Column, MAX_EXACT, type Utf8Bytes } from '../../arrow/column.js';
+import { type Column, MAX_EXACT } from '../../arrow/column.js';
 import { InternalError } from '../../errors.js';
 
 /**
@@ -14,9 +14,13 @@ export interface NumberKeys {
   readonly big: Map<number, bigint> | null;
 }
 
-/** Text keys as UTF-8 bytes: the column's own bytes when it has them (never decoded), else JS strings encoded. */
+/**
+ * Text keys: the column's UTF-8 bytes when it has them (never decoded), else its JS strings (`strings`, with
+ * `offsets`/`bytes` empty). Either form hashes and compares as UTF-8 bytes.
+ */
 export interface TextKeys {
   readonly kind: 'str';
+  readonly strings: readonly string[] | null;
   readonly offsets: Int32Array;
   readonly bytes: Uint8Array;
   readonly valid: Uint8Array | null;
@@ -24,14 +28,18 @@ export interface TextKeys {
 
 export type KeyColumn = NumberKeys | TextKeys;
 
-/** The first `n` rows of `col` as hash-table keys; copies only BigInt64 values and JS strings. */
+const NO_OFFSETS = new Int32Array(0);
+const NO_BYTES = new Uint8Array(0);
+
+/** The first `n` rows of `col` as hash-table keys; copies only BigInt64 values. */
 export function toKeyColumn(col: Column, n: number): KeyColumn {
   const v = col.values;
   if (col.type.id === 'null' || v === null) {
     return { kind: 'num', values: new Uint8Array(n), valid: new Uint8Array(n), big: null };
   }
-  if (Array.isArray(v)) return { kind: 'str', ...encodeStrings(v as string[], n), valid: col.valid };
-  if ('offsets' in v) return { kind: 'str', offsets: v.offsets, bytes: v.bytes, valid: col.valid };
+  if (Array.isArray(v))
+    return { kind: 'str', strings: v as string[], offsets: NO_OFFSETS, bytes: NO_BYTES, valid: col.valid };
+  if ('offsets' in v) return { kind: 'str', strings: null, offsets: v.offsets, bytes: v.bytes, valid: col.valid };
   if (v instanceof BigInt64Array) return bigKeys(v, col.valid, n);
   return { kind: 'num', values: v as Int32Array | Float64Array | Uint8Array, valid: col.valid, big: null };
 }
@@ -46,7 +54,7 @@ export function asKind(k: KeyColumn, kind: KeyColumn['kind'], n: number, nullsMa
     throw new InternalError('hash keys of different kinds');
   const valid = new Uint8Array(n);
   if (kind === 'num') return { kind, values: valid, valid, big: null };
-  return { kind, offsets: new Int32Array(n + 1), bytes: new Uint8Array(0), valid };
+  return { kind, strings: null, offsets: new Int32Array(n + 1), bytes: NO_BYTES, valid };
 }
 
 const MAX_BIG = BigInt(MAX_EXACT);
@@ -63,37 +71,4 @@ function bigKeys(v: BigInt64Array, valid: Uint8Array | null, n: number): NumberK
     }
   }
   return { kind: 'num', values, valid, big };
-}
-
-const encoder = new TextEncoder();
-
-/** UTF-8 bytes of `strings[0..n)`; a single pass while the text is ASCII (TPC-H's is). */
-export function encodeStrings(strings: readonly string[], n: number): Utf8Bytes {
-  let total = 0;
-  for (let i = 0; i < n; i++) total += strings[i]!.length;
-  const offsets = new Int32Array(n + 1);
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (let i = 0; i < n; i++) {
-    const s = strings[i]!;
-    for (let j = 0; j < s.length; j++) {
-      const c = s.charCodeAt(j);
-      if (c > 127) return encodeUnicode(strings, n, total);
-      bytes[at++] = c;
-    }
-    offsets[i + 1] = at;
-  }
-  return { offsets, bytes };
-}
-
-function encodeUnicode(strings: readonly string[], n: number, chars: number): Utf8Bytes {
-  // A UTF-16 code unit never takes more than 3 UTF-8 bytes.
-  const offsets = new Int32Array(n + 1);
-  const bytes = new Uint8Array(chars * 3);
-  let at = 0;
-  for (let i = 0; i < n; i++) {
-    at += encoder.encodeInto(strings[i]!, bytes.subarray(at)).written;
-    offsets[i + 1] = at;
-  }
-  return { offsets, bytes: bytes.subarray(0, at) };
 }

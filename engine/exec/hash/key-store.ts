@@ -4,6 +4,7 @@ import type { DataType } from '../../plan/types.js';
 import type { KeyColumn, NumberKeys, TextKeys } from './key-column.js';
 
 const INITIAL_ENTRIES = 64;
+const encoder = new TextEncoder();
 
 function grown<T extends Float64Array | Uint8Array | Int32Array>(a: T, need: number): T {
   if (need <= a.length) return a;
@@ -97,30 +98,60 @@ export class TextStore {
     this.offsets = grown(this.offsets, id + 2);
     this.valid = grown(this.valid, id + 1);
     const at = this.offsets[id]!;
-    if (k.valid !== null && k.valid[i] === 0) {
-      this.offsets[id + 1] = at;
-      return;
+    let end = at;
+    if (k.valid === null || k.valid[i] === 1) {
+      end = k.strings === null ? this.#copy(k, i, at) : this.#encode(k.strings[i]!, at);
+      this.valid[id] = 1;
     }
+    this.offsets[id + 1] = end;
+  }
+
+  #copy(k: TextKeys, i: number, at: number): number {
     const start = k.offsets[i]!;
     const end = k.offsets[i + 1]!;
     this.bytes = grown(this.bytes, at + end - start);
     this.bytes.set(k.bytes.subarray(start, end), at);
-    this.offsets[id + 1] = at + end - start;
-    this.valid[id] = 1;
+    return at + end - start;
+  }
+
+  #encode(s: string, at: number): number {
+    // A UTF-16 code unit never takes more than 3 UTF-8 bytes.
+    this.bytes = grown(this.bytes, at + s.length * 3);
+    const bytes = this.bytes;
+    for (let j = 0; j < s.length; j++) {
+      const c = s.charCodeAt(j);
+      if (c >= 0x80) return at + encoder.encodeInto(s, bytes.subarray(at)).written;
+      bytes[at + j] = c;
+    }
+    return at + s.length;
   }
 
   equals(id: number, k: TextKeys, i: number): boolean {
     const valid = k.valid === null || k.valid[i] === 1;
     if (valid !== (this.valid[id] === 1)) return false;
     if (!valid) return true;
-    const start = k.offsets[i]!;
-    const len = k.offsets[i + 1]! - start;
     const at = this.offsets[id]!;
-    if (this.offsets[id + 1]! - at !== len) return false;
-    const a = k.bytes;
-    const b = this.bytes;
-    for (let j = 0; j < len; j++) if (a[start + j] !== b[at + j]) return false;
-    return true;
+    const len = this.offsets[id + 1]! - at;
+    if (k.strings !== null) return this.#equalsString(k.strings[i]!, at, len);
+    const start = k.offsets[i]!;
+    if (k.offsets[i + 1]! - start !== len) return false;
+    return sameBytes(k.bytes, start, this.bytes, at, len);
+  }
+
+  /** Whether `s` encodes to the `len` bytes at `at`; ASCII compares char by byte, the rest is encoded. */
+  #equalsString(s: string, at: number, len: number): boolean {
+    // UTF-8 never takes fewer bytes than UTF-16 code units.
+    if (len < s.length) return false;
+    const bytes = this.bytes;
+    for (let j = 0; j < s.length; j++) {
+      const c = s.charCodeAt(j);
+      if (c >= 0x80) {
+        const tail = encoder.encode(s.slice(j));
+        return tail.length === len - j && sameBytes(tail, 0, bytes, at + j, tail.length);
+      }
+      if (bytes[at + j] !== c) return false;
+    }
+    return len === s.length;
   }
 
   /** The entries as a utf8 column over UTF-8 bytes (decoded only if a consumer asks for strings). */
@@ -131,6 +162,11 @@ export class TextStore {
     const offsets = this.offsets.slice(0, n + 1);
     return makeColumn(type, { offsets, bytes: this.bytes.slice(0, offsets[n]!) }, valid, n);
   }
+}
+
+function sameBytes(a: Uint8Array, i: number, b: Uint8Array, j: number, len: number): boolean {
+  for (let k = 0; k < len; k++) if (a[i + k] !== b[j + k]) return false;
+  return true;
 }
 
 function validity(valid: Uint8Array, n: number): Uint8Array | null {
