@@ -1,12 +1,12 @@
 // `JoinExec` joins a streamed left input with a materialised right input: a hash join on the equality keys, or a
 // nested loop over every pair when the condition has no equality. All join types share the pair bookkeeping.
 import { type Batch, makeBatch } from '../../arrow/batch.js';
-import { type Column, constantColumn, makeColumn } from '../../arrow/column.js';
+import { type Column, type ColumnValues, constantColumn, makeColumn } from '../../arrow/column.js';
 import { concatColumns, selectTrue, take } from '../../arrow/kernels/take.js';
 import { takeOrNull } from '../../arrow/kernels/take-or-null.js';
 import { ExecError } from '../../errors.js';
 import type { JoinType } from '../../plan/logical/index.js';
-import type { Schema } from '../../plan/types.js';
+import type { DataType, Schema } from '../../plan/types.js';
 import { checkCancelled, type ExecContext } from '../context.js';
 import type { PhysicalExpr } from '../expr/physical-expr.js';
 import type { PhysicalOperator } from '../operator.js';
@@ -111,7 +111,13 @@ export class JoinExec implements PhysicalOperator {
   #residual(batch: Batch, build: Batch, pairs: Pairs): Pairs {
     const residual = this.#spec.residual;
     if (residual === null || pairs.count === 0) return pairs;
-    const combined = this.#gather(batch, build, pairs, false, false);
+    // Only the columns the condition reads are gathered (see GatherOnRead).
+    const n = pairs.count;
+    const columns = [
+      ...batch.columns.map((c) => new GatherOnRead(c, pairs.left, n)),
+      ...build.columns.map((c) => new GatherOnRead(c, pairs.right, n)),
+    ];
+    const combined = makeBatch(this.#pairSchema, columns, n);
     const { indices, count } = selectTrue(residual.evaluate(combined));
     const left = new Int32Array(count);
     const right = new Int32Array(count);
@@ -190,7 +196,7 @@ export class JoinExec implements PhysicalOperator {
   }
 
   /** Left columns then right columns of the pairs (`padded`: index -1 on either side is a NULL row). */
-  #gather(batch: Batch | null, build: Batch, pairs: Pairs, padded: boolean, output = true): Batch {
+  #gather(batch: Batch | null, build: Batch, pairs: Pairs, padded: boolean): Batch {
     const n = pairs.count;
     const left = this.#left.schema.fields.map((f, c) =>
       batch === null
@@ -200,7 +206,7 @@ export class JoinExec implements PhysicalOperator {
           : take(batch.columns[c]!, pairs.left, n),
     );
     const right = build.columns.map((c) => (padded ? takeOrNull(c, pairs.right, n) : take(c, pairs.right, n)));
-    return makeBatch(output ? this.schema : this.#pairSchema, [...left, ...right], n);
+    return makeBatch(this.schema, [...left, ...right], n);
   }
 }
 
@@ -237,4 +243,33 @@ function sliceRows(batch: Batch, from: number, to: number): Column[] {
   const idx = new Int32Array(to - from);
   for (let i = 0; i < idx.length; i++) idx[i] = from + i;
   return batch.columns.map((c) => take(c, idx));
+}
+
+/** `take(col, indices)`, done on the first read of its values or validity (a residual reads few columns). */
+class GatherOnRead implements Column {
+  readonly type: DataType;
+  readonly length: number;
+  readonly #col: Column;
+  readonly #indices: Int32Array;
+  #taken: Column | null = null;
+
+  constructor(col: Column, indices: Int32Array, n: number) {
+    this.type = col.type;
+    this.length = n;
+    this.#col = col;
+    this.#indices = indices;
+  }
+
+  get values(): ColumnValues {
+    return this.#gathered().values;
+  }
+
+  get valid(): Uint8Array | null {
+    return this.#gathered().valid;
+  }
+
+  #gathered(): Column {
+    if (this.#taken === null) this.#taken = take(this.#col, this.#indices, this.length);
+    return this.#taken;
+  }
 }

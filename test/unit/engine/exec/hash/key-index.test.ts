@@ -49,7 +49,7 @@ const utf8Bytes = (values: (string | null)[]): Column => {
     offsets[i + 1] = offsets[i]! + p.length;
   });
   const bytes = new Uint8Array(offsets[parts.length]!);
-  parts.forEach((p, i) => bytes.set(p, offsets[i]!));
+  for (const [i, p] of parts.entries()) bytes.set(p, offsets[i]!);
   return makeColumn(UTF8, { offsets: offsets.subarray(1), bytes }, validity(values), values.length);
 };
 
