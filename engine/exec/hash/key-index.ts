@@ -12,6 +12,8 @@ export interface KeyIndex {
   insert(cols: readonly Column[], n: number): Int32Array;
   /** Ids of rows [0, n), -1 where the key is absent (or has a NULL part unless NULLs are keys); adds nothing. */
   find(cols: readonly Column[], n: number): Int32Array;
+  /** Makes room for `keys` more distinct keys without growing (a join's build knows its batch sizes). */
+  reserve(keys: number): void;
   /** Key column `c` of every entry, in id order, as a column of `type`. */
   column(c: number, type: DataType): Column;
 }

@@ -37,6 +37,12 @@ export class KeyTable implements KeyIndex {
     return this.#lookup(cols, n, false);
   }
 
+  reserve(keys: number): void {
+    let slots = this.#mask + 1;
+    while ((this.#store.size + keys) * 2 >= slots) slots *= 2;
+    if (slots > this.#mask + 1) this.#grow(slots);
+  }
+
   column(c: number, type: DataType): Column {
     return this.#store.column(c, type);
   }
@@ -75,10 +81,10 @@ export class KeyTable implements KeyIndex {
     return out;
   }
 
-  #grow(): void {
+  /** Rehashes into `slots` slots (default: twice as many). */
+  #grow(slots = this.#ids.length * 2): void {
     const oldIds = this.#ids;
     const oldHashes = this.#hashes;
-    const slots = oldIds.length * 2;
     const ids = new Int32Array(slots).fill(-1);
     const hashes = new Int32Array(slots);
     const mask = slots - 1;

@@ -97,6 +97,12 @@ export class NumberKeyTable implements KeyIndex {
     return out;
   }
 
+  reserve(keys: number): void {
+    let slots = this.#mask + 1;
+    while ((this.#entries.size + keys) * 2 >= slots) slots *= 2;
+    if (slots > this.#mask + 1) this.#grow(slots);
+  }
+
   column(_c: number, type: DataType): Column {
     return this.#entries.column(type);
   }
@@ -125,10 +131,11 @@ export class NumberKeyTable implements KeyIndex {
     return id ?? -1;
   }
 
-  #grow(): void {
+  /** Rehashes into `count` slots (default: twice as many). */
+  #grow(count = (this.#mask + 1) * 2): void {
     const old = this.#slots;
-    const slots = emptySlots(old.length);
-    const mask = old.length - 1;
+    const slots = emptySlots(count);
+    const mask = count - 1;
     const wrap = 2 * mask + 1;
     for (let s = 0; s < old.length; s += 2) {
       if (old[s + 1] === -1) continue;

@@ -28,6 +28,7 @@ export class JoinHashTable {
       keys.map((k) => k.type),
       false,
     );
+    this.#index.reserve(n);
     const ids = this.#index.insert(keys, n);
     this.#head = fit(this.#head, this.#index.size, -1);
     this.#next = fit(this.#next, this.#rows + n, -1);

@@ -209,3 +209,18 @@ test('a NULL literal key meets a typed key; a real kind mismatch is an internal 
   assert.deepEqual(insert(j, texts(['1'])), [0]);
   assert.deepEqual(find(j, ints([1])), [-1]);
 });
+
+for (const [name, t] of [
+  ...tablesFor(INT32, false),
+  ['general, two keys', makeKeyIndex([INT32, INT32], false)] as const,
+]) {
+  test(`${name}: reserve sizes the table once; inserting past it still grows`, () => {
+    const keys = ints(Array.from({ length: 5000 }, (_, i) => i * 3));
+    const cols = name.includes('two') ? [keys, keys] : [keys];
+    t.reserve(1000);
+    const ids = t.insert(cols, 5000);
+    for (let i = 0; i < 5000; i++) assert.equal(ids[i], i);
+    t.reserve(5000);
+    assert.deepEqual([...t.find(cols, 5000)], [...ids]);
+  });
+}
