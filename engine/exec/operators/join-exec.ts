@@ -35,6 +35,8 @@ export class JoinExec implements PhysicalOperator {
   readonly #pairSchema: Schema;
   /** Semi/anti/mark without any condition: a left row matches iff the right side has a row. */
   readonly #existsOnly: boolean;
+  /** Semi/anti/mark without a residual: one matching right row per left row decides. */
+  readonly #firstMatchOnly: boolean;
 
   constructor(left: PhysicalOperator, right: PhysicalOperator, spec: JoinSpec, schema: Schema) {
     this.#left = left;
@@ -45,6 +47,8 @@ export class JoinExec implements PhysicalOperator {
     const t = spec.joinType;
     this.#existsOnly =
       spec.leftKeys.length === 0 && spec.residual === null && (t === 'semi' || t === 'anti' || t === 'mark');
+    this.#firstMatchOnly =
+      spec.residual === null && !spec.singleMatch && (t === 'semi' || t === 'anti' || t === 'mark');
   }
 
   async *execute(ctx: ExecContext): AsyncIterable<Batch> {
@@ -64,7 +68,7 @@ export class JoinExec implements PhysicalOperator {
         const end = Math.min(batch.length, start + chunk);
         const pairs =
           table && keys
-            ? table.probe(keys, batch.length)
+            ? table.probe(keys, batch.length, this.#firstMatchOnly)
             : this.#existsOnly
               ? everyRowOnce(start, end, rightRows)
               : nestedPairs(start, end, rightRows);

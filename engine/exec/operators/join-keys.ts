@@ -47,8 +47,11 @@ export class JoinHashTable {
     this.#rows += n;
   }
 
-  /** Every (probe row, build row) pair with equal keys: probe rows ascending, each one's build rows descending. */
-  probe(keys: readonly Column[], n: number): Pairs {
+  /**
+   * Every (probe row, build row) pair with equal keys: probe rows ascending, each one's build rows descending.
+   * `firstOnly`: one pair per matching probe row (semi and anti joins only ask whether there is a match).
+   */
+  probe(keys: readonly Column[], n: number, firstOnly = false): Pairs {
     if (this.#index === null) return { left: new Int32Array(0), right: new Int32Array(0), count: 0 };
     const ids = this.#index.find(keys, n);
     const head = this.#head;
@@ -66,6 +69,7 @@ export class JoinHashTable {
         }
         left[count] = i;
         right[count++] = r;
+        if (firstOnly) break;
       }
     }
     return { left, right, count };

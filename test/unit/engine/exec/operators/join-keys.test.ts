@@ -43,3 +43,16 @@ test('multi-column keys and an empty build side', () => {
     [1, 2],
   ]);
 });
+
+test('firstOnly: one pair per matching probe row, its newest build row', () => {
+  const t = new JoinHashTable();
+  t.add([ints([1, 2, 1, 1])], 4);
+  const p = t.probe([ints([1, 5, 2])], 3, true);
+  assert.deepEqual(
+    Array.from({ length: p.count }, (_, i) => [p.left[i], p.right[i]]),
+    [
+      [0, 3],
+      [2, 1],
+    ],
+  );
+});
