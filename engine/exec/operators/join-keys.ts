@@ -19,6 +19,7 @@ export class JoinHashTable {
   #head = new Int32Array(64).fill(-1);
   #next = new Int32Array(64);
   #rows = 0;
+  #newKeysPerRow = 0;
   /** Whether some build row has a NULL key (NOT IN needs to know). */
   hasNullKey = false;
 
@@ -28,8 +29,12 @@ export class JoinHashTable {
       keys.map((k) => k.type),
       false,
     );
-    this.#index.reserve(n);
+    // Reserve for as many new keys as the last batch brought (per row): a unique-key build sizes its table once,
+    // a low-cardinality one stays small enough to probe in cache.
+    const before = this.#index.size;
+    this.#index.reserve(Math.ceil(n * this.#newKeysPerRow));
     const ids = this.#index.insert(keys, n);
+    this.#newKeysPerRow = (this.#index.size - before) / n;
     this.#head = fit(this.#head, this.#index.size, -1);
     this.#next = fit(this.#next, this.#rows + n, -1);
     const head = this.#head;
