@@ -2,6 +2,7 @@
 import type { Column } from '../../arrow/column.js';
 import { take } from '../../arrow/kernels/take.js';
 import type { AggregateCall } from '../../plan/logical/index.js';
+import type { DataType } from '../../plan/types.js';
 import { type Accumulator, makeAccumulator } from './accumulators.js';
 import { GroupKeys } from './group-keys.js';
 
@@ -20,9 +21,10 @@ export class GroupTable {
   readonly keys: GroupKeys;
   readonly #accs: Accumulator[];
 
-  constructor(columns: readonly number[], calls: readonly AggregateCall[]) {
+  /** `types`: the type of each GROUP BY column this table groups by. */
+  constructor(columns: readonly number[], types: readonly DataType[], calls: readonly AggregateCall[]) {
     this.columns = columns;
-    this.keys = new GroupKeys(columns.length);
+    this.keys = new GroupKeys(types);
     this.#accs = calls.map(makeAccumulator);
   }
 

@@ -7,7 +7,6 @@ import { INT32, type Schema } from '../../plan/types.js';
 import { checkCancelled, type ExecContext } from '../context.js';
 import type { PhysicalExpr } from '../expr/physical-expr.js';
 import type { PhysicalOperator } from '../operator.js';
-import { columnFromValues } from './accumulators.js';
 import { type AggregateInput, GroupTable, keptValues } from './group-table.js';
 
 export interface PhysicalAggregate {
@@ -46,7 +45,15 @@ export class HashAggregateExec implements PhysicalOperator {
   async *execute(ctx: ExecContext): AsyncIterable<Batch> {
     const sets = this.#groupingSets ?? [this.#groupBy.map((_, i) => i)];
     const calls = this.#aggregates.map((a) => a.call);
-    const tables = sets.map((s) => new GroupTable(s, calls));
+    const fields = this.schema.fields;
+    const tables = sets.map(
+      (s) =>
+        new GroupTable(
+          s,
+          s.map((c) => fields[c]!.type),
+          calls,
+        ),
+    );
     for await (const batch of this.#input.execute(ctx)) {
       checkCancelled(ctx);
       const keys = this.#groupBy.map((g) => g.evaluate(batch));
@@ -69,7 +76,7 @@ export class HashAggregateExec implements PhysicalOperator {
     const fields = this.schema.fields;
     const groupColumns = this.#groupBy.map((_, c): Column => {
       const at = t.columns.indexOf(c);
-      return at < 0 ? constantColumn(fields[c]!.type, null, n) : columnFromValues(fields[c]!.type, t.keys.values(at));
+      return at < 0 ? constantColumn(fields[c]!.type, null, n) : t.keys.column(at, fields[c]!.type);
     });
     const columns = [...groupColumns, ...t.finish()];
     if (this.#groupingSets) {

@@ -1,16 +1,16 @@
 // `JoinExec` joins a streamed left input with a materialised right input: a hash join on the equality keys, or a
 // nested loop over every pair when the condition has no equality. All join types share the pair bookkeeping.
 import { type Batch, makeBatch } from '../../arrow/batch.js';
-import { type Column, constantColumn, makeColumn } from '../../arrow/column.js';
+import { type Column, type ColumnValues, constantColumn, makeColumn } from '../../arrow/column.js';
 import { concatColumns, selectTrue, take } from '../../arrow/kernels/take.js';
 import { takeOrNull } from '../../arrow/kernels/take-or-null.js';
 import { ExecError } from '../../errors.js';
 import type { JoinType } from '../../plan/logical/index.js';
-import type { Schema } from '../../plan/types.js';
+import type { DataType, Schema } from '../../plan/types.js';
 import { checkCancelled, type ExecContext } from '../context.js';
 import type { PhysicalExpr } from '../expr/physical-expr.js';
 import type { PhysicalOperator } from '../operator.js';
-import { JoinHashTable, keyReader } from './join-keys.js';
+import { JoinHashTable, type Pairs } from './join-keys.js';
 
 export interface JoinSpec {
   readonly joinType: JoinType;
@@ -35,6 +35,8 @@ export class JoinExec implements PhysicalOperator {
   readonly #pairSchema: Schema;
   /** Semi/anti/mark without any condition: a left row matches iff the right side has a row. */
   readonly #existsOnly: boolean;
+  /** Semi/anti/mark without a residual: one matching right row per left row decides. */
+  readonly #firstMatchOnly: boolean;
 
   constructor(left: PhysicalOperator, right: PhysicalOperator, spec: JoinSpec, schema: Schema) {
     this.#left = left;
@@ -45,36 +47,34 @@ export class JoinExec implements PhysicalOperator {
     const t = spec.joinType;
     this.#existsOnly =
       spec.leftKeys.length === 0 && spec.residual === null && (t === 'semi' || t === 'anti' || t === 'mark');
+    this.#firstMatchOnly =
+      spec.residual === null && !spec.singleMatch && (t === 'semi' || t === 'anti' || t === 'mark');
   }
 
   async *execute(ctx: ExecContext): AsyncIterable<Batch> {
     const spec = this.#spec;
-    const build = await this.#materialize(this.#right, ctx);
+    const table = spec.leftKeys.length > 0 ? new JoinHashTable() : null;
+    const build = await this.#materialize(this.#right, ctx, table);
     const rightRows = build.length;
-    const table =
-      spec.leftKeys.length > 0
-        ? new JoinHashTable(
-            spec.rightKeys.map((k) => k.evaluate(build)),
-            rightRows,
-          )
-        : null;
     const rightMatched = spec.joinType === 'right' || spec.joinType === 'full' ? new Uint8Array(rightRows) : null;
     const nullOnRight = spec.nullAware && (table?.hasNullKey ?? false);
     for await (const batch of this.#left.execute(ctx)) {
       checkCancelled(ctx);
       if (batch.length === 0) continue;
+      const keys = table ? spec.leftKeys.map((k) => k.evaluate(batch)) : null;
       const chunk =
         table || this.#existsOnly ? batch.length : Math.max(1, Math.floor(NESTED_LOOP_PAIRS / Math.max(1, rightRows)));
       for (let start = 0; start < batch.length; start += chunk) {
         const end = Math.min(batch.length, start + chunk);
-        const pairs = table
-          ? this.#probe(batch, table)
-          : this.#existsOnly
-            ? everyRowOnce(start, end, rightRows)
-            : nestedPairs(start, end, rightRows);
+        const pairs =
+          table && keys
+            ? table.probe(keys, batch.length, this.#firstMatchOnly)
+            : this.#existsOnly
+              ? everyRowOnce(start, end, rightRows)
+              : nestedPairs(start, end, rightRows);
         const kept = this.#residual(batch, build, pairs);
         if (rightMatched) for (let i = 0; i < kept.count; i++) rightMatched[kept.right[i]!] = 1;
-        const out = this.#emit(batch, build, kept, start, end, rightRows, nullOnRight);
+        const out = this.#emit(batch, build, kept, start, end, rightRows, nullOnRight, keys);
         if (out && out.length > 0) yield out;
       }
     }
@@ -89,11 +89,18 @@ export class JoinExec implements PhysicalOperator {
     }
   }
 
-  async #materialize(op: PhysicalOperator, ctx: ExecContext): Promise<Batch> {
+  /** The right input as one batch; with a hash join, its keys go into `table` batch by batch. */
+  async #materialize(op: PhysicalOperator, ctx: ExecContext, table: JoinHashTable | null): Promise<Batch> {
     const batches: Batch[] = [];
     for await (const b of op.execute(ctx)) {
       checkCancelled(ctx);
-      if (b.length > 0) batches.push(b);
+      if (b.length === 0) continue;
+      batches.push(b);
+      if (table)
+        table.add(
+          this.#spec.rightKeys.map((k) => k.evaluate(b)),
+          b.length,
+        );
     }
     const length = batches.reduce((n, b) => n + b.length, 0);
     const columns = op.schema.fields.map((f, c) =>
@@ -104,24 +111,17 @@ export class JoinExec implements PhysicalOperator {
     return makeBatch(op.schema, columns, length);
   }
 
-  /** Every (left row, right row) pair with equal keys. */
-  #probe(batch: Batch, table: JoinHashTable): Pairs {
-    const read = keyReader(this.#spec.leftKeys.map((k) => k.evaluate(batch)));
-    const pairs = new PairBuffer(batch.length);
-    const next = table.next;
-    for (let i = 0; i < batch.length; i++) {
-      const k = read(i);
-      if (k === null) continue;
-      for (let r = table.first(k); r !== -1; r = next[r]!) pairs.push(i, r);
-    }
-    return pairs.done();
-  }
-
   /** The pairs that also satisfy the non-equality part of the condition. */
   #residual(batch: Batch, build: Batch, pairs: Pairs): Pairs {
     const residual = this.#spec.residual;
     if (residual === null || pairs.count === 0) return pairs;
-    const combined = this.#gather(batch, build, pairs, false, false);
+    // Only the columns the condition reads are gathered (see GatherOnRead).
+    const n = pairs.count;
+    const columns = [
+      ...batch.columns.map((c) => new GatherOnRead(c, pairs.left, n)),
+      ...build.columns.map((c) => new GatherOnRead(c, pairs.right, n)),
+    ];
+    const combined = makeBatch(this.#pairSchema, columns, n);
     const { indices, count } = selectTrue(residual.evaluate(combined));
     const left = new Int32Array(count);
     const right = new Int32Array(count);
@@ -141,6 +141,7 @@ export class JoinExec implements PhysicalOperator {
     to: number,
     rightRows: number,
     nullOnRight: boolean,
+    keys: readonly Column[] | null,
   ): Batch | null {
     const spec = this.#spec;
     const type = spec.joinType;
@@ -170,7 +171,7 @@ export class JoinExec implements PhysicalOperator {
       }
       return this.#gather(batch, build, { left, right, count: n }, true);
     }
-    const keyNull = spec.nullAware ? nullRows(spec.leftKeys[0]!.evaluate(batch)) : null;
+    const keyNull = spec.nullAware ? nullRows(keys?.[0] ?? spec.leftKeys[0]!.evaluate(batch)) : null;
     if (type === 'mark') {
       const values = new Uint8Array(matches.length);
       const valid = new Uint8Array(matches.length).fill(1);
@@ -199,7 +200,7 @@ export class JoinExec implements PhysicalOperator {
   }
 
   /** Left columns then right columns of the pairs (`padded`: index -1 on either side is a NULL row). */
-  #gather(batch: Batch | null, build: Batch, pairs: Pairs, padded: boolean, output = true): Batch {
+  #gather(batch: Batch | null, build: Batch, pairs: Pairs, padded: boolean): Batch {
     const n = pairs.count;
     const left = this.#left.schema.fields.map((f, c) =>
       batch === null
@@ -209,39 +210,7 @@ export class JoinExec implements PhysicalOperator {
           : take(batch.columns[c]!, pairs.left, n),
     );
     const right = build.columns.map((c) => (padded ? takeOrNull(c, pairs.right, n) : take(c, pairs.right, n)));
-    return makeBatch(output ? this.schema : this.#pairSchema, [...left, ...right], n);
-  }
-}
-
-interface Pairs {
-  readonly left: Int32Array;
-  readonly right: Int32Array;
-  readonly count: number;
-}
-
-class PairBuffer {
-  left: Int32Array;
-  right: Int32Array;
-  count = 0;
-  constructor(capacity: number) {
-    this.left = new Int32Array(Math.max(16, capacity));
-    this.right = new Int32Array(Math.max(16, capacity));
-  }
-  push(l: number, r: number): void {
-    if (this.count === this.left.length) {
-      const grow = (a: Int32Array) => {
-        const b = new Int32Array(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.left = grow(this.left);
-      this.right = grow(this.right);
-    }
-    this.left[this.count] = l;
-    this.right[this.count++] = r;
-  }
-  done(): Pairs {
-    return { left: this.left, right: this.right, count: this.count };
+    return makeBatch(this.schema, [...left, ...right], n);
   }
 }
 
@@ -278,4 +247,33 @@ function sliceRows(batch: Batch, from: number, to: number): Column[] {
   const idx = new Int32Array(to - from);
   for (let i = 0; i < idx.length; i++) idx[i] = from + i;
   return batch.columns.map((c) => take(c, idx));
+}
+
+/** `take(col, indices)`, done on the first read of its values or validity (a residual reads few columns). */
+class GatherOnRead implements Column {
+  readonly type: DataType;
+  readonly length: number;
+  readonly #col: Column;
+  readonly #indices: Int32Array;
+  #taken: Column | null = null;
+
+  constructor(col: Column, indices: Int32Array, n: number) {
+    this.type = col.type;
+    this.length = n;
+    this.#col = col;
+    this.#indices = indices;
+  }
+
+  get values(): ColumnValues {
+    return this.#gathered().values;
+  }
+
+  get valid(): Uint8Array | null {
+    return this.#gathered().valid;
+  }
+
+  #gathered(): Column {
+    if (this.#taken === null) this.#taken = take(this.#col, this.#indices, this.length);
+    return this.#taken;
+  }
 }

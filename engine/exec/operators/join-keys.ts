@@ -1,73 +1,91 @@
-// `JoinHashTable`: the build side's rows chained per join key; `keyReader` turns key columns into one hashable value.
-import { type Column, strings } from '../../arrow/column.js';
+// `JoinHashTable`: the build side's rows chained per distinct join key, probed a whole batch at a time.
+import type { Column } from '../../arrow/column.js';
+import { type KeyIndex, makeKeyIndex } from '../hash/key-index.js';
 
-export type JoinKey = number | string | bigint | boolean;
-
-const MAX_EXACT_BIG = 9007199254740991n;
-const SEP = '\u0001';
-
-/** Reads row i's key (one value, or a text tuple for several columns); `null` when any part is NULL. */
-export function keyReader(cols: readonly Column[]): (i: number) => JoinKey | null {
-  const parts = cols.map(partReader);
-  if (parts.length === 1) return parts[0]!;
-  return (i) => {
-    let key = '';
-    for (let c = 0; c < parts.length; c++) {
-      const v = parts[c]!(i);
-      if (v === null) return null;
-      key += c === 0 ? String(v) : SEP + String(v);
-    }
-    return key;
-  };
+/** (left row, right row) pairs of a join, `count` of them (the arrays may be longer). */
+export interface Pairs {
+  readonly left: Int32Array;
+  readonly right: Int32Array;
+  readonly count: number;
 }
 
-function partReader(c: Column): (i: number) => JoinKey | null {
-  if (c.type.id === 'null') return () => null;
-  const valid = c.valid;
-  if (c.type.id === 'utf8') {
-    const s = strings(c);
-    return valid === null ? (i) => s[i]! : (i) => (valid[i] === 0 ? null : s[i]!);
-  }
-  const v = c.values as ArrayLike<number | bigint>;
-  if (v instanceof BigInt64Array) {
-    // Values within ±2^53 hash as numbers, so a BigInt64-backed side meets a Float64-backed one.
-    const read = (i: number): JoinKey => {
-      const x = v[i] as bigint;
-      return x <= MAX_EXACT_BIG && x >= -MAX_EXACT_BIG ? Number(x) : x;
-    };
-    return valid === null ? read : (i) => (valid[i] === 0 ? null : read(i));
-  }
-  return valid === null ? (i) => v[i] as number : (i) => (valid[i] === 0 ? null : (v[i] as number));
-}
-
-/** Build rows chained by key: `head` maps a key to its last row, `next[row]` to the previous row (-1 ends). */
+/**
+ * Build rows are added batch by batch (row ids continue across batches). Each distinct key has a chain:
+ * `head[key]` is its last row, `next[row]` the row added before it with the same key (-1 ends). NULL keys
+ * never match and are not chained.
+ */
 export class JoinHashTable {
-  readonly #head = new Map<JoinKey, number>();
-  readonly next: Int32Array;
+  #index: KeyIndex | null = null;
+  #head = new Int32Array(64).fill(-1);
+  #next = new Int32Array(64);
+  #rows = 0;
+  #newKeysPerRow = 0;
   /** Whether some build row has a NULL key (NOT IN needs to know). */
-  readonly hasNullKey: boolean;
+  hasNullKey = false;
 
-  constructor(keys: readonly Column[], rows: number) {
-    this.next = new Int32Array(rows);
-    const read = keyReader(keys);
+  /** Adds the next `n` build rows, given their key columns. */
+  add(keys: readonly Column[], n: number): void {
+    this.#index ??= makeKeyIndex(
+      keys.map((k) => k.type),
+      false,
+    );
+    // Reserve for as many new keys as the last batch brought (per row): a unique-key build sizes its table once,
+    // a low-cardinality one stays small enough to probe in cache.
+    const before = this.#index.size;
+    this.#index.reserve(Math.ceil(n * this.#newKeysPerRow));
+    const ids = this.#index.insert(keys, n);
+    this.#newKeysPerRow = (this.#index.size - before) / n;
+    this.#head = fit(this.#head, this.#index.size, -1);
+    this.#next = fit(this.#next, this.#rows + n, -1);
     const head = this.#head;
-    let hasNull = false;
-    for (let i = 0; i < rows; i++) {
-      const k = read(i);
-      if (k === null) {
-        hasNull = true;
-        this.next[i] = -1;
+    const next = this.#next;
+    for (let i = 0; i < n; i++) {
+      const id = ids[i]!;
+      const row = this.#rows + i;
+      if (id === -1) {
+        this.hasNullKey = true;
         continue;
       }
-      const h = head.get(k);
-      this.next[i] = h === undefined ? -1 : h;
-      head.set(k, i);
+      next[row] = head[id]!;
+      head[id] = row;
     }
-    this.hasNullKey = hasNull;
+    this.#rows += n;
   }
 
-  /** The last build row with this key, or -1. */
-  first(key: JoinKey): number {
-    return this.#head.get(key) ?? -1;
+  /**
+   * Every (probe row, build row) pair with equal keys: probe rows ascending, each one's build rows descending.
+   * `firstOnly`: one pair per matching probe row (semi and anti joins only ask whether there is a match).
+   */
+  probe(keys: readonly Column[], n: number, firstOnly = false): Pairs {
+    if (this.#index === null) return { left: new Int32Array(0), right: new Int32Array(0), count: 0 };
+    const ids = this.#index.find(keys, n);
+    const head = this.#head;
+    const next = this.#next;
+    let left = new Int32Array(Math.max(16, n));
+    let right = new Int32Array(left.length);
+    let count = 0;
+    for (let i = 0; i < n; i++) {
+      const id = ids[i]!;
+      if (id === -1) continue;
+      for (let r = head[id]!; r !== -1; r = next[r]!) {
+        if (count === left.length) {
+          left = fit(left, count + 1, 0);
+          right = fit(right, count + 1, 0);
+        }
+        left[count] = i;
+        right[count++] = r;
+        if (firstOnly) break;
+      }
+    }
+    return { left, right, count };
   }
+}
+
+/** `a` grown to hold at least `n` entries, new entries set to `fill`. */
+function fit(a: Int32Array<ArrayBuffer>, n: number, fill: number): Int32Array<ArrayBuffer> {
+  if (n <= a.length) return a;
+  const b = new Int32Array(Math.max(n, a.length * 2));
+  b.set(a);
+  b.fill(fill, a.length);
+  return b;
 }

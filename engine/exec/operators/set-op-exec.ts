@@ -5,7 +5,6 @@ import type { SetOpKind } from '../../plan/logical/index.js';
 import type { Schema } from '../../plan/types.js';
 import { checkCancelled, type ExecContext } from '../context.js';
 import type { PhysicalOperator } from '../operator.js';
-import { columnFromValues } from './accumulators.js';
 import { GroupKeys } from './group-keys.js';
 
 /**
@@ -29,8 +28,7 @@ export class SetOpExec implements PhysicalOperator {
   }
 
   async *execute(ctx: ExecContext): AsyncIterable<Batch> {
-    const width = this.schema.fields.length;
-    const keys = new GroupKeys(width);
+    const keys = new GroupKeys(this.schema.fields.map((f) => f.type));
     const leftCounts = await count(this.#left, keys, ctx, null);
     const rightCounts = await count(this.#right, keys, ctx, leftCounts.length);
     const rows: number[] = [];
@@ -39,7 +37,7 @@ export class SetOpExec implements PhysicalOperator {
       for (let k = 0; k < times; k++) rows.push(g);
     }
     const indices = Int32Array.from(rows);
-    const columns = this.schema.fields.map((f, c) => take(columnFromValues(f.type, keys.values(c)), indices));
+    const columns = this.schema.fields.map((f, c) => take(keys.column(c, f.type), indices));
     const out = makeBatch(this.schema, columns, indices.length);
     for (let start = 0; start < out.length; start += DEFAULT_BATCH_ROWS) {
       yield sliceBatch(out, start, Math.min(out.length, start + DEFAULT_BATCH_ROWS));

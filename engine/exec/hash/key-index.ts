@@ -1,0 +1,29 @@
+// `KeyIndex`: what joins, GROUP BY and set operations ask of a hash table; `makeKeyIndex` picks the implementation.
+import type { Column } from '../../arrow/column.js';
+import type { DataType } from '../../plan/types.js';
+import { KeyTable } from './key-table.js';
+import { NumberKeyTable } from './number-key-table.js';
+
+/** Dense ids (0, 1, … in first-insertion order) for distinct key tuples. */
+export interface KeyIndex {
+  /** Distinct keys inserted so far. */
+  readonly size: number;
+  /** Ids of rows [0, n) of the key columns, adding unseen keys; -1 for a row with a NULL part unless NULLs are keys. */
+  insert(cols: readonly Column[], n: number): Int32Array;
+  /** Ids of rows [0, n), -1 where the key is absent (or has a NULL part unless NULLs are keys); adds nothing. */
+  find(cols: readonly Column[], n: number): Int32Array;
+  /** Makes room for `keys` more distinct keys without growing (a join's build knows its batch sizes). */
+  reserve(keys: number): void;
+  /** Key column `c` of every entry, in id order, as a column of `type`. */
+  column(c: number, type: DataType): Column;
+}
+
+/**
+ * One numeric key (integers, dates, decimals, floats, bools) gets `NumberKeyTable`, which keeps the key itself
+ * in its slots; anything else (text, several columns) gets `KeyTable`. `nullsEqual`: NULL is one key (GROUP BY,
+ * set operations), else NULL keys never match (joins).
+ */
+export function makeKeyIndex(types: readonly DataType[], nullsEqual: boolean): KeyIndex {
+  if (types.length === 1 && types[0]!.id !== 'utf8') return new NumberKeyTable(nullsEqual);
+  return new KeyTable(types, nullsEqual);
+}

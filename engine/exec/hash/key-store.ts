@@ -1,0 +1,215 @@
+// `KeyStore`: the distinct keys of a hash table, one entry per key in insertion order, in growable typed arrays.
+import { type Column, constantColumn, makeColumn } from '../../arrow/column.js';
+import type { DataType } from '../../plan/types.js';
+import type { KeyColumn, NumberKeys, TextKeys } from './key-column.js';
+
+const INITIAL_ENTRIES = 64;
+const encoder = new TextEncoder();
+
+function grown<T extends Float64Array | Uint8Array | Int32Array>(a: T, need: number): T {
+  if (need <= a.length) return a;
+  const Ctor = a.constructor as new (n: number) => T;
+  const b = new Ctor(Math.max(need, a.length * 2));
+  b.set(a);
+  return b;
+}
+
+/** One numeric key column's entries: numbers, with int64/decimal values beyond ±2^53 kept as bigints. */
+export class NumberStore {
+  values = new Float64Array(INITIAL_ENTRIES);
+  valid = new Uint8Array(INITIAL_ENTRIES);
+  big: Map<number, bigint> | null = null;
+  size = 0;
+
+  /** Appends row i of `k` (NULL included). */
+  append(k: NumberKeys, i: number): void {
+    if (k.valid !== null && k.valid[i] === 0) this.push(0, false);
+    else if (k.big?.has(i)) this.pushBig(k.big.get(i)!);
+    else this.push(k.values[i]!, true);
+  }
+
+  push(x: number, valid: boolean): void {
+    const id = this.size++;
+    if (id === this.values.length) {
+      this.values = grown(this.values, id + 1);
+      this.valid = grown(this.valid, id + 1);
+    }
+    this.values[id] = x;
+    this.valid[id] = valid ? 1 : 0;
+  }
+
+  pushBig(x: bigint): void {
+    this.big ??= new Map();
+    this.big.set(this.size, x);
+    this.push(0, true);
+  }
+
+  /** Whether entry `id` equals row i of `k` (NULL equals NULL; NaN equals NaN). */
+  equals(id: number, k: NumberKeys, i: number): boolean {
+    const valid = k.valid === null || k.valid[i] === 1;
+    if (valid !== (this.valid[id] === 1)) return false;
+    if (!valid) return true;
+    if (k.big !== null || this.big !== null) {
+      const a = k.big?.get(i);
+      const b = this.big?.get(id);
+      if (a !== undefined || b !== undefined) return a === b;
+    }
+    const x = k.values[i]!;
+    const y = this.values[id]!;
+    return x === y || (Number.isNaN(x) && Number.isNaN(y));
+  }
+
+  /** The entries as a column of `type`. */
+  column(type: DataType): Column {
+    const n = this.size;
+    const valid = validity(this.valid, n);
+    if (valid !== null && !valid.includes(1)) return constantColumn(type, null, n);
+    const v = this.values.subarray(0, n);
+    switch (type.id) {
+      case 'int32':
+      case 'date':
+        return makeColumn(type, Int32Array.from(v), valid, n);
+      case 'bool':
+        return makeColumn(type, Uint8Array.from(v), valid, n);
+      case 'utf8':
+      case 'null':
+        return constantColumn(type, null, n);
+      default:
+        return makeColumn(type, this.big === null ? v.slice() : this.#bigValues(), valid, n);
+    }
+  }
+
+  #bigValues(): BigInt64Array {
+    const out = new BigInt64Array(this.size);
+    for (let i = 0; i < this.size; i++) out[i] = this.big!.get(i) ?? BigInt(this.values[i]!);
+    return out;
+  }
+}
+
+/** One text key column's entries as UTF-8 bytes with offsets. */
+export class TextStore {
+  offsets = new Int32Array(INITIAL_ENTRIES + 1);
+  bytes = new Uint8Array(INITIAL_ENTRIES * 16);
+  valid = new Uint8Array(INITIAL_ENTRIES);
+  size = 0;
+
+  append(k: TextKeys, i: number): void {
+    const id = this.size++;
+    this.offsets = grown(this.offsets, id + 2);
+    this.valid = grown(this.valid, id + 1);
+    const at = this.offsets[id]!;
+    let end = at;
+    if (k.valid === null || k.valid[i] === 1) {
+      end = k.strings === null ? this.#copy(k, i, at) : this.#encode(k.strings[i]!, at);
+      this.valid[id] = 1;
+    }
+    this.offsets[id + 1] = end;
+  }
+
+  #copy(k: TextKeys, i: number, at: number): number {
+    const start = k.offsets[i]!;
+    const end = k.offsets[i + 1]!;
+    this.bytes = grown(this.bytes, at + end - start);
+    this.bytes.set(k.bytes.subarray(start, end), at);
+    return at + end - start;
+  }
+
+  #encode(s: string, at: number): number {
+    // A UTF-16 code unit never takes more than 3 UTF-8 bytes.
+    this.bytes = grown(this.bytes, at + s.length * 3);
+    const bytes = this.bytes;
+    for (let j = 0; j < s.length; j++) {
+      const c = s.charCodeAt(j);
+      if (c >= 0x80) return at + encoder.encodeInto(s, bytes.subarray(at)).written;
+      bytes[at + j] = c;
+    }
+    return at + s.length;
+  }
+
+  equals(id: number, k: TextKeys, i: number): boolean {
+    const valid = k.valid === null || k.valid[i] === 1;
+    if (valid !== (this.valid[id] === 1)) return false;
+    if (!valid) return true;
+    const at = this.offsets[id]!;
+    const len = this.offsets[id + 1]! - at;
+    if (k.strings !== null) return this.#equalsString(k.strings[i]!, at, len);
+    const start = k.offsets[i]!;
+    if (k.offsets[i + 1]! - start !== len) return false;
+    return sameBytes(k.bytes, start, this.bytes, at, len);
+  }
+
+  /** Whether `s` encodes to the `len` bytes at `at`; ASCII compares char by byte, the rest is encoded. */
+  #equalsString(s: string, at: number, len: number): boolean {
+    // UTF-8 never takes fewer bytes than UTF-16 code units.
+    if (len < s.length) return false;
+    const bytes = this.bytes;
+    for (let j = 0; j < s.length; j++) {
+      const c = s.charCodeAt(j);
+      if (c >= 0x80) {
+        const tail = encoder.encode(s.slice(j));
+        return tail.length === len - j && sameBytes(tail, 0, bytes, at + j, tail.length);
+      }
+      if (bytes[at + j] !== c) return false;
+    }
+    return len === s.length;
+  }
+
+  /** The entries as a utf8 column over UTF-8 bytes (decoded only if a consumer asks for strings). */
+  column(type: DataType): Column {
+    const n = this.size;
+    const valid = validity(this.valid, n);
+    if (valid !== null && !valid.includes(1)) return constantColumn(type, null, n);
+    const offsets = this.offsets.slice(0, n + 1);
+    return makeColumn(type, { offsets, bytes: this.bytes.slice(0, offsets[n]!) }, valid, n);
+  }
+}
+
+function sameBytes(a: Uint8Array, i: number, b: Uint8Array, j: number, len: number): boolean {
+  for (let k = 0; k < len; k++) if (a[i + k] !== b[j + k]) return false;
+  return true;
+}
+
+function validity(valid: Uint8Array, n: number): Uint8Array | null {
+  const v = valid.subarray(0, n);
+  return v.includes(0) ? v.slice() : null;
+}
+
+/** The entries of every key column of a multi-column table. */
+export class KeyStore {
+  readonly #cols: (NumberStore | TextStore)[];
+
+  constructor(types: readonly DataType[]) {
+    this.#cols = types.map((t) => (t.id === 'utf8' ? new TextStore() : new NumberStore()));
+  }
+
+  get size(): number {
+    return this.#cols[0]?.size ?? 0;
+  }
+
+  /** The kind of each key column; keys passed in must have these kinds (see `asKind`). */
+  get kinds(): readonly KeyColumn['kind'][] {
+    return this.#cols.map((s) => (s instanceof NumberStore ? 'num' : 'str'));
+  }
+
+  append(keys: readonly KeyColumn[], i: number): void {
+    for (let c = 0; c < keys.length; c++) {
+      const s = this.#cols[c]!;
+      const k = keys[c]!;
+      if (s instanceof NumberStore) s.append(k as NumberKeys, i);
+      else s.append(k as TextKeys, i);
+    }
+  }
+
+  equals(id: number, keys: readonly KeyColumn[], i: number): boolean {
+    for (let c = 0; c < keys.length; c++) {
+      const s = this.#cols[c]!;
+      const k = keys[c]!;
+      if (s instanceof NumberStore ? !s.equals(id, k as NumberKeys, i) : !s.equals(id, k as TextKeys, i)) return false;
+    }
+    return true;
+  }
+
+  column(c: number, type: DataType): Column {
+    return this.#cols[c]!.column(type);
+  }
+}
