@@ -15,6 +15,9 @@ export function fileSchema(file: ParquetFile): DecodedIPC['fields'] {
   return decodeIPC(file.schema().intoIPCStream()).fields;
 }
 
+/** One row group's rows as batches of columns (plain data: posted between threads). */
+export type DecodedGroup = { length: number; columns: Column[] }[];
+
 /**
  * Decodes `columns` of one row group into batches whose columns follow the order of `columns`.
  * (parquet-wasm returns them in file order.)
@@ -24,7 +27,7 @@ export async function decodeRowGroup(
   rowGroup: number,
   columns: readonly string[],
   limit: number | null = null,
-): Promise<{ length: number; columns: Column[] }[]> {
+): Promise<DecodedGroup> {
   const options = { columns: [...columns], rowGroups: [rowGroup], batchSize: DEFAULT_BATCH_ROWS };
   const table = await file.read(limit === null ? options : { ...options, limit });
   const decoded = decodeIPC(table.intoIPCStream());
