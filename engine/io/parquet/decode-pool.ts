@@ -6,6 +6,8 @@ import type { DecodedGroup } from './decode.js';
 import type { DecodeReply, DecodeRequest } from './decode-worker.js';
 
 const WORKER_FILE = new URL('./decode-worker.js', import.meta.url);
+/** Idle threads stop after this long: parquet-wasm's memory only grows, so an idle thread holds its peak. */
+const IDLE_STOP_MS = 20_000;
 
 interface Task {
   readonly request: Omit<DecodeRequest, 'id'>;
@@ -23,7 +25,8 @@ interface Slot {
 /**
  * Decodes row groups on `threads` worker threads, first come first served. Threads start on first use and
  * keep the process alive only while they decode. A failed decode rejects with an `ExecError` naming the
- * file; a thread that dies (a wasm trap) is replaced. Aborting a request's signal drops it if it has not
+ * file; a thread that dies (a wasm trap) is replaced. Threads idle for `IDLE_STOP_MS` stop (and restart on
+ * the next request). Aborting a request's signal drops it if it has not
  * started; a started decode runs to its end and its result is dropped (wasm cannot be interrupted).
  */
 export class DecodePool {
@@ -31,6 +34,7 @@ export class DecodePool {
   readonly #slots: Slot[];
   readonly #queue: Task[] = [];
   #nextId = 0;
+  #idleTimer: NodeJS.Timeout | null = null;
   /** Row groups handed to a thread so far (tests read it to check that scans stop asking). */
   started = 0;
 
@@ -51,10 +55,21 @@ export class DecodePool {
     });
   }
 
-  /** Stops every thread; pending requests reject. */
+  /** Stops every thread; queued and running requests reject. */
   async close(): Promise<void> {
-    for (const t of this.#queue.splice(0)) t.reject(new CancelledError('Parquet decode pool closed'));
-    await Promise.all(this.#slots.map((s) => s.worker?.terminate()));
+    const closed = () => new CancelledError('Parquet decode pool closed');
+    for (const t of this.#queue.splice(0)) t.reject(closed());
+    for (const s of this.#slots) {
+      s.task?.reject(closed());
+      s.task = null;
+    }
+    await this.#stopThreads();
+  }
+
+  async #stopThreads(): Promise<void> {
+    const workers = this.#slots.map((s) => s.worker);
+    for (const s of this.#slots) s.worker = null;
+    await Promise.all(workers.map((w) => w?.terminate()));
   }
 
   #drop(task: Task): void {
@@ -65,10 +80,12 @@ export class DecodePool {
   }
 
   #dispatch(): void {
+    if (this.#idleTimer !== null) clearTimeout(this.#idleTimer);
+    this.#idleTimer = null;
     for (const slot of this.#slots) {
       if (slot.task !== null) continue;
       const task = this.#queue.shift();
-      if (task === undefined) return;
+      if (task === undefined) break;
       task.detach();
       slot.task = task;
       slot.worker ??= this.#spawn(slot);
@@ -76,15 +93,23 @@ export class DecodePool {
       this.started++;
       slot.worker.postMessage({ ...task.request, id: this.#nextId++ } satisfies DecodeRequest);
     }
+    if (this.#slots.every((s) => s.task === null)) {
+      this.#idleTimer = setTimeout(() => void this.#stopThreads(), IDLE_STOP_MS);
+      this.#idleTimer.unref();
+    }
   }
 
   #spawn(slot: Slot): Worker {
     const worker = new Worker(WORKER_FILE);
     worker.unref();
-    worker.on('message', (reply: DecodeReply) => this.#finish(slot, reply));
+    worker.on('message', (reply: DecodeReply) => {
+      if (slot.worker === worker) this.#finish(slot, reply);
+    });
     // 'error' (an uncaught exception in the thread) is always followed by 'exit'.
     worker.on('error', () => {});
     worker.on('exit', (code) => {
+      // A thread stopped on purpose (idle, close) was already detached from its slot.
+      if (slot.worker !== worker) return;
       slot.worker = null;
       this.#finish(slot, { id: -1, error: `the decode thread stopped (exit code ${code})` });
     });

@@ -9,7 +9,7 @@ import { cellText } from '../../../../../engine/arrow/format.js';
 import type { ScanRequest, TableProvider } from '../../../../../engine/catalog.js';
 import { CancelledError } from '../../../../../engine/errors.js';
 import { createEngine } from '../../../../../engine/index.js';
-import { sharedDecodePool } from '../../../../../engine/io/parquet/decode-pool.js';
+import { DecodePool, sharedDecodePool } from '../../../../../engine/io/parquet/decode-pool.js';
 import { createParquetTable } from '../../../../../engine/io/parquet/parquet-table.js';
 import { writeParquetFile } from '../../../../../engine/io/parquet/write.js';
 import { createMapCatalog } from '../../../../../engine/map-catalog.js';
@@ -160,4 +160,21 @@ test('a truncated file is refused when the table opens, with its name', async ()
   await fh.truncate(40);
   await fh.close();
   await assert.rejects(createParquetTable([cut]), { kind: 'plan', message: /truncated\.parquet/ });
+});
+
+test('a closed pool rejects what it was decoding and restarts its threads on the next request', async () => {
+  const pool = new DecodePool(1);
+  const request = { path: paths[0]!, rowGroup: 0, columns: ['id'], limit: null };
+  const first = assert.rejects(pool.decode(request), CancelledError);
+  const queued = assert.rejects(pool.decode({ ...request, rowGroup: 1 }), CancelledError);
+  await pool.close();
+  await first;
+  await queued;
+  const again = await pool.decode({ ...request, rowGroup: 2 });
+  assert.equal(
+    again.reduce((n, b) => n + b.length, 0),
+    GROUP_ROWS,
+  );
+  assert.equal(cellText(again[0]!.columns[0]!, 0), String(2 * GROUP_ROWS));
+  await pool.close();
 });
