@@ -8,6 +8,8 @@ import { type DecodedGroup, decodeRowGroup, openParquet } from './decode.js';
 export interface DecodeRequest {
   readonly id: number;
   readonly path: string;
+  /** Keys the open-file cache with `path`: a rewritten file is not read through stale metadata. */
+  readonly version: string;
   readonly rowGroup: number;
   readonly columns: readonly string[];
   readonly limit: number | null;
@@ -21,11 +23,12 @@ export type DecodeReply =
 const MAX_OPEN_FILES = 32;
 const open = new Map<string, Promise<ParquetFile>>();
 
-function fileAt(path: string): Promise<ParquetFile> {
-  let file = open.get(path);
+function fileAt(path: string, version: string): Promise<ParquetFile> {
+  const key = `${version}:${path}`;
+  let file = open.get(key);
   if (file === undefined) {
     file = openParquet(path);
-    open.set(path, file);
+    open.set(key, file);
     if (open.size > MAX_OPEN_FILES) open.delete(open.keys().next().value as string);
   }
   return file;
@@ -54,7 +57,7 @@ function buffersOf(batches: DecodedGroup): ArrayBuffer[] {
 let current: DecodeRequest | null = null;
 
 function fail(req: DecodeRequest, e: unknown): void {
-  open.delete(req.path);
+  open.delete(`${req.version}:${req.path}`);
   const error = e instanceof Error ? `${e.name === 'RuntimeError' ? 'decoder trapped: ' : ''}${e.message}` : String(e);
   parentPort?.postMessage({ id: req.id, error } satisfies DecodeReply);
 }
@@ -62,7 +65,7 @@ function fail(req: DecodeRequest, e: unknown): void {
 parentPort?.on('message', async (req: DecodeRequest) => {
   current = req;
   try {
-    const batches = await decodeRowGroup(await fileAt(req.path), req.rowGroup, req.columns, req.limit);
+    const batches = await decodeRowGroup(await fileAt(req.path, req.version), req.rowGroup, req.columns, req.limit);
     parentPort?.postMessage({ id: req.id, batches } satisfies DecodeReply, buffersOf(batches));
   } catch (e) {
     fail(req, e);

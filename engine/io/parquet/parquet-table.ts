@@ -50,7 +50,10 @@ export async function createParquetTable(
   const decodeThreads = options.decodeThreads ?? defaultDecodeThreads();
   if (paths.length === 0) throw new PlanError('a Parquet table needs at least one file');
   const footers = await Promise.all(paths.map(readFooter));
-  const sizes = await Promise.all(paths.map(async (p) => (await stat(p)).size));
+  const stats = await Promise.all(paths.map((p) => stat(p)));
+  const sizes = stats.map((s) => s.size);
+  // Names the file's bytes for the decode threads' open-file cache.
+  const versions = stats.map((s) => `${s.size}:${s.mtimeMs}`);
   const files = await Promise.all(paths.map(openParquet));
   const schemas = files.map(fileSchema);
   const fields: Field[] = schemas[0]!
@@ -70,6 +73,7 @@ export async function createParquetTable(
   const plan = (req: ScanRequest) =>
     footers.map((footer, i) => ({
       file: files[i]!,
+      version: versions[i]!,
       footer,
       groups: footer.rowGroups.filter((rg) => mayMatch(req.filters, rg)),
     }));
@@ -93,18 +97,19 @@ export async function createParquetTable(
 
 /** The row groups to read, in file order; under a LIMIT only as many as hold that many rows. */
 function readsOf(
-  planned: readonly { file: ParquetFile; footer: FileFooter; groups: readonly RowGroupInfo[] }[],
+  planned: readonly { file: ParquetFile; version: string; footer: FileFooter; groups: readonly RowGroupInfo[] }[],
   limit: number | null,
 ): RowGroupRead[] {
   const out: RowGroupRead[] = [];
   let left = limit ?? Number.POSITIVE_INFINITY;
-  for (const { file, footer, groups } of planned) {
+  for (const { file, version, footer, groups } of planned) {
     for (const rg of groups) {
       if (left <= 0) return out;
       const rows = Math.min(left, rg.numRows);
       out.push({
         file,
         path: footer.path,
+        version,
         rowGroup: rg.index,
         numRows: rg.numRows,
         limit: limit === null ? null : rows,

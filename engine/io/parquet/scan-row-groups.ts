@@ -10,6 +10,8 @@ import type { DecodePool } from './decode-pool.js';
 export interface RowGroupRead {
   readonly file: ParquetFile;
   readonly path: string;
+  /** Size and modification time when the table opened: a changed file is opened afresh. */
+  readonly version: string;
   readonly rowGroup: number;
   readonly numRows: number;
   readonly limit: number | null;
@@ -38,7 +40,7 @@ export async function* scanRowGroups(
   const decode = (r: RowGroupRead): Promise<DecodedGroup> =>
     pool === null
       ? decodeRowGroup(r.file, r.rowGroup, columns, r.limit)
-      : pool.decode({ path: r.path, rowGroup: r.rowGroup, columns, limit: r.limit }, stop.signal);
+      : pool.decode({ path: r.path, version: r.version, rowGroup: r.rowGroup, columns, limit: r.limit }, stop.signal);
   const depth = pool === null ? 1 : pool.threads + 1;
   const inFlight: Promise<DecodedGroup>[] = [];
   let next = 0;

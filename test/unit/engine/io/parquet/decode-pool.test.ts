@@ -9,11 +9,13 @@ import { cellText } from '../../../../../engine/arrow/format.js';
 import type { ScanRequest, TableProvider } from '../../../../../engine/catalog.js';
 import { CancelledError } from '../../../../../engine/errors.js';
 import { createEngine } from '../../../../../engine/index.js';
+import { type DecodedGroup, decodeRowGroup, openParquet } from '../../../../../engine/io/parquet/decode.js';
 import { DecodePool, sharedDecodePool } from '../../../../../engine/io/parquet/decode-pool.js';
 import { createParquetTable } from '../../../../../engine/io/parquet/parquet-table.js';
 import { writeParquetFile } from '../../../../../engine/io/parquet/write.js';
 import { createMapCatalog } from '../../../../../engine/map-catalog.js';
 import type { Expr } from '../../../../../engine/plan/expr/index.js';
+import { makeSpecials } from '../../../../helpers/gen-data.js';
 
 const ROWS = 12_000;
 const GROUP_ROWS = 1_000;
@@ -164,7 +166,7 @@ test('a truncated file is refused when the table opens, with its name', async ()
 
 test('a closed pool rejects what it was decoding and restarts its threads on the next request', async () => {
   const pool = new DecodePool(1);
-  const request = { path: paths[0]!, rowGroup: 0, columns: ['id'], limit: null };
+  const request = { path: paths[0]!, version: 'v1', rowGroup: 0, columns: ['id'], limit: null };
   const first = assert.rejects(pool.decode(request), CancelledError);
   const queued = assert.rejects(pool.decode({ ...request, rowGroup: 1 }), CancelledError);
   await pool.close();
@@ -178,3 +180,38 @@ test('a closed pool rejects what it was decoding and restarts its threads on the
   assert.equal(cellText(again[0]!.columns[0]!, 0), String(2 * GROUP_ROWS));
   await pool.close();
 });
+
+test('reading through the C data interface gives the columns the IPC path gives', async () => {
+  const file = await openParquet(paths[1]!);
+  for (const [columns, limit] of [
+    [ALL, null],
+    [['flag', 'name', 'id'], null],
+    [['price', 'day', 'ratio'], 777],
+  ] as const) {
+    for (const rowGroup of [0, 5, 11]) {
+      const viaFFI = await decodeRowGroup(file, rowGroup, columns, limit);
+      const viaIPC = await decodeRowGroup(file, rowGroup, columns, limit, true);
+      assert.deepEqual(cells(viaFFI), cells(viaIPC));
+      assert.deepEqual(
+        viaFFI.map((b) => b.columns.map((c) => c.type)),
+        viaIPC.map((b) => b.columns.map((c) => c.type)),
+      );
+    }
+  }
+  // Edge values: big int64s, decimals at 13 digits, NaN and infinities, unicode, nulls everywhere.
+  const specials = join(dir, 'specials.parquet');
+  const columns = makeSpecials();
+  await writeParquetFile(specials, columns, { rowGroupRows: 4 });
+  const names = columns.map((c) => c.name);
+  const sp = await openParquet(specials);
+  for (const rowGroup of [0, 1, 2]) {
+    assert.deepEqual(
+      cells(await decodeRowGroup(sp, rowGroup, names)),
+      cells(await decodeRowGroup(sp, rowGroup, names, null, true)),
+    );
+  }
+});
+
+function cells(group: DecodedGroup): (string | null)[][] {
+  return group.flatMap((b) => b.columns.map((c) => Array.from({ length: b.length }, (_, i) => cellText(c, i))));
+}
