@@ -1,9 +1,10 @@
 // Decoding with parquet-wasm: only the requested columns of the requested row groups (`ParquetFile.read`).
 import { openAsBlob } from 'node:fs';
-import { ParquetFile } from 'parquet-wasm';
+import { ParquetFile, wasmMemory } from 'parquet-wasm';
 import { DEFAULT_BATCH_ROWS } from '../../arrow/batch.js';
 import type { Column } from '../../arrow/column.js';
 import { type DecodedIPC, decodeIPC } from '../../arrow/from-arrow.js';
+import { columnsFromFFI, type FFIField, ffiFields } from '../../arrow/from-ffi.js';
 
 /** Opens a file for reading; byte ranges are read lazily through a file-backed Blob. */
 export async function openParquet(path: string): Promise<ParquetFile> {
@@ -15,19 +16,56 @@ export function fileSchema(file: ParquetFile): DecodedIPC['fields'] {
   return decodeIPC(file.schema().intoIPCStream()).fields;
 }
 
+/** One row group's rows as batches of columns (plain data: posted between threads). */
+export type DecodedGroup = { length: number; columns: Column[] }[];
+
+const fieldsByFile = new WeakMap<ParquetFile, { names: string[]; fields: Map<string, FFIField | null> }>();
+
+/** The file's columns in file order, with what the FFI reader needs of each. */
+function fileFields(file: ParquetFile): { names: string[]; fields: Map<string, FFIField | null> } {
+  let out = fieldsByFile.get(file);
+  if (out === undefined) {
+    const fields = ffiFields(file.schema().intoIPCStream());
+    out = { names: [...fields.keys()], fields };
+    fieldsByFile.set(file, out);
+  }
+  return out;
+}
+
 /**
  * Decodes `columns` of one row group into batches whose columns follow the order of `columns`.
- * (parquet-wasm returns them in file order.)
+ * (parquet-wasm returns them in file order.) Flat columns are read straight out of wasm memory through the
+ * Arrow C data interface (one copy); anything else, or every column when `viaIPC`, goes through an Arrow IPC
+ * stream.
  */
 export async function decodeRowGroup(
   file: ParquetFile,
   rowGroup: number,
   columns: readonly string[],
   limit: number | null = null,
-): Promise<{ length: number; columns: Column[] }[]> {
+  viaIPC = false,
+): Promise<DecodedGroup> {
   const options = { columns: [...columns], rowGroups: [rowGroup], batchSize: DEFAULT_BATCH_ROWS };
   const table = await file.read(limit === null ? options : { ...options, limit });
+  const { names, fields } = fileFields(file);
+  const inFileOrder = names.filter((n) => columns.includes(n));
+  const order = columns.map((name) => inFileOrder.indexOf(name));
+  const flat = inFileOrder.map((n) => fields.get(n) ?? null);
+  if (!viaIPC && flat.every((f) => f !== null)) {
+    const stream = table.intoFFI();
+    try {
+      const addrs = stream.arrayAddrs();
+      // Taken after the last wasm call: growing wasm memory replaces its buffer.
+      const memory = wasmMemory().buffer as ArrayBuffer;
+      return Array.from(addrs, (addr) => {
+        const b = columnsFromFFI(memory, addr, flat as FFIField[]);
+        return { length: b.length, columns: order.map((i) => b.columns[i]!) };
+      });
+    } finally {
+      stream.free();
+    }
+  }
   const decoded = decodeIPC(table.intoIPCStream());
-  const order = columns.map((name) => decoded.fields.findIndex((f) => f.name === name));
-  return decoded.batches.map((b) => ({ length: b.length, columns: order.map((i) => b.columns[i]!) as Column[] }));
+  const ipcOrder = columns.map((name) => decoded.fields.findIndex((f) => f.name === name));
+  return decoded.batches.map((b) => ({ length: b.length, columns: ipcOrder.map((i) => b.columns[i]!) as Column[] }));
 }

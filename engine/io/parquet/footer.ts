@@ -1,5 +1,6 @@
 // Parquet footers through hyparquet: row counts and per-row-group min/max/null-count statistics.
 import { asyncBufferFromFile, parquetMetadataAsync } from 'hyparquet';
+import { PlanError } from '../../errors.js';
 
 export interface ColumnStats {
   /** Numbers (decimals unscaled, as doubles), bigints, strings, or Dates for dates and timestamps. */
@@ -20,8 +21,11 @@ export interface FileFooter {
   readonly rowGroups: readonly RowGroupInfo[];
 }
 
+/** The footer of `path`; a file that is not Parquet (or is truncated) fails with a `PlanError` naming it. */
 export async function readFooter(path: string): Promise<FileFooter> {
-  const meta = await parquetMetadataAsync(await asyncBufferFromFile(path));
+  const meta = await parquetMetadataAsync(await asyncBufferFromFile(path)).catch((e: unknown) => {
+    throw new PlanError(`cannot read Parquet file ${path}: ${e instanceof Error ? e.message : String(e)}`);
+  });
   const rowGroups = meta.row_groups.map((rg, index): RowGroupInfo => {
     const stats = new Map<string, ColumnStats>();
     for (const c of rg.columns) {

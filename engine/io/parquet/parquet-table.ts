@@ -1,12 +1,14 @@
 // `createParquetTable`: a TableProvider over Parquet files that reads the files on every scan.
 import { stat } from 'node:fs/promises';
-import type { Batch } from '../../arrow/batch.js';
+import type { ParquetFile } from 'parquet-wasm';
 import type { ScanRequest, TableProvider } from '../../catalog.js';
-import { CancelledError, ExecError, PlanError } from '../../errors.js';
+import { ExecError, PlanError } from '../../errors.js';
 import { type Field, type Schema, sameType } from '../../plan/types.js';
-import { decodeRowGroup, fileSchema, openParquet } from './decode.js';
-import { type FileFooter, readFooter } from './footer.js';
+import { fileSchema, openParquet } from './decode.js';
+import { defaultDecodeThreads, sharedDecodePool } from './decode-pool.js';
+import { type FileFooter, type RowGroupInfo, readFooter } from './footer.js';
 import { mayMatch } from './prune.js';
+import { type RowGroupRead, scanRowGroups } from './scan-row-groups.js';
 
 /** max − min + 1 over every row group's statistics for an integer or date column (null when any is missing). */
 function rangeBound(footers: readonly FileFooter[], column: string, schema: Schema, rows: number): number | null {
@@ -35,11 +37,23 @@ function asNumber(v: unknown): number | null {
   return null;
 }
 
+export interface ParquetTableOptions {
+  /** 0 decodes on the scanning thread; any other value uses this thread's shared decode pool. */
+  readonly decodeThreads?: number;
+}
+
 /** Reads the footers and schemas of `paths` (all files must share one schema). */
-export async function createParquetTable(paths: readonly string[]): Promise<TableProvider> {
+export async function createParquetTable(
+  paths: readonly string[],
+  options: ParquetTableOptions = {},
+): Promise<TableProvider> {
+  const decodeThreads = options.decodeThreads ?? defaultDecodeThreads();
   if (paths.length === 0) throw new PlanError('a Parquet table needs at least one file');
   const footers = await Promise.all(paths.map(readFooter));
-  const sizes = await Promise.all(paths.map(async (p) => (await stat(p)).size));
+  const stats = await Promise.all(paths.map((p) => stat(p)));
+  const sizes = stats.map((s) => s.size);
+  // Names the file's bytes for the decode threads' open-file cache.
+  const versions = stats.map((s) => `${s.size}:${s.mtimeMs}`);
   const files = await Promise.all(paths.map(openParquet));
   const schemas = files.map(fileSchema);
   const fields: Field[] = schemas[0]!
@@ -59,6 +73,7 @@ export async function createParquetTable(paths: readonly string[]): Promise<Tabl
   const plan = (req: ScanRequest) =>
     footers.map((footer, i) => ({
       file: files[i]!,
+      version: versions[i]!,
       footer,
       groups: footer.rowGroups.filter((rg) => mayMatch(req.filters, rg)),
     }));
@@ -74,35 +89,35 @@ export async function createParquetTable(paths: readonly string[]): Promise<Tabl
     },
     async *scan(req, signal) {
       await checkUnchanged(paths, sizes);
-      let left = req.limit ?? Number.POSITIVE_INFINITY;
-      for (const { file, groups } of plan(req)) {
-        for (const rg of groups) {
-          if (left <= 0) return;
-          if (signal.aborted) throw new CancelledError();
-          const rows = Number.isFinite(left) ? Math.min(left, rg.numRows) : null;
-          for (const b of await readGroup(file, rg.index, rows ?? rg.numRows, req.columns, schema, rows)) {
-            yield b;
-            left -= b.length;
-          }
-        }
-      }
+      const pool = decodeThreads === 0 ? null : sharedDecodePool();
+      yield* scanRowGroups(readsOf(plan(req), req.limit), projectedSchema(schema, req.columns), pool, signal);
     },
   };
 }
 
-async function readGroup(
-  file: Awaited<ReturnType<typeof openParquet>>,
-  index: number,
-  numRows: number,
-  columns: readonly string[],
-  schema: Schema,
+/** The row groups to read, in file order; under a LIMIT only as many as hold that many rows. */
+function readsOf(
+  planned: readonly { file: ParquetFile; version: string; footer: FileFooter; groups: readonly RowGroupInfo[] }[],
   limit: number | null,
-): Promise<Batch[]> {
-  const out = projectedSchema(schema, columns);
-  // COUNT(*) and friends read no column: the footer's row count is enough.
-  if (columns.length === 0) return [{ schema: out, columns: [], length: numRows }];
-  const parts = await decodeRowGroup(file, index, columns, limit);
-  return parts.map((p) => ({ schema: out, columns: p.columns, length: p.length }));
+): RowGroupRead[] {
+  const out: RowGroupRead[] = [];
+  let left = limit ?? Number.POSITIVE_INFINITY;
+  for (const { file, version, footer, groups } of planned) {
+    for (const rg of groups) {
+      if (left <= 0) return out;
+      const rows = Math.min(left, rg.numRows);
+      out.push({
+        file,
+        path: footer.path,
+        version,
+        rowGroup: rg.index,
+        numRows: rg.numRows,
+        limit: limit === null ? null : rows,
+      });
+      left -= rows;
+    }
+  }
+  return out;
 }
 
 function projectedSchema(schema: Schema, columns: readonly string[]): Schema {

@@ -1,0 +1,82 @@
+// Entry of a decode thread (`DecodePool`): decodes one row group per request and transfers the column buffers back.
+import { parentPort } from 'node:worker_threads';
+import type { ParquetFile } from 'parquet-wasm';
+import type { Column } from '../../arrow/column.js';
+import { type DecodedGroup, decodeRowGroup, openParquet } from './decode.js';
+
+/** One row group to decode: `columns` in output order, at most `limit` rows when set. */
+export interface DecodeRequest {
+  readonly id: number;
+  readonly path: string;
+  /** Keys the open-file cache with `path`: a rewritten file is not read through stale metadata. */
+  readonly version: string;
+  readonly rowGroup: number;
+  readonly columns: readonly string[];
+  readonly limit: number | null;
+}
+
+export type DecodeReply =
+  | { readonly id: number; readonly batches: DecodedGroup }
+  | { readonly id: number; readonly error: string };
+
+// Files stay open between requests (a scan asks for many row groups of one file); the oldest closes first.
+const MAX_OPEN_FILES = 32;
+const open = new Map<string, Promise<ParquetFile>>();
+
+function fileAt(path: string, version: string): Promise<ParquetFile> {
+  const key = `${version}:${path}`;
+  let file = open.get(key);
+  if (file === undefined) {
+    file = openParquet(path);
+    open.set(key, file);
+    if (open.size > MAX_OPEN_FILES) open.delete(open.keys().next().value as string);
+  }
+  return file;
+}
+
+/** Every distinct ArrayBuffer behind the batches' columns, so postMessage moves rather than copies them. */
+function buffersOf(batches: DecodedGroup): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>();
+  const add = (a: ArrayBufferView | null) => {
+    if (a !== null && a.buffer instanceof ArrayBuffer) out.add(a.buffer);
+  };
+  for (const b of batches) {
+    for (const c of b.columns as Column[]) {
+      add(c.valid);
+      const v = c.values;
+      if (v === null || Array.isArray(v)) continue;
+      if ('offsets' in v) {
+        add(v.offsets);
+        add(v.bytes);
+      } else add(v);
+    }
+  }
+  return [...out];
+}
+
+let current: DecodeRequest | null = null;
+
+function fail(req: DecodeRequest, e: unknown): void {
+  open.delete(`${req.version}:${req.path}`);
+  const error = e instanceof Error ? `${e.name === 'RuntimeError' ? 'decoder trapped: ' : ''}${e.message}` : String(e);
+  parentPort?.postMessage({ id: req.id, error } satisfies DecodeReply);
+}
+
+parentPort?.on('message', async (req: DecodeRequest) => {
+  current = req;
+  try {
+    const batches = await decodeRowGroup(await fileAt(req.path, req.version), req.rowGroup, req.columns, req.limit);
+    parentPort?.postMessage({ id: req.id, batches } satisfies DecodeReply, buffersOf(batches));
+  } catch (e) {
+    fail(req, e);
+    // A wasm trap leaves parquet-wasm's instance unusable: end this thread; the pool starts a fresh one.
+    if (e instanceof Error && e.name === 'RuntimeError') process.exit(1);
+  }
+  current = null;
+});
+
+// parquet-wasm can trap inside a callback of its own (a corrupt page), outside the awaited promise.
+process.on('uncaughtException', (e) => {
+  if (current !== null) fail(current, e);
+  process.exit(1);
+});

@@ -1,0 +1,62 @@
+// `scanRowGroups`: decodes a list of row groups with read-ahead and yields their batches in list order.
+import type { ParquetFile } from 'parquet-wasm';
+import type { Batch } from '../../arrow/batch.js';
+import { CancelledError } from '../../errors.js';
+import type { Schema } from '../../plan/types.js';
+import { type DecodedGroup, decodeRowGroup } from './decode.js';
+import type { DecodePool } from './decode-pool.js';
+
+/** One row group to read; `limit` caps its rows (the last group under a LIMIT). */
+export interface RowGroupRead {
+  readonly file: ParquetFile;
+  readonly path: string;
+  /** Size and modification time when the table opened: a changed file is opened afresh. */
+  readonly version: string;
+  readonly rowGroup: number;
+  readonly numRows: number;
+  readonly limit: number | null;
+}
+
+/**
+ * Yields `schema`'s columns of every read, in order. With a pool, keeps up to `threads + 1` row groups in
+ * flight so the threads decode while the caller computes; without one, decodes on this thread, one group at
+ * a time. Stops asking for row groups as soon as the caller stops pulling or `signal` fires.
+ */
+export async function* scanRowGroups(
+  reads: readonly RowGroupRead[],
+  schema: Schema,
+  pool: DecodePool | null,
+  signal: AbortSignal,
+): AsyncGenerator<Batch> {
+  const columns = schema.fields.map((f) => f.name);
+  // COUNT(*) and friends read no column: the footer's row count is enough.
+  if (columns.length === 0) {
+    for (const r of reads) yield { schema, columns: [], length: r.limit ?? r.numRows };
+    return;
+  }
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  const decode = (r: RowGroupRead): Promise<DecodedGroup> =>
+    pool === null
+      ? decodeRowGroup(r.file, r.rowGroup, columns, r.limit)
+      : pool.decode({ path: r.path, version: r.version, rowGroup: r.rowGroup, columns, limit: r.limit }, stop.signal);
+  const depth = pool === null ? 1 : pool.threads + 1;
+  const inFlight: Promise<DecodedGroup>[] = [];
+  let next = 0;
+  try {
+    while (next < reads.length || inFlight.length > 0) {
+      if (signal.aborted) throw new CancelledError();
+      while (inFlight.length < depth && next < reads.length) {
+        const p = decode(reads[next++]!);
+        // A group whose result is never awaited (the scan stopped first) must not become an unhandled rejection.
+        p.catch(() => {});
+        inFlight.push(p);
+      }
+      for (const part of await inFlight.shift()!) yield { schema, columns: part.columns, length: part.length };
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    stop.abort();
+  }
+}
