@@ -17,7 +17,7 @@ const USAGE = `usage: npm run bench -- <command> [options]
   tpch [--sf 1] [--mode files|memory|both] [--runs 5] [--threads 1] [--queries 1,6,...]
        [--timeout 300] [--seed 1] [--label NAME] [--no-save]
       The 22 TPC-H queries on floe and DuckDB, interleaved; writes bench/results/<date>-<label>.json
-      (label default: tpch-sf<sf>-<mode>). --threads is DuckDB's (floe runs a query on one thread).
+      (label default: tpch-sf<sf>-<mode>). --threads is DuckDB's (floe runs a query on one thread, plus one Parquet decode thread per core in files mode).
   http [--sf 0.1] [--duration 5] [--connections 1,16,64] [--tool autocannon|wrk] [--workers N]
        [--seed 1] [--label NAME] [--no-save]
       /v1/sql requests/s and p50/p99 latency for small queries on floe, node:http + DuckDB and a

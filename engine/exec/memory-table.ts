@@ -3,6 +3,9 @@ import type { Batch } from '../arrow/batch.js';
 import type { Column } from '../arrow/column.js';
 import type { TableProvider } from '../catalog.js';
 import { CancelledError } from '../errors.js';
+import type { ColumnStats } from '../io/parquet/footer.js';
+import { mayMatch } from '../io/parquet/prune.js';
+import { columnsOf, type Expr } from '../plan/expr/index.js';
 import type { Schema } from '../plan/types.js';
 
 /** Structured-cloneable table data: typed arrays over SharedArrayBuffers cross threads without copying. */
@@ -16,6 +19,7 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
   const rowCount = chunks.reduce((n, c) => n + c.length, 0);
   const index = new Map(schema.fields.map((f, i) => [f.name, i]));
   const ranges = new Map<string, number | null>();
+  const zones = new ZoneMaps(data, index);
   /** max − min + 1 of an integer or date column, computed once (an upper bound on its distinct values). */
   const rangeOf = (name: string): number | null => {
     if (!ranges.has(name)) ranges.set(name, valueRange(chunks, index.get(name), rowCount));
@@ -25,14 +29,20 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
     schema,
     kind: 'memory',
     statistics: () => ({ rowCount, distinctCount: (c) => rangeOf(c) }),
-    explainScan: async () => `chunks=${chunks.length} rows=${rowCount}`,
+    explainScan: async (req) => {
+      const kept = chunks.filter((_, i) => zones.mayMatch(req.filters, i)).length;
+      return req.filters.length > 0
+        ? `chunks=${kept}/${chunks.length} rows=${rowCount}`
+        : `chunks=${chunks.length} rows=${rowCount}`;
+    },
     async *scan(req, signal) {
       const cols = req.columns.map((c) => index.get(c)!);
       const out: Schema = { fields: cols.map((i) => schema.fields[i]!) };
       let left = req.limit ?? Number.POSITIVE_INFINITY;
-      for (const chunk of chunks) {
+      for (const [at, chunk] of chunks.entries()) {
         if (left <= 0) return;
         if (signal.aborted) throw new CancelledError();
+        if (!zones.mayMatch(req.filters, at)) continue;
         const batch: Batch = {
           schema: out,
           columns: cols.map((i) => perQuery(chunk.columns[i]!)),
@@ -43,6 +53,66 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
       }
     },
   };
+}
+
+/**
+ * Per-chunk min/max of the numeric and date columns, computed on first use, so pushed filters skip chunks the
+ * way Parquet row groups are pruned (an accelerated table loaded in key order keeps its chunks' ranges apart).
+ */
+class ZoneMaps {
+  readonly #stats = new Map<string, (ColumnStats | undefined)[]>();
+  constructor(
+    readonly data: MemoryTableData,
+    readonly index: ReadonlyMap<string, number>,
+  ) {}
+
+  mayMatch(filters: readonly Expr[], chunk: number): boolean {
+    if (filters.length === 0) return true;
+    const stats = new Map<string, ColumnStats>();
+    for (const f of filters) {
+      for (const c of columnsOf(f)) {
+        const s = this.#column(c.name)?.[chunk];
+        if (s) stats.set(c.name, s);
+      }
+    }
+    return stats.size === 0 || mayMatch(filters, { index: chunk, numRows: this.data.chunks[chunk]!.length, stats });
+  }
+
+  #column(name: string): (ColumnStats | undefined)[] | undefined {
+    if (!this.#stats.has(name)) {
+      const at = this.index.get(name);
+      this.#stats.set(name, at === undefined ? [] : this.data.chunks.map((c) => chunkStats(c.columns[at]!, c.length)));
+    }
+    return this.#stats.get(name);
+  }
+}
+
+/** Min/max in the form Parquet statistics take (decimals unscaled, dates as Dates); undefined when unusable. */
+function chunkStats(col: Column, n: number): ColumnStats | undefined {
+  const id = col.type.id;
+  const v = col.values;
+  if (!(v instanceof Float64Array || v instanceof Int32Array)) return undefined;
+  if (id !== 'int32' && id !== 'int64' && id !== 'float64' && id !== 'decimal' && id !== 'date') return undefined;
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  let nulls = 0;
+  for (let i = 0; i < n; i++) {
+    if (col.valid !== null && col.valid[i] === 0) {
+      nulls++;
+      continue;
+    }
+    const x = v[i] as number;
+    if (Number.isNaN(x)) return undefined;
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+  }
+  if (lo > hi) return { min: null, max: null, nullCount: nulls };
+  if (id === 'decimal') {
+    const scale = 10 ** (col.type as { scale: number }).scale;
+    return { min: lo / scale, max: hi / scale, nullCount: nulls };
+  }
+  if (id === 'date') return { min: new Date(lo * 86_400_000), max: new Date(hi * 86_400_000), nullCount: nulls };
+  return { min: lo, max: hi, nullCount: nulls };
 }
 
 function valueRange(chunks: MemoryTableData['chunks'], at: number | undefined, rows: number): number | null {

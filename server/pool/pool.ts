@@ -41,6 +41,11 @@ export interface QueryPoolOptions {
 
 const WORKER_FILE = new URL('./worker.js', import.meta.url).href;
 
+/** Decode threads for each of `workers` query workers: the cores shared out, at least one each. */
+function decodeThreadsPerWorker(workers: number): string {
+  return String(Math.max(1, Math.floor(availableParallelism() / workers)));
+}
+
 /** One query's state on the main thread while its answer is outstanding. */
 interface Outstanding {
   readonly sink: QuerySink;
@@ -66,6 +71,8 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
     // Workers idle on the event loop, not in Atomics.wait, so their ports keep receiving acks and cancels.
     atomics: 'disabled',
     workerData: { snapshot: options.snapshot },
+    // Each query worker that scans Parquet starts its own decode threads: share the cores among the workers.
+    env: { ...process.env, FLOE_DECODE_THREADS: process.env.FLOE_DECODE_THREADS ?? decodeThreadsPerWorker(threads) },
   });
   const outstanding = new Map<number, Outstanding>();
   const ports: MessagePort[] = [];

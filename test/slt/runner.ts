@@ -160,7 +160,7 @@ function showRows(lines: readonly string[]): string {
 
 /** EXPLAIN lines with the provider's detail (`files=… row_groups=…` or `chunks=… rows=…`) removed. */
 export function withoutScanDetail(lines: readonly string[]): string[] {
-  return lines.map((l) => l.replace(/ (files=\d+ row_groups=\d+\/\d+|chunks=\d+ rows=\d+)$/, ''));
+  return lines.map((l) => l.replace(/ (files=\d+ row_groups=\d+\/\d+|chunks=\d+(\/\d+)? rows=\d+)$/, ''));
 }
 
 /** The .slt text with each updated query record's header types and expected rows replaced. */
