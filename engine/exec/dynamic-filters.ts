@@ -17,7 +17,8 @@ export const NO_FILTERS: readonly PendingFilter[] = [];
 
 /** Join types whose unmatched probe rows are dropped (so probe rows without a build key may go early). */
 const FILTERABLE = new Set(['inner', 'semi', 'right']);
-const KEY_TYPES = new Set(['int32', 'int64', 'date', 'decimal']);
+/** Key types a `KeySet` holds (as numbers). */
+export const KEY_FILTER_TYPES = new Set(['int32', 'int64', 'date', 'decimal']);
 
 /** A key set for each equality key that compares two plain integer-like columns. */
 export function joinKeySets(
@@ -26,7 +27,7 @@ export function joinKeySets(
 ): { left: Expr; right: Expr; keys: KeySet }[] {
   if (!FILTERABLE.has(p.joinType) || p.nullAware) return [];
   return keys
-    .filter(([l, r]) => l.kind === 'column' && r.kind === 'column' && KEY_TYPES.has(l.type.id))
+    .filter(([l, r]) => l.kind === 'column' && r.kind === 'column' && KEY_FILTER_TYPES.has(l.type.id))
     .map(([left, right]) => ({ left, right, keys: new KeySet() }));
 }
 

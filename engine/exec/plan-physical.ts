@@ -4,12 +4,21 @@ import { type ColumnExpr, conjoin, type Expr, sideOfExpr, splitConjuncts, transf
 import type { Join, LogicalPlan } from '../plan/logical/index.js';
 import { type Schema, sameType } from '../plan/types.js';
 import type { ExecContext } from './context.js';
-import { applyFilters, fieldAt, joinKeySets, NO_FILTERS, type PendingFilter, routeFilters } from './dynamic-filters.js';
+import {
+  applyFilters,
+  fieldAt,
+  joinKeySets,
+  KEY_FILTER_TYPES,
+  NO_FILTERS,
+  type PendingFilter,
+  routeFilters,
+} from './dynamic-filters.js';
 import { columnIndex, compileExpr, literalComparison } from './expr/physical-expr.js';
 import { mayRaise } from './expr/short-circuit.js';
 import type { PhysicalOperator } from './operator.js';
+import { BuildLeftSemiExec } from './operators/build-left-semi-exec.js';
 import { CteScanExec, SharedResult } from './operators/cte-scan-exec.js';
-import { CollectKeysExec } from './operators/dynamic-filter.js';
+import { CollectKeysExec, KeySet } from './operators/dynamic-filter.js';
 import { type CompareStep, FilterExec, type FilterSpec } from './operators/filter-exec.js';
 import { HashAggregateExec } from './operators/hash-aggregate-exec.js';
 import { JoinExec } from './operators/join-exec.js';
@@ -126,6 +135,7 @@ function planJoin(p: Join, ctx: PhysicalPlanContext, below: readonly (readonly P
     if (pair) pairs.push(pair);
     else residual.push(c);
   }
+  if (p.buildLeft && pairs.length > 0) return planBuildLeft(p, ctx, below, pairs, residual);
   // The build (right) side runs to its end before the probe (left) side starts: its keys can filter the probe side.
   const sets = joinKeySets(p, pairs);
   const left = planPhysical(p.left, ctx, [
@@ -151,6 +161,37 @@ function planJoin(p: Join, ctx: PhysicalPlanContext, below: readonly (readonly P
     singleMatch: p.singleMatch,
   };
   return new JoinExec(left, right, spec, p.schema);
+}
+
+/** A semi/anti join hashing its left side; the left keys filter the right side, which streams after the build. */
+function planBuildLeft(
+  p: Join,
+  ctx: PhysicalPlanContext,
+  below: readonly (readonly PendingFilter[])[],
+  pairs: readonly [Expr, Expr][],
+  residual: readonly Expr[],
+): PhysicalOperator {
+  const sets = pairs
+    .filter(([l, r]) => l.kind === 'column' && r.kind === 'column' && KEY_FILTER_TYPES.has(l.type.id))
+    .map(([l, r]) => ({ left: l as ColumnExpr, right: r as ColumnExpr, keys: new KeySet() }));
+  let left = planPhysical(p.left, ctx, below[0] ?? NO_FILTERS);
+  for (const s of sets) {
+    const at = fieldAt(left.schema, s.left);
+    if (at >= 0) left = new CollectKeysExec(left, at, s.keys);
+  }
+  const right = planPhysical(p.right, ctx, [
+    ...(below[1] ?? NO_FILTERS),
+    ...sets.map((s) => ({ ...s.right, keys: s.keys })),
+  ]);
+  const both = { fields: [...left.schema.fields, ...right.schema.fields] };
+  const rest = conjoin([...residual]);
+  const spec = {
+    anti: p.joinType === 'anti',
+    leftKeys: pairs.map(([l]) => compileExpr(l, left.schema)),
+    rightKeys: pairs.map(([, r]) => compileExpr(r, right.schema)),
+    residual: rest ? compileExpr(rest, both) : null,
+  };
+  return new BuildLeftSemiExec(left, right, spec, p.schema);
 }
 
 /** `[leftSide, rightSide]` when each operand reads columns of one side only (and not both from the same). */

@@ -60,6 +60,7 @@ function nodeLine(p: LogicalPlan, scanDetail: ReadonlyMap<Scan, string>): string
       const flags = [
         p.nullAware ? 'null-aware' : '',
         p.singleMatch ? 'single' : '',
+        p.buildLeft ? 'build=left' : '',
         p.mark ? `as ${p.mark.qualifier ? `${p.mark.qualifier}.` : ''}${p.mark.name}` : '',
       ];
       const type = p.on === null && p.joinType === 'inner' ? 'cross' : p.joinType;

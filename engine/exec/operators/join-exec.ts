@@ -250,7 +250,7 @@ function sliceRows(batch: Batch, from: number, to: number): Column[] {
 }
 
 /** `take(col, indices)`, done on the first read of its values or validity (a residual reads few columns). */
-class GatherOnRead implements Column {
+export class GatherOnRead implements Column {
   readonly type: DataType;
   readonly length: number;
   readonly #col: Column;

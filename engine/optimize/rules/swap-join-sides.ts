@@ -1,6 +1,7 @@
 // swap-join-sides: a hash join builds its right side, so a LEFT join whose preserved side is much smaller than the
 // other becomes a RIGHT join with the sides exchanged. A scalar subquery's "single" join qualifies when its
-// subquery side is grouped by the join keys (one row per key, so no left row can meet two).
+// subquery side is grouped by the join keys (one row per key, so no left row can meet two). A semi or anti join
+// (EXISTS, NOT EXISTS, IN) with a much smaller left side is marked to build on the left.
 import { type Expr, splitConjuncts } from '../../plan/expr/index.js';
 import { type LogicalPlan, makeJoin, planChildren, projectToSchema, withInputs } from '../../plan/logical/index.js';
 import type { OptimizerContext, OptimizerRule } from '../rule.js';
@@ -23,6 +24,11 @@ function swap(p: LogicalPlan, ctx: OptimizerContext): LogicalPlan {
           p,
           kids.map((k) => swap(k, ctx)),
         );
+  if (q.kind === 'join' && (q.joinType === 'semi' || q.joinType === 'anti') && !q.nullAware && q.on !== null) {
+    // No right semi/anti join type: the join keeps its sides and builds on the left instead.
+    if (q.buildLeft || estimateRows(q.left, ctx) * MIN_GAIN > estimateRows(q.right, ctx)) return q;
+    return makeJoin(q.joinType, q.left, q.right, q.on, { buildLeft: true });
+  }
   if (q.kind !== 'join' || q.joinType !== 'left' || q.nullAware || q.on === null) return q;
   if (q.singleMatch && !uniqueOn(q.right, rightKeyColumns(q.on, q.right))) return q;
   if (estimateRows(q.left, ctx) * MIN_GAIN > estimateRows(q.right, ctx)) return q;

@@ -135,6 +135,8 @@ export interface Join {
   readonly nullAware: boolean;
   /** A scalar subquery's join: more than one match for a left row is an error. */
   readonly singleMatch: boolean;
+  /** Semi/anti joins only: hash the (smaller) left side and stream the right one (see swap-join-sides). */
+  readonly buildLeft: boolean;
   /** The boolean column a mark join appends. */
   readonly mark: Field | null;
   readonly schema: Schema;
@@ -243,6 +245,7 @@ export function joinSchema(joinType: JoinType, left: Schema, right: Schema, mark
 export interface JoinFlags {
   readonly nullAware?: boolean;
   readonly singleMatch?: boolean;
+  readonly buildLeft?: boolean;
   readonly mark?: Field | null;
 }
 
@@ -262,6 +265,7 @@ export function makeJoin(
     on,
     nullAware: flags.nullAware ?? false,
     singleMatch: flags.singleMatch ?? false,
+    buildLeft: (joinType === 'semi' || joinType === 'anti') && (flags.buildLeft ?? false),
     mark,
     schema: joinSchema(joinType, left.schema, right.schema, mark),
   };
