@@ -3,14 +3,13 @@
 // or order rows). Left rows come out in their input order once the right side has been read: matched ones for
 // semi, unmatched ones for anti (a NULL key never matches). Not for NOT IN's null-aware anti join.
 import { type Batch, makeBatch } from '../../arrow/batch.js';
-import { makeColumn } from '../../arrow/column.js';
-import { concatColumns, selectTrue, take } from '../../arrow/kernels/take.js';
+import { take } from '../../arrow/kernels/take.js';
 import type { Schema } from '../../plan/types.js';
 import { checkCancelled, type ExecContext } from '../context.js';
 import type { PhysicalExpr } from '../expr/physical-expr.js';
 import type { PhysicalOperator } from '../operator.js';
-import { GatherOnRead } from './join-exec.js';
-import { JoinHashTable, type Pairs } from './join-keys.js';
+import { filterPairs, materializeBuild } from './join-exec.js';
+import { JoinHashTable } from './join-keys.js';
 
 export interface BuildLeftSemiSpec {
   readonly anti: boolean;
@@ -38,7 +37,7 @@ export class BuildLeftSemiExec implements PhysicalOperator {
   async *execute(ctx: ExecContext): AsyncIterable<Batch> {
     const spec = this.#spec;
     const table = new JoinHashTable();
-    const build = await this.#materialize(ctx, table);
+    const build = await materializeBuild(this.#left, ctx, table, spec.leftKeys);
     const matched = new Uint8Array(build.length);
     let open = build.length;
     for await (const batch of this.#right.execute(ctx)) {
@@ -46,7 +45,11 @@ export class BuildLeftSemiExec implements PhysicalOperator {
       if (batch.length === 0 || open === 0) continue;
       const keys = spec.rightKeys.map((k) => k.evaluate(batch));
       // Pairs come as (probe row = right row, build row = left row).
-      const pairs = this.#residual(build, batch, table.probe(keys, batch.length));
+      const probed = table.probe(keys, batch.length);
+      const pairs =
+        spec.residual === null
+          ? probed
+          : filterPairs(spec.residual, this.#pairSchema, build, probed.right, batch, probed.left, probed);
       for (let i = 0; i < pairs.count; i++) {
         const r = pairs.right[i]!;
         open -= 1 - matched[r]!;
@@ -63,44 +66,5 @@ export class BuildLeftSemiExec implements PhysicalOperator {
       build.columns.map((c) => (keep.length === build.length ? c : take(c, idx))),
       idx.length,
     );
-  }
-
-  async #materialize(ctx: ExecContext, table: JoinHashTable): Promise<Batch> {
-    const batches: Batch[] = [];
-    for await (const b of this.#left.execute(ctx)) {
-      checkCancelled(ctx);
-      if (b.length === 0) continue;
-      batches.push(b);
-      table.add(
-        this.#spec.leftKeys.map((k) => k.evaluate(b)),
-        b.length,
-      );
-    }
-    const length = batches.reduce((n, b) => n + b.length, 0);
-    const columns = this.#left.schema.fields.map((f, c) =>
-      batches.length === 0
-        ? makeColumn(f.type, null, new Uint8Array(0), 0)
-        : concatColumns(batches.map((b) => b.columns[c]!)),
-    );
-    return makeBatch(this.#left.schema, columns, length);
-  }
-
-  /** The pairs (right row, left row) that also satisfy the non-equality part of the condition. */
-  #residual(build: Batch, batch: Batch, pairs: Pairs): Pairs {
-    const residual = this.#spec.residual;
-    if (residual === null || pairs.count === 0) return pairs;
-    const n = pairs.count;
-    const columns = [
-      ...build.columns.map((c) => new GatherOnRead(c, pairs.right, n)),
-      ...batch.columns.map((c) => new GatherOnRead(c, pairs.left, n)),
-    ];
-    const { indices, count } = selectTrue(residual.evaluate(makeBatch(this.#pairSchema, columns, n)));
-    const left = new Int32Array(count);
-    const right = new Int32Array(count);
-    for (let i = 0; i < count; i++) {
-      left[i] = pairs.left[indices[i]!]!;
-      right[i] = pairs.right[indices[i]!]!;
-    }
-    return { left, right, count };
   }
 }

@@ -54,7 +54,7 @@ export class JoinExec implements PhysicalOperator {
   async *execute(ctx: ExecContext): AsyncIterable<Batch> {
     const spec = this.#spec;
     const table = spec.leftKeys.length > 0 ? new JoinHashTable() : null;
-    const build = await this.#materialize(this.#right, ctx, table);
+    const build = await materializeBuild(this.#right, ctx, table, spec.rightKeys);
     const rightRows = build.length;
     const rightMatched = spec.joinType === 'right' || spec.joinType === 'full' ? new Uint8Array(rightRows) : null;
     const nullOnRight = spec.nullAware && (table?.hasNullKey ?? false);
@@ -72,7 +72,10 @@ export class JoinExec implements PhysicalOperator {
             : this.#existsOnly
               ? everyRowOnce(start, end, rightRows)
               : nestedPairs(start, end, rightRows);
-        const kept = this.#residual(batch, build, pairs);
+        const kept =
+          spec.residual === null
+            ? pairs
+            : filterPairs(spec.residual, this.#pairSchema, batch, pairs.left, build, pairs.right, pairs);
         if (rightMatched) for (let i = 0; i < kept.count; i++) rightMatched[kept.right[i]!] = 1;
         const out = this.#emit(batch, build, kept, start, end, rightRows, nullOnRight, keys);
         if (out && out.length > 0) yield out;
@@ -87,49 +90,6 @@ export class JoinExec implements PhysicalOperator {
         yield this.#gather(null, build, { left, right, count: missing.length }, true);
       }
     }
-  }
-
-  /** The right input as one batch; with a hash join, its keys go into `table` batch by batch. */
-  async #materialize(op: PhysicalOperator, ctx: ExecContext, table: JoinHashTable | null): Promise<Batch> {
-    const batches: Batch[] = [];
-    for await (const b of op.execute(ctx)) {
-      checkCancelled(ctx);
-      if (b.length === 0) continue;
-      batches.push(b);
-      if (table)
-        table.add(
-          this.#spec.rightKeys.map((k) => k.evaluate(b)),
-          b.length,
-        );
-    }
-    const length = batches.reduce((n, b) => n + b.length, 0);
-    const columns = op.schema.fields.map((f, c) =>
-      batches.length === 0
-        ? makeColumn(f.type, null, new Uint8Array(0), 0)
-        : concatColumns(batches.map((b) => b.columns[c]!)),
-    );
-    return makeBatch(op.schema, columns, length);
-  }
-
-  /** The pairs that also satisfy the non-equality part of the condition. */
-  #residual(batch: Batch, build: Batch, pairs: Pairs): Pairs {
-    const residual = this.#spec.residual;
-    if (residual === null || pairs.count === 0) return pairs;
-    // Only the columns the condition reads are gathered (see GatherOnRead).
-    const n = pairs.count;
-    const columns = [
-      ...batch.columns.map((c) => new GatherOnRead(c, pairs.left, n)),
-      ...build.columns.map((c) => new GatherOnRead(c, pairs.right, n)),
-    ];
-    const combined = makeBatch(this.#pairSchema, columns, n);
-    const { indices, count } = selectTrue(residual.evaluate(combined));
-    const left = new Int32Array(count);
-    const right = new Int32Array(count);
-    for (let i = 0; i < count; i++) {
-      left[i] = pairs.left[indices[i]!]!;
-      right[i] = pairs.right[indices[i]!]!;
-    }
-    return { left, right, count };
   }
 
   /** Output rows for left rows [from, to) of `batch`, given their matching pairs. */
@@ -249,8 +209,64 @@ function sliceRows(batch: Batch, from: number, to: number): Column[] {
   return batch.columns.map((c) => take(c, idx));
 }
 
+/** An input as one batch; with a hash join, its `keys` go into `table` batch by batch (never concatenated). */
+export async function materializeBuild(
+  op: PhysicalOperator,
+  ctx: ExecContext,
+  table: JoinHashTable | null,
+  keys: readonly PhysicalExpr[],
+): Promise<Batch> {
+  const batches: Batch[] = [];
+  for await (const b of op.execute(ctx)) {
+    checkCancelled(ctx);
+    if (b.length === 0) continue;
+    batches.push(b);
+    if (table)
+      table.add(
+        keys.map((k) => k.evaluate(b)),
+        b.length,
+      );
+  }
+  const length = batches.reduce((n, b) => n + b.length, 0);
+  const columns = op.schema.fields.map((f, c) =>
+    batches.length === 0
+      ? makeColumn(f.type, null, new Uint8Array(0), 0)
+      : concatColumns(batches.map((b) => b.columns[c]!)),
+  );
+  return makeBatch(op.schema, columns, length);
+}
+
+/**
+ * The pairs that also satisfy `residual`, evaluated over `first`'s columns at `firstRows` followed by `second`'s
+ * at `secondRows` (one entry per pair). Only the columns the condition reads are gathered (see GatherOnRead).
+ */
+export function filterPairs(
+  residual: PhysicalExpr,
+  schema: Schema,
+  first: Batch,
+  firstRows: Int32Array,
+  second: Batch,
+  secondRows: Int32Array,
+  pairs: Pairs,
+): Pairs {
+  const n = pairs.count;
+  if (n === 0) return pairs;
+  const columns = [
+    ...first.columns.map((c) => new GatherOnRead(c, firstRows, n)),
+    ...second.columns.map((c) => new GatherOnRead(c, secondRows, n)),
+  ];
+  const { indices, count } = selectTrue(residual.evaluate(makeBatch(schema, columns, n)));
+  const left = new Int32Array(count);
+  const right = new Int32Array(count);
+  for (let i = 0; i < count; i++) {
+    left[i] = pairs.left[indices[i]!]!;
+    right[i] = pairs.right[indices[i]!]!;
+  }
+  return { left, right, count };
+}
+
 /** `take(col, indices)`, done on the first read of its values or validity (a residual reads few columns). */
-export class GatherOnRead implements Column {
+class GatherOnRead implements Column {
   readonly type: DataType;
   readonly length: number;
   readonly #col: Column;
