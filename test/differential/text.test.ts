@@ -186,6 +186,14 @@ const cases: DiffCase[] = [
   { sql: "SELECT CASE WHEN w LIKE '%é%' THEN w ELSE w2 END FROM words WHERE grp = 1" },
   { sql: 'SELECT DISTINCT w FROM words WHERE grp = 2 AND w IS NOT NULL ORDER BY w LIMIT 30' },
   { sql: 'SELECT w FROM words WHERE id = 1234' },
+  // substring on UTF-8 bytes: code points (é, 日本, emoji), a start of 0, zero and long counts, NULLs, IN (no
+  // negative start: DuckDB counts it from the end, PostgreSQL and floe do not)
+  {
+    sql: 'SELECT id, substring(w, 2, 3), substring(w, 0, 2), substring(w, 4), substr(w, 1, 0) FROM words WHERE id < 300 ORDER BY id',
+  },
+  { sql: 'SELECT substring(w, 1, 2) AS p, count(*) FROM words GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 20' },
+  { sql: "SELECT count(*) FROM words WHERE substring(w, 1, 1) IN ('a', 'é', '日', 'B')" },
+  { sql: 'SELECT id, substring(w, id % 5, id % 3) FROM words WHERE id < 200 ORDER BY id' },
 ];
 
 differentialSuite('text', cases, writeTextData);

@@ -66,3 +66,43 @@ export const octetLengthBytes: BytePath = ([s], n) => {
   for (let i = 0; i < n; i++) out[i] = bytes.offsets[i + 1]! - bytes.offsets[i]!;
   return makeColumn(INT32, out, s!.valid, n);
 };
+
+/**
+ * substring(text, start [, count]) over UTF-8 bytes: positions count code points (a lead byte is any byte that is
+ * not 10xxxxxx), with PostgreSQL's rules for a start below 1. The slices are copied into a new byte column.
+ */
+export const substringBytes: BytePath = (args, n) => {
+  const [s, startCol, countCol] = args;
+  const src = utf8BytesOf(s!);
+  if (src === null || startCol!.valid !== null || (countCol !== undefined && countCol.valid !== null)) return null;
+  const starts = startCol!.values as Int32Array | Float64Array;
+  const counts = countCol === undefined ? null : (countCol.values as Int32Array | Float64Array);
+  if (counts !== null) for (let i = 0; i < n; i++) if ((counts[i] as number) < 0) return null;
+  const { offsets, bytes: b } = src;
+  const outOffsets = new Int32Array(n + 1);
+  const out = new Uint8Array(offsets[n]! - offsets[0]!);
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    outOffsets[i] = at;
+    const end = offsets[i + 1]!;
+    const start = starts[i] as number;
+    const from = Math.max(start, 1) - 1;
+    const to = counts === null ? Number.POSITIVE_INFINITY : start - 1 + (counts[i] as number);
+    if (to <= from) continue;
+    let p = offsets[i]!;
+    for (let k = 0; k < from && p < end; k++) p = nextCodePoint(b, p, end);
+    let q = p;
+    for (let k = from; k < to && q < end; k++) q = nextCodePoint(b, q, end);
+    out.set(b.subarray(p, q), at);
+    at += q - p;
+  }
+  outOffsets[n] = at;
+  return makeColumn(s!.type, { offsets: outOffsets, bytes: out.subarray(0, at) }, andValidity(args, n), n);
+};
+
+/** The byte index after the code point that starts at `p`. */
+function nextCodePoint(b: Uint8Array, p: number, end: number): number {
+  let q = p + 1;
+  while (q < end && ((b[q] as number) & 0xc0) === 0x80) q++;
+  return q;
+}

@@ -7,7 +7,7 @@ import { type DataType, INT32, isInteger, typeName, UTF8 } from '../../plan/type
 import type { ScalarFunction } from '../function.js';
 import { INT32_OUT, mapRows, numberArg, stringArg, UTF8_OUT } from './helpers.js';
 import { regexSubstring } from './regexp.js';
-import { lengthBytes, withBytePath } from './string-bytes.js';
+import { lengthBytes, substringBytes, withBytePath } from './string-bytes.js';
 import { lowerChar, upperChar } from './string-parts.js';
 
 function textFn(name: string, f: (s: string) => string): ScalarFunction {
@@ -41,22 +41,25 @@ const length: ScalarFunction = withBytePath(
 );
 
 /** substring(s, start [, count]) with PostgreSQL's 1-based start that may be < 1; substring(s, pattern) matches. */
-const substring: ScalarFunction = {
-  name: 'substring',
-  signature: (a, constants) => {
-    if (a.length === 2 && a[1]!.id === 'utf8') return regexSubstring.signature(a, constants);
-    return (a.length === 2 || a.length === 3) && a.slice(1).every((t) => isInteger(t) || t.id === 'null')
-      ? { args: a.length === 2 ? [UTF8, INT32] : [UTF8, INT32, INT32], returns: UTF8 }
-      : `substring(text, integer [, integer]) does not accept (${a.map(typeName).join(', ')})`;
+const substring: ScalarFunction = withBytePath(
+  {
+    name: 'substring',
+    signature: (a, constants) => {
+      if (a.length === 2 && a[1]!.id === 'utf8') return regexSubstring.signature(a, constants);
+      return (a.length === 2 || a.length === 3) && a.slice(1).every((t) => isInteger(t) || t.id === 'null')
+        ? { args: a.length === 2 ? [UTF8, INT32] : [UTF8, INT32, INT32], returns: UTF8 }
+        : `substring(text, integer [, integer]) does not accept (${a.map(typeName).join(', ')})`;
+    },
+    evaluate: (args, n, returns) => {
+      if (args.length === 2 && args[1]!.type.id === 'utf8') return regexSubstring.evaluate(args, n, returns);
+      const s = stringArg(args[0]!);
+      const start = numberArg(args[1]!);
+      const count = args[2] ? numberArg(args[2]) : null;
+      return mapRows(args, n, UTF8, (i) => substr(s[i]!, start[i]!, count ? count[i]! : null), UTF8_OUT);
+    },
   },
-  evaluate: (args, n, returns) => {
-    if (args.length === 2 && args[1]!.type.id === 'utf8') return regexSubstring.evaluate(args, n, returns);
-    const s = stringArg(args[0]!);
-    const start = numberArg(args[1]!);
-    const count = args[2] ? numberArg(args[2]) : null;
-    return mapRows(args, n, UTF8, (i) => substr(s[i]!, start[i]!, count ? count[i]! : null), UTF8_OUT);
-  },
-};
+  (args, n) => (args.length === 2 && args[1]!.type.id === 'utf8' ? null : substringBytes(args, n)),
+);
 
 function substr(s: string, start: number, count: number | null): string {
   if (count !== null && count < 0) throw new ExecError('negative substring length not allowed');
