@@ -1,6 +1,6 @@
 // Where a hash join's dynamic filter goes: from the join's probe (left) input down through the nodes that keep
 // its key column as it is, to just above the scan that reads it, or to the first node it cannot pass.
-import type { Expr } from '../plan/expr/index.js';
+import type { ColumnExpr, Expr } from '../plan/expr/index.js';
 import type { Join, LogicalPlan } from '../plan/logical/index.js';
 import type { Schema } from '../plan/types.js';
 import type { PhysicalOperator } from './operator.js';
@@ -18,17 +18,20 @@ export const NO_FILTERS: readonly PendingFilter[] = [];
 /** Join types whose unmatched probe rows are dropped (so probe rows without a build key may go early). */
 const FILTERABLE = new Set(['inner', 'semi', 'right']);
 /** Key types a `KeySet` holds (as numbers). */
-export const KEY_FILTER_TYPES = new Set(['int32', 'int64', 'date', 'decimal']);
+const KEY_FILTER_TYPES = new Set(['int32', 'int64', 'date', 'decimal']);
+
+/** Whether the join drops probe (left) rows that match no build row, so build keys may filter them early. */
+export function probeFilterable(p: Join): boolean {
+  return FILTERABLE.has(p.joinType) && !p.nullAware;
+}
 
 /** A key set for each equality key that compares two plain integer-like columns. */
-export function joinKeySets(
-  p: Join,
+export function keySets(
   keys: readonly (readonly [Expr, Expr])[],
-): { left: Expr; right: Expr; keys: KeySet }[] {
-  if (!FILTERABLE.has(p.joinType) || p.nullAware) return [];
+): { left: ColumnExpr; right: ColumnExpr; keys: KeySet }[] {
   return keys
     .filter(([l, r]) => l.kind === 'column' && r.kind === 'column' && KEY_FILTER_TYPES.has(l.type.id))
-    .map(([left, right]) => ({ left, right, keys: new KeySet() }));
+    .map(([left, right]) => ({ left: left as ColumnExpr, right: right as ColumnExpr, keys: new KeySet() }));
 }
 
 /** Splits `filters` at node `p` into those applied on its output and those passed to each of its inputs. */

@@ -1,16 +1,16 @@
 // `planPhysical`: one operator per logical node; the scan's provider is looked up in the catalog here.
 import { InternalError, PlanError } from '../errors.js';
-import { type ColumnExpr, conjoin, type Expr, sideOfExpr, splitConjuncts, transformExpr } from '../plan/expr/index.js';
+import { conjoin, type Expr, sideOfExpr, splitConjuncts, transformExpr } from '../plan/expr/index.js';
 import type { Join, LogicalPlan } from '../plan/logical/index.js';
 import { type Schema, sameType } from '../plan/types.js';
 import type { ExecContext } from './context.js';
 import {
   applyFilters,
   fieldAt,
-  joinKeySets,
-  KEY_FILTER_TYPES,
+  keySets,
   NO_FILTERS,
   type PendingFilter,
+  probeFilterable,
   routeFilters,
 } from './dynamic-filters.js';
 import { columnIndex, compileExpr, literalComparison } from './expr/physical-expr.js';
@@ -18,7 +18,7 @@ import { mayRaise } from './expr/short-circuit.js';
 import type { PhysicalOperator } from './operator.js';
 import { BuildLeftSemiExec } from './operators/build-left-semi-exec.js';
 import { CteScanExec, SharedResult } from './operators/cte-scan-exec.js';
-import { CollectKeysExec, KeySet } from './operators/dynamic-filter.js';
+import { CollectKeysExec } from './operators/dynamic-filter.js';
 import { type CompareStep, FilterExec, type FilterSpec } from './operators/filter-exec.js';
 import { HashAggregateExec } from './operators/hash-aggregate-exec.js';
 import { JoinExec } from './operators/join-exec.js';
@@ -137,14 +137,14 @@ function planJoin(p: Join, ctx: PhysicalPlanContext, below: readonly (readonly P
   }
   if (p.buildLeft && pairs.length > 0) return planBuildLeft(p, ctx, below, pairs, residual);
   // The build (right) side runs to its end before the probe (left) side starts: its keys can filter the probe side.
-  const sets = joinKeySets(p, pairs);
+  const sets = probeFilterable(p) ? keySets(pairs) : [];
   const left = planPhysical(p.left, ctx, [
     ...(below[0] ?? NO_FILTERS),
-    ...sets.map((s) => ({ ...(s.left as ColumnExpr), keys: s.keys })),
+    ...sets.map((s) => ({ ...s.left, keys: s.keys })),
   ]);
   let right = planPhysical(p.right, ctx, below[1] ?? NO_FILTERS);
   for (const s of sets) {
-    const at = fieldAt(right.schema, s.right as ColumnExpr);
+    const at = fieldAt(right.schema, s.right);
     if (at >= 0) right = new CollectKeysExec(right, at, s.keys);
   }
   const leftKeys = pairs.map(([l]) => compileExpr(l, left.schema));
@@ -171,9 +171,8 @@ function planBuildLeft(
   pairs: readonly [Expr, Expr][],
   residual: readonly Expr[],
 ): PhysicalOperator {
-  const sets = pairs
-    .filter(([l, r]) => l.kind === 'column' && r.kind === 'column' && KEY_FILTER_TYPES.has(l.type.id))
-    .map(([l, r]) => ({ left: l as ColumnExpr, right: r as ColumnExpr, keys: new KeySet() }));
+  // Semi and anti joins alike: right rows whose key no left row has cannot change which left rows match.
+  const sets = keySets(pairs);
   let left = planPhysical(p.left, ctx, below[0] ?? NO_FILTERS);
   for (const s of sets) {
     const at = fieldAt(left.schema, s.left);

@@ -1,6 +1,7 @@
 // `compareScalar`: a numeric column against one constant (`l_shipdate < DATE '1995-01-01'`, `qty > 300`), without
-// materialising the constant as a column. One loop per operator and array type keeps each loop monomorphic.
+// materialising the constant as a column. One loop per operator, compiled once per array type.
 import { type Column, makeColumn } from '../column.js';
+import { monomorphicCopy } from './monomorphic.js';
 import type { CmpOp } from './numeric.js';
 
 /** `col op value`, or null when the column is not held as Int32Array / Float64Array (the caller falls back). */
@@ -30,7 +31,8 @@ export function flipCmp(op: CmpOp): CmpOp {
   }
 }
 
-function compareF64(op: CmpOp, x: Float64Array, c: number, out: Uint8Array, n: number): void {
+/** `out[i] = x[i] op c`; one compiled copy per array type (a switch inside the loop would cost ~3x). */
+function compareLoop(op: CmpOp, x: Float64Array | Int32Array, c: number, out: Uint8Array, n: number): void {
   switch (op) {
     case '=':
       for (let i = 0; i < n; i++) out[i] = x[i] === c ? 1 : 0;
@@ -53,25 +55,5 @@ function compareF64(op: CmpOp, x: Float64Array, c: number, out: Uint8Array, n: n
   }
 }
 
-function compareI32(op: CmpOp, x: Int32Array, c: number, out: Uint8Array, n: number): void {
-  switch (op) {
-    case '=':
-      for (let i = 0; i < n; i++) out[i] = x[i] === c ? 1 : 0;
-      return;
-    case '<>':
-      for (let i = 0; i < n; i++) out[i] = x[i] !== c ? 1 : 0;
-      return;
-    case '<':
-      for (let i = 0; i < n; i++) out[i] = (x[i] as number) < c ? 1 : 0;
-      return;
-    case '<=':
-      for (let i = 0; i < n; i++) out[i] = (x[i] as number) <= c ? 1 : 0;
-      return;
-    case '>':
-      for (let i = 0; i < n; i++) out[i] = (x[i] as number) > c ? 1 : 0;
-      return;
-    case '>=':
-      for (let i = 0; i < n; i++) out[i] = (x[i] as number) >= c ? 1 : 0;
-      return;
-  }
-}
+const compareF64 = monomorphicCopy(compareLoop);
+const compareI32 = monomorphicCopy(compareLoop);

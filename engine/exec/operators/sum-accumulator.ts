@@ -1,0 +1,123 @@
+// SUM and AVG: exact for integers and decimals (float64 while below 2^53, BigInt past it), float64 for doubles.
+import { type Column, MAX_EXACT, makeColumn, narrowExact } from '../../arrow/column.js';
+import { monomorphicCopy } from '../../arrow/kernels/monomorphic.js';
+import { ExecError } from '../../errors.js';
+import type { DataType } from '../../plan/types.js';
+import type { Accumulator } from './accumulators.js';
+import { GroupNumbers } from './group-numbers.js';
+
+/**
+ * SUM / AVG. Integers and scaled decimals add in float64 while the running sum stays below 2^53
+ * (exact); a group whose sum would pass it moves its total into a BigInt.
+ */
+export class SumAcc implements Accumulator {
+  readonly #sum = new GroupNumbers();
+  readonly #count = new GroupNumbers();
+  /** Totals moved out of `#sum` for groups whose sum left the exact range (rare). */
+  readonly #big = new Map<number, bigint>();
+  readonly #exact: boolean;
+  readonly #inScale: number;
+  constructor(
+    readonly avg: boolean,
+    readonly type: DataType,
+    argType: DataType,
+  ) {
+    this.#exact = argType.id !== 'float64';
+    this.#inScale = argType.id === 'decimal' ? argType.scale : 0;
+  }
+  update(groups: Int32Array, n: number, arg: Column | null, ngroups: number): void {
+    const sum = this.#sum.ensure(ngroups);
+    const count = this.#count.ensure(ngroups);
+    const col = arg!;
+    if (col.type.id === 'null') return;
+    const v = col.values;
+    const limit = this.#exact ? MAX_EXACT : Number.POSITIVE_INFINITY;
+    let overflow = -1;
+    if (v instanceof Float64Array) overflow = addF64(v, col.valid, groups, n, sum, count, limit);
+    else if (v instanceof Int32Array) overflow = addI32(v, col.valid, groups, n, sum, count, limit);
+    else overflow = 0;
+    // From the first row whose group would leave the exact range (or a BigInt column), add row by row.
+    if (overflow >= 0) this.#addExactFrom(overflow, v as Float64Array | Int32Array | BigInt64Array, col, groups, n);
+  }
+  #addExactFrom(
+    from: number,
+    v: Float64Array | Int32Array | BigInt64Array,
+    col: Column,
+    groups: Int32Array,
+    n: number,
+  ) {
+    const sum = this.#sum.values;
+    const count = this.#count.values;
+    const valid = col.valid;
+    for (let i = from; i < n; i++) {
+      if (valid !== null && valid[i] === 0) continue;
+      const g = groups[i]!;
+      count[g]!++;
+      const x = v[i]!;
+      if (typeof x === 'bigint') {
+        this.#spill(g, x);
+        continue;
+      }
+      const s = sum[g]! + x;
+      if (this.#exact && (s > MAX_EXACT || s < -MAX_EXACT)) this.#spill(g, BigInt(x));
+      else sum[g] = s;
+    }
+  }
+  #spill(g: number, x: bigint): void {
+    this.#big.set(g, (this.#big.get(g) ?? 0n) + BigInt(this.#sum.values[g]!) + x);
+    this.#sum.values[g] = 0;
+  }
+  finish(ngroups: number): Column {
+    const sum = this.#sum.ensure(ngroups);
+    const count = this.#count.ensure(ngroups);
+    const valid = new Uint8Array(ngroups);
+    for (let g = 0; g < ngroups; g++) valid[g] = count[g]! > 0 ? 1 : 0;
+    const total = (g: number): number | bigint => {
+      const big = this.#big.get(g);
+      return big === undefined ? sum[g]! : big + BigInt(sum[g]!);
+    };
+    if (this.avg) {
+      const scale = 10 ** this.#inScale;
+      const out = new Float64Array(ngroups);
+      for (let g = 0; g < ngroups; g++) out[g] = valid[g] ? Number(total(g)) / scale / count[g]! : 0;
+      return makeColumn(this.type, out, valid, ngroups);
+    }
+    if (this.#big.size === 0 || this.type.id === 'float64')
+      return makeColumn(this.type, sum.slice(0, ngroups), valid, ngroups);
+    const big = new BigInt64Array(ngroups);
+    for (let g = 0; g < ngroups; g++) {
+      const b = BigInt(total(g));
+      if (b > 2n ** 63n - 1n || b < -(2n ** 63n)) throw new ExecError('sum out of range for a 64-bit scaled value');
+      big[g] = b;
+    }
+    return makeColumn(this.type, narrowExact(big), valid, ngroups);
+  }
+}
+
+/**
+ * Adds rows to their groups' sums and counts; returns -1 when done, or the row at which a group's sum would leave
+ * ±limit (that row is not added; the caller continues exactly from it). One compiled copy per array type keeps
+ * each loop monomorphic.
+ */
+function addNumbers(
+  v: Float64Array | Int32Array,
+  valid: Uint8Array | null,
+  groups: Int32Array,
+  n: number,
+  sum: Float64Array,
+  count: Float64Array,
+  limit: number,
+): number {
+  for (let i = 0; i < n; i++) {
+    if (valid !== null && valid[i] === 0) continue;
+    const g = groups[i]!;
+    const s = sum[g]! + v[i]!;
+    if (s > limit || s < -limit) return i;
+    sum[g] = s;
+    count[g]!++;
+  }
+  return -1;
+}
+
+const addF64 = monomorphicCopy(addNumbers);
+const addI32 = monomorphicCopy(addNumbers);
