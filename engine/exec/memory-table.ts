@@ -1,5 +1,5 @@
 // `createMemoryTable`: a TableProvider over columns held in memory (SharedArrayBuffer-backed when loaded).
-import type { Batch } from '../arrow/batch.js';
+import { type Batch, sliceBatch } from '../arrow/batch.js';
 import type { Column } from '../arrow/column.js';
 import type { TableProvider } from '../catalog.js';
 import { CancelledError } from '../errors.js';
@@ -38,57 +38,110 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
     async *scan(req, signal) {
       const cols = req.columns.map((c) => index.get(c)!);
       const out: Schema = { fields: cols.map((i) => schema.fields[i]!) };
+      const pruner = zones.pruner(req.filters);
       let left = req.limit ?? Number.POSITIVE_INFINITY;
       for (const [at, chunk] of chunks.entries()) {
         if (left <= 0) return;
         if (signal.aborted) throw new CancelledError();
-        if (!zones.mayMatch(req.filters, at)) continue;
-        const batch: Batch = {
-          schema: out,
-          columns: cols.map((i) => perQuery(chunk.columns[i]!)),
-          length: chunk.length,
-        };
-        left -= chunk.length;
-        yield batch;
+        for (const [start, end] of pruner.ranges(at)) {
+          const whole: Batch = {
+            schema: out,
+            columns: cols.map((i) => perQuery(chunk.columns[i]!)),
+            length: chunk.length,
+          };
+          left -= end - start;
+          yield sliceBatch(whole, start, end);
+        }
       }
     },
   };
 }
 
+/** Rows per zone: the unit a pushed filter skips inside a chunk (a point lookup reads one zone, not the chunk). */
+export const ZONE_ROWS = 4096;
+
 /**
- * Per-chunk min/max of the numeric and date columns, computed on first use, so pushed filters skip chunks the
- * way Parquet row groups are pruned (an accelerated table loaded in key order keeps its chunks' ranges apart).
+ * Min/max of the numeric and date columns per zone of ZONE_ROWS rows (and so per chunk), computed on first use,
+ * so pushed filters skip chunks the way Parquet row groups are pruned, and zones inside the chunks that remain
+ * (an accelerated table loaded in key order keeps its chunks' and zones' ranges apart).
  */
 class ZoneMaps {
-  readonly #stats = new Map<string, (ColumnStats | undefined)[]>();
+  /** Per column: per chunk, the chunk's stats and its zones' stats (undefined when the column has none). */
+  readonly #stats = new Map<string, ({ chunk: ColumnStats; zones: ColumnStats[] } | undefined)[]>();
   constructor(
     readonly data: MemoryTableData,
     readonly index: ReadonlyMap<string, number>,
   ) {}
 
   mayMatch(filters: readonly Expr[], chunk: number): boolean {
+    return this.#test(filters, chunk, -1);
+  }
+
+  /**
+   * Row ranges of each chunk that `filters` may match. Zones are tested only in chunks that survive, and only
+   * while they pay: once two chunks in a row kept every zone, later chunks are taken whole.
+   */
+  pruner(filters: readonly Expr[]): { ranges(chunk: number): [number, number][] } {
+    let useless = 0;
+    return {
+      ranges: (chunk) => {
+        const n = this.data.chunks[chunk]!.length;
+        if (filters.length === 0) return [[0, n]];
+        if (!this.#test(filters, chunk, -1)) return [];
+        if (n <= ZONE_ROWS || useless >= 2) return [[0, n]];
+        const runs: [number, number][] = [];
+        for (let z = 0, start = 0; start < n; z++, start += ZONE_ROWS) {
+          if (!this.#test(filters, chunk, z)) continue;
+          const end = Math.min(n, start + ZONE_ROWS);
+          const last = runs[runs.length - 1];
+          if (last !== undefined && last[1] === start) last[1] = end;
+          else runs.push([start, end]);
+        }
+        useless = runs.length === 1 && runs[0]![0] === 0 && runs[0]![1] === n ? useless + 1 : 0;
+        return runs;
+      },
+    };
+  }
+
+  /** Whether `filters` may match chunk `chunk` (zone -1) or one zone of it. */
+  #test(filters: readonly Expr[], chunk: number, zone: number): boolean {
     if (filters.length === 0) return true;
     const stats = new Map<string, ColumnStats>();
     for (const f of filters) {
       for (const c of columnsOf(f)) {
         const s = this.#column(c.name)?.[chunk];
-        if (s) stats.set(c.name, s);
+        const z = s === undefined ? undefined : zone < 0 ? s.chunk : s.zones[zone];
+        if (z) stats.set(c.name, z);
       }
     }
-    return stats.size === 0 || mayMatch(filters, { index: chunk, numRows: this.data.chunks[chunk]!.length, stats });
+    const n = this.data.chunks[chunk]!.length;
+    const rows = zone < 0 ? n : Math.min(ZONE_ROWS, n - zone * ZONE_ROWS);
+    return stats.size === 0 || mayMatch(filters, { index: chunk, numRows: rows, stats });
   }
 
-  #column(name: string): (ColumnStats | undefined)[] | undefined {
+  #column(name: string) {
     if (!this.#stats.has(name)) {
       const at = this.index.get(name);
-      this.#stats.set(name, at === undefined ? [] : this.data.chunks.map((c) => chunkStats(c.columns[at]!, c.length)));
+      this.#stats.set(name, at === undefined ? [] : this.data.chunks.map((c) => zoneStats(c.columns[at]!, c.length)));
     }
     return this.#stats.get(name);
   }
 }
 
-/** Min/max in the form Parquet statistics take (decimals unscaled, dates as Dates); undefined when unusable. */
-function chunkStats(col: Column, n: number): ColumnStats | undefined {
+/** The stats of each zone of a chunk's column and of the whole chunk; undefined when the column has none. */
+function zoneStats(col: Column, n: number): { chunk: ColumnStats; zones: ColumnStats[] } | undefined {
+  const zones: ColumnStats[] = [];
+  for (let start = 0; start < n; start += ZONE_ROWS) {
+    const s = columnStats(col, start, Math.min(n, start + ZONE_ROWS));
+    if (s === undefined) return undefined;
+    zones.push(s);
+  }
+  const chunk = columnStats(col, 0, n);
+  return chunk === undefined ? undefined : { chunk, zones };
+}
+
+/** Min/max of rows [from, to) in the form Parquet statistics take (decimals unscaled, dates as Dates). */
+function columnStats(col: Column, from: number, to: number): ColumnStats | undefined {
   const id = col.type.id;
   const v = col.values;
   if (!(v instanceof Float64Array || v instanceof Int32Array)) return undefined;
@@ -96,7 +149,7 @@ function chunkStats(col: Column, n: number): ColumnStats | undefined {
   let lo = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
   let nulls = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = from; i < to; i++) {
     if (col.valid !== null && col.valid[i] === 0) {
       nulls++;
       continue;

@@ -53,7 +53,7 @@ export class FilterExec implements PhysicalOperator {
     let sel: Int32Array | null = null;
     let count = n;
     for (const step of steps) {
-      const out: Int32Array = sel ?? new Int32Array(n);
+      const out: Int32Array = sel ?? scratchSelection(n);
       let k = selectCompare(step.op, batch.columns[step.column]!, step.value, sel, count, out);
       if (k < 0) k = selectByMask(step.fallback.evaluate(batch), sel, count, out);
       sel = out;
@@ -79,6 +79,17 @@ export class FilterExec implements PhysicalOperator {
     if (sel === null || count === n) return batch;
     return gatherBatch(batch, sel.subarray(0, count));
   }
+}
+
+/**
+ * The selection never outlives `#filter` (survivors are gathered into new columns before it returns), so one
+ * buffer serves every filter of the thread: a fresh 256 KiB array per batch cost more than the comparisons on
+ * selective filters such as point lookups (allocation, zeroing and GC of large backing stores).
+ */
+let scratch = new Int32Array(0);
+function scratchSelection(n: number): Int32Array {
+  if (scratch.length < n) scratch = new Int32Array(Math.max(n, 1024));
+  return scratch;
 }
 
 function gatherBatch(batch: Batch, rows: Int32Array): Batch {

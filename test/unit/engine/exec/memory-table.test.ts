@@ -2,6 +2,8 @@
 // and answer exactly as the file-backed table does, at chunk boundaries, for dates, decimals and NULLs.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { makeColumn } from '../../../../engine/arrow/column.js';
+import { ZONE_ROWS } from '../../../../engine/exec/memory-table.js';
 import {
   createEngine,
   createMapCatalog,
@@ -10,6 +12,8 @@ import {
   type Engine,
   loadParquetTable,
 } from '../../../../engine/index.js';
+import { type BinaryOp, col, type Expr, lit } from '../../../../engine/plan/expr/index.js';
+import { BOOL, FLOAT64, INT32, UTF8 } from '../../../../engine/plan/types.js';
 import { queryRows } from '../../../helpers/engines.js';
 import { type TestData, writeTestData } from '../../../helpers/gen-data.js';
 
@@ -60,4 +64,87 @@ describe('memory table zone maps', () => {
       assert.deepEqual((await queryRows(memory, sql)).rows, (await queryRows(files, sql)).rows);
     });
   }
+});
+
+describe('memory table zones inside a chunk', () => {
+  // One chunk of 3.5 zones: id = row number (sorted), name = 'n<id>' (UTF-8 bytes), every 7th score NULL.
+  const rows = ZONE_ROWS * 3 + ZONE_ROWS / 2;
+  const ids = Int32Array.from({ length: rows }, (_, i) => i);
+  const enc = new TextEncoder();
+  const offsets = new Int32Array(rows + 1);
+  const parts: Uint8Array[] = [];
+  for (let i = 0; i < rows; i++) {
+    parts.push(enc.encode(`n${i}`));
+    offsets[i + 1] = offsets[i]! + parts[i]!.length;
+  }
+  const bytes = new Uint8Array(offsets[rows]!);
+  parts.forEach((p, i) => bytes.set(p, offsets[i]!));
+  const valid = Uint8Array.from({ length: rows }, (_, i) => (i % 7 === 0 ? 0 : 1));
+  const table = createMemoryTable({
+    schema: {
+      fields: [
+        { qualifier: null, name: 'id', type: INT32, nullable: false },
+        { qualifier: null, name: 'name', type: UTF8, nullable: false },
+        { qualifier: null, name: 'score', type: FLOAT64, nullable: true },
+      ],
+    },
+    chunks: [
+      {
+        length: rows,
+        columns: [
+          makeColumn(INT32, ids, null, rows),
+          makeColumn(UTF8, { offsets, bytes }, null, rows),
+          makeColumn(
+            FLOAT64,
+            Float64Array.from(ids, (x) => x / 2),
+            valid,
+            rows,
+          ),
+        ],
+      },
+    ],
+  });
+  const engine = createEngine({ catalog: createMapCatalog(new Map([['t', table]])) });
+
+  const id = col(null, 'id', INT32);
+  const cmp = (op: BinaryOp, v: number): Expr => ({ kind: 'binary', op, left: id, right: lit(v, INT32), type: BOOL });
+  async function batchLengths(filters: Expr[]): Promise<number[]> {
+    const lengths: number[] = [];
+    for await (const b of table.scan({ columns: ['id', 'name'], filters, limit: null }, new AbortController().signal))
+      lengths.push(b.length);
+    return lengths;
+  }
+
+  it('reads only the zones a filter on a sorted column may match', async () => {
+    assert.deepEqual(await batchLengths([cmp('=', 5000)]), [ZONE_ROWS]);
+    assert.deepEqual(await batchLengths([cmp('>=', ZONE_ROWS * 3)]), [ZONE_ROWS / 2]);
+    const either: Expr = { kind: 'binary', op: 'or', left: cmp('=', 1), right: cmp('=', ZONE_ROWS * 2), type: BOOL };
+    assert.deepEqual(await batchLengths([either]), [ZONE_ROWS, ZONE_ROWS]);
+    assert.deepEqual(await batchLengths([cmp('<', ZONE_ROWS + 1)]), [ZONE_ROWS * 2]);
+    assert.deepEqual(await batchLengths([cmp('<', 0)]), []);
+    assert.deepEqual(await batchLengths([cmp('>', -1)]), [rows]);
+    assert.deepEqual(await batchLengths([]), [rows]);
+  });
+
+  const QUERIES: [string, (i: number) => boolean][] = [
+    ['id = 5000', (i) => i === 5000],
+    [`id BETWEEN ${ZONE_ROWS - 2} AND ${ZONE_ROWS + 2}`, (i) => i >= ZONE_ROWS - 2 && i <= ZONE_ROWS + 2],
+    [`id = 3 OR id = ${rows - 1}`, (i) => i === 3 || i === rows - 1],
+    ['score > 7000 AND id < 14010', (i) => i % 7 !== 0 && i / 2 > 7000 && i < 14010],
+    ['score IS NULL AND id > 13000', (i) => i % 7 === 0 && i > 13000],
+  ];
+  for (const [where, keep] of QUERIES) {
+    it(`returns exactly the matching rows, text included: ${where}`, async () => {
+      const got = await queryRows(engine, `SELECT id, name FROM t WHERE ${where} ORDER BY id`);
+      const want = [...ids].filter(keep).map((i) => [String(i), `n${i}`]);
+      assert.deepEqual(got.rows, want);
+    });
+  }
+  it('stops at LIMIT across zone slices', async () => {
+    const got = await queryRows(engine, `SELECT id FROM t WHERE id >= ${ZONE_ROWS - 1} LIMIT 3`);
+    assert.deepEqual(
+      got.rows.map((r) => r[0]),
+      [ZONE_ROWS - 1, ZONE_ROWS, ZONE_ROWS + 1].map(String),
+    );
+  });
 });
