@@ -78,7 +78,7 @@ describe('memory table zones inside a chunk', () => {
     offsets[i + 1] = offsets[i]! + parts[i]!.length;
   }
   const bytes = new Uint8Array(offsets[rows]!);
-  parts.forEach((p, i) => bytes.set(p, offsets[i]!));
+  for (const [i, p] of parts.entries()) bytes.set(p, offsets[i]!);
   const valid = Uint8Array.from({ length: rows }, (_, i) => (i % 7 === 0 ? 0 : 1));
   const table = createMemoryTable({
     schema: {
