@@ -18,6 +18,16 @@ const OFFERED_TYPES = OFFERED.map(([type]) => type);
  */
 export function negotiateFormat(accept: string): ResultFormat {
   if (accept === '') return 'json';
-  const best = new Negotiator({ headers: { accept } }).mediaType(OFFERED_TYPES);
-  return OFFERED.find(([type]) => type === best)?.[1] ?? 'json';
+  let format = seen.get(accept);
+  if (format === undefined) {
+    const best = new Negotiator({ headers: { accept } }).mediaType(OFFERED_TYPES);
+    format = OFFERED.find(([type]) => type === best)?.[1] ?? 'json';
+    // Clients send the same few Accept headers over and over: remember them, but never without bound.
+    if (seen.size >= SEEN_MAX) seen.clear();
+    seen.set(accept, format);
+  }
+  return format;
 }
+
+const SEEN_MAX = 256;
+const seen = new Map<string, ResultFormat>();

@@ -12,34 +12,43 @@ export class BodyTooLargeError extends Error {
 }
 
 /**
- * Resolves with the whole body once the last chunk arrives. Rejects with `BodyTooLargeError` as soon as
- * the declared Content-Length or the bytes received pass `maxBytes` (later chunks are dropped).
+ * Calls `onBody` with the whole body once the last chunk arrives, or `onError` with `BodyTooLargeError` as soon
+ * as the declared Content-Length or the bytes received pass `maxBytes` (later chunks are dropped). A body that
+ * arrives in one chunk (the usual case for a query) is handed over without a copy, synchronously inside uWS's
+ * data callback: `onBody` must not keep `bytes` beyond its own return (uWS reuses the memory).
  * Must be called synchronously inside the route handler: uWS drops data that arrives before `onData`.
- * Never settles if the client aborts mid-body; the caller's abort handler covers that case.
+ * Never calls back if the client aborts mid-body; the caller's abort handler covers that case.
  */
-export function readBody(res: HttpResponse, declaredLength: string, maxBytes: number): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    if (declaredLength !== '' && Number(declaredLength) > maxBytes) {
-      reject(new BodyTooLargeError(maxBytes));
-      // uWS still needs a data handler to consume (and ignore) the bytes already sent.
-      res.onData(() => {});
+export function readBody(
+  res: HttpResponse,
+  declaredLength: string,
+  maxBytes: number,
+  onBody: (bytes: Uint8Array) => void,
+  onError: (e: BodyTooLargeError) => void,
+): void {
+  if (declaredLength !== '' && Number(declaredLength) > maxBytes) {
+    // uWS still needs a data handler to consume (and ignore) the bytes already sent; set it before the
+    // answer ends the response.
+    res.onData(() => {});
+    onError(new BodyTooLargeError(maxBytes));
+    return;
+  }
+  let parts: Uint8Array[] | null = null;
+  let size = 0;
+  let failed = false;
+  res.onData((chunk, isLast) => {
+    if (failed) return;
+    size += chunk.byteLength;
+    if (size > maxBytes) {
+      failed = true;
+      onError(new BodyTooLargeError(maxBytes));
       return;
     }
-    const parts: Uint8Array[] = [];
-    let size = 0;
-    let failed = false;
-    res.onData((chunk, isLast) => {
-      if (failed) return;
-      size += chunk.byteLength;
-      if (size > maxBytes) {
-        failed = true;
-        reject(new BodyTooLargeError(maxBytes));
-        return;
-      }
-      // uWS neuters the ArrayBuffer when this callback returns, so keep a copy.
-      parts.push(new Uint8Array(chunk.slice(0)));
-      if (isLast) resolve(concat(parts, size));
-    });
+    if (isLast && parts === null) return onBody(new Uint8Array(chunk));
+    // uWS neuters the ArrayBuffer when this callback returns, so keep a copy.
+    parts ??= [];
+    parts.push(new Uint8Array(chunk.slice(0)));
+    if (isLast) onBody(concat(parts, size));
   });
 }
 

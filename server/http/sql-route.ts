@@ -8,7 +8,7 @@ import type { ResultFormat } from '../serialize/serializer.js';
 import { type CacheRequestHeaders, lookUpCache } from './cache-lookup.js';
 import { negotiateFormat } from './negotiate-format.js';
 import { BadRequestError, parseSqlRequest, type SqlRequest } from './parse-sql-request.js';
-import { BodyTooLargeError, readBody } from './read-body.js';
+import { readBody } from './read-body.js';
 import { Reply, TEXT_PLAIN } from './respond.js';
 import type { HttpRequest, HttpResponse } from './uws-app.js';
 
@@ -49,14 +49,20 @@ export function handleSql(res: HttpResponse, req: HttpRequest, ctx: SqlRouteCont
     cacheControl: ctx.resultsCache === null ? '' : req.getHeader('cache-control'),
     cacheKey: ctx.resultsCache === null ? '' : req.getHeader('spice-cache-key'),
   };
-  readBody(res, req.getHeader('content-length'), ctx.maxBodyBytes)
-    .then((bytes) => runSql(reply, bytes, headers, ctx))
-    .catch((e: unknown) => {
-      if (e instanceof BodyTooLargeError)
-        return reply.send(413, TEXT_PLAIN, `Payload Too Large: ${e.message}`, {}, true);
-      const ref = logInternalError('/v1/sql failed', e);
-      reply.send(500, TEXT_PLAIN, `Internal server error (ref ${ref})`);
-    });
+  readBody(
+    res,
+    req.getHeader('content-length'),
+    ctx.maxBodyBytes,
+    (bytes) => {
+      try {
+        runSql(reply, bytes, headers, ctx);
+      } catch (e) {
+        const ref = logInternalError('/v1/sql failed', e);
+        reply.send(500, TEXT_PLAIN, `Internal server error (ref ${ref})`);
+      }
+    },
+    (e) => reply.send(413, TEXT_PLAIN, `Payload Too Large: ${e.message}`, {}, true),
+  );
 }
 
 function runSql(reply: Reply, bytes: Uint8Array, headers: RequestHeaders, ctx: SqlRouteContext): void {
