@@ -74,7 +74,7 @@ class ZoneMaps {
   ) {}
 
   mayMatch(filters: readonly Expr[], chunk: number): boolean {
-    return this.#test(filters, chunk, -1);
+    return this.#test(filters, columnNames(filters), chunk, -1);
   }
 
   /**
@@ -83,15 +83,16 @@ class ZoneMaps {
    */
   pruner(filters: readonly Expr[]): { ranges(chunk: number): [number, number][] } {
     let useless = 0;
+    const names = columnNames(filters);
     return {
       ranges: (chunk) => {
         const n = this.data.chunks[chunk]!.length;
         if (filters.length === 0) return [[0, n]];
-        if (!this.#test(filters, chunk, -1)) return [];
+        if (!this.#test(filters, names, chunk, -1)) return [];
         if (n <= ZONE_ROWS || useless >= 2) return [[0, n]];
         const runs: [number, number][] = [];
         for (let z = 0, start = 0; start < n; z++, start += ZONE_ROWS) {
-          if (!this.#test(filters, chunk, z)) continue;
+          if (!this.#test(filters, names, chunk, z)) continue;
           const end = Math.min(n, start + ZONE_ROWS);
           const last = runs[runs.length - 1];
           if (last !== undefined && last[1] === start) last[1] = end;
@@ -104,15 +105,13 @@ class ZoneMaps {
   }
 
   /** Whether `filters` may match chunk `chunk` (zone -1) or one zone of it. */
-  #test(filters: readonly Expr[], chunk: number, zone: number): boolean {
+  #test(filters: readonly Expr[], names: readonly string[], chunk: number, zone: number): boolean {
     if (filters.length === 0) return true;
     const stats = new Map<string, ColumnStats>();
-    for (const f of filters) {
-      for (const c of columnsOf(f)) {
-        const s = this.#column(c.name)?.[chunk];
-        const z = s === undefined ? undefined : zone < 0 ? s.chunk : s.zones[zone];
-        if (z) stats.set(c.name, z);
-      }
+    for (const name of names) {
+      const s = this.#column(name)?.[chunk];
+      const z = s === undefined ? undefined : zone < 0 ? s.chunk : s.zones[zone];
+      if (z) stats.set(name, z);
     }
     const n = this.data.chunks[chunk]!.length;
     const rows = zone < 0 ? n : Math.min(ZONE_ROWS, n - zone * ZONE_ROWS);
@@ -126,6 +125,11 @@ class ZoneMaps {
     }
     return this.#stats.get(name);
   }
+}
+
+/** The distinct column names `filters` read. */
+function columnNames(filters: readonly Expr[]): string[] {
+  return [...new Set(filters.flatMap((f) => columnsOf(f).map((c) => c.name)))];
 }
 
 /** The stats of each zone of a chunk's column and of the whole chunk; undefined when the column has none. */
