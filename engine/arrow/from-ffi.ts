@@ -1,54 +1,89 @@
 // Arrow C data interface (wasm32 layout) -> floe columns: reads parquet-wasm's exported batches without IPC.
 import * as arrow from 'apache-arrow';
-import type { DataType } from '../plan/types.js';
-import type { Column } from './column.js';
+import { NotSupportedError } from '../errors.js';
+import { type DataType, typeName } from '../plan/types.js';
+import { type Column, type ColumnValues, MAX_EXACT, makeColumn, type Utf8Bytes } from './column.js';
 import { columnFromArrow, typeFromArrow } from './from-arrow.js';
 
-/** A column of the exported batch: its Arrow type (from the file schema) and floe's. */
+/**
+ * A column of the exported batch: its Arrow type (from the file schema), floe's, and how its buffers are read
+ * (`direct`: straight into floe's layout; `arrow`: through an apache-arrow Data, for the rarer types).
+ */
 export interface FFIField {
   readonly arrowType: arrow.DataType;
   readonly type: DataType;
+  readonly read: 'bool' | 'int32' | 'int64' | 'float64' | 'decimal' | 'utf8' | 'dictionary' | 'arrow';
 }
 
 // struct ArrowArray on wasm32: int64 length, null_count, offset, n_buffers, n_children; then 32-bit pointers.
 const LENGTH = 0;
 const NULL_COUNT = 8;
 const OFFSET = 16;
+const N_BUFFERS = 24;
 const N_CHILDREN = 32;
 const BUFFERS = 40;
 const CHILDREN = 44;
+const DICTIONARY = 48;
+const TWO_32 = 0x1_0000_0000;
 
 /** The fields of an Arrow IPC schema message by name, for `columnsFromFFI`; null where floe has no type. */
 export function ffiFields(schemaIPC: Uint8Array): Map<string, FFIField | null> {
   const out = new Map<string, FFIField | null>();
   for (const f of arrow.tableFromIPC(schemaIPC).schema.fields) {
     const type = typeFromArrow(f.type);
-    out.set(f.name, type !== null && isFlat(f.type) ? { arrowType: f.type, type } : null);
+    const read = readOf(f.type);
+    out.set(f.name, type !== null && read !== null ? { arrowType: f.type, type, read } : null);
   }
   return out;
 }
 
-/** Types whose buffers `columnsFromFFI` knows: validity plus values (and offsets for strings). */
-function isFlat(t: arrow.DataType): boolean {
+/** How `columnsFromFFI` reads a type: null when it cannot (nested and dictionary types). */
+function readOf(t: arrow.DataType): FFIField['read'] | null {
   switch (t.typeId) {
     case arrow.Type.Bool:
-    case arrow.Type.Int:
+      return 'bool';
+    case arrow.Type.Int: {
+      const it = t as arrow.Int;
+      if (it.isSigned && it.bitWidth === 32) return 'int32';
+      return it.isSigned && it.bitWidth === 64 ? 'int64' : 'arrow';
+    }
     case arrow.Type.Float:
+      return (t as arrow.Float).precision === arrow.Precision.DOUBLE ? 'float64' : 'arrow';
     case arrow.Type.Utf8:
-    case arrow.Type.LargeUtf8:
+      return 'utf8';
     case arrow.Type.Date:
+      return (t as arrow.Date_).unit === arrow.DateUnit.DAY ? 'int32' : 'arrow';
+    case arrow.Type.LargeUtf8:
     case arrow.Type.Timestamp:
-      return true;
+      return 'arrow';
     case arrow.Type.Decimal:
-      return (t as arrow.Decimal).bitWidth === 128;
+      return (t as arrow.Decimal).bitWidth === 128 ? 'decimal' : null;
+    case arrow.Type.Dictionary: {
+      const d = t as arrow.Dictionary;
+      return d.dictionary.typeId === arrow.Type.Utf8 && d.indices.isSigned && d.indices.bitWidth === 32
+        ? 'dictionary'
+        : null;
+    }
     default:
-      return false;
+      return null;
   }
+}
+
+/** Where one exported child array lives in wasm memory. */
+interface Child {
+  readonly offset: number;
+  readonly length: number;
+  readonly nullCount: number;
+  /** Addresses of the validity, first and second buffers (0 when absent). */
+  readonly ptrs: readonly [number, number, number];
+  /** Address of the dictionary's array (0 unless dictionary-encoded). */
+  readonly dictionary: number;
 }
 
 /**
  * Reads the struct array at `addr` in `memory` (one record batch, a child per field, in `fields` order).
- * Copies every buffer it uses out of `memory`, so the result stays valid after the batch is released.
+ * Copies every buffer it uses out of `memory`, so the result stays valid after the batch is released; does
+ * not keep views of `memory`.
  */
 export function columnsFromFFI(
   memory: ArrayBuffer,
@@ -64,39 +99,171 @@ export function columnsFromFFI(
   const children = u32(addr + CHILDREN);
   const columns = fields.map((f, k) => {
     const child = u32(children + 4 * k);
-    const offset = i64(child + OFFSET) + structOffset;
     const buffers = u32(child + BUFFERS);
-    const copy = <T>(Ctor: new (b: ArrayBuffer, at: number, n: number) => T, ptr: number, n: number): T =>
-      new Ctor(memory.slice(ptr, ptr + n * bytesOf(Ctor)) as ArrayBuffer, 0, n);
-    const validPtr = u32(buffers);
-    const bitBytes = Math.ceil((offset + length) / 8);
-    const nullBitmap = validPtr === 0 ? undefined : copy(Uint8Array, validPtr, bitBytes);
-    const data = dataOf(f.arrowType, offset + length, u32(buffers + 4), u32(buffers + 8), copy);
-    const nullCount = i64(child + NULL_COUNT);
-    const props = { type: f.arrowType, offset, length, nullCount, nullBitmap, ...data };
-    const made = arrow.makeData(props as never);
-    return columnFromArrow(made, f.type);
+    const nBuffers = i64(child + N_BUFFERS);
+    const ptr = (j: number) => (j < nBuffers ? u32(buffers + 4 * j) : 0);
+    const c: Child = {
+      offset: i64(child + OFFSET) + structOffset,
+      length,
+      nullCount: i64(child + NULL_COUNT),
+      ptrs: [ptr(0), ptr(1), ptr(2)],
+      dictionary: u32(child + DICTIONARY),
+    };
+    if (f.read === 'arrow') return viaArrow(memory, c, f);
+    const valid = c.nullCount === 0 || c.ptrs[0] === 0 ? null : unpackBits(memory, c.ptrs[0], c.offset, length);
+    if (f.read === 'dictionary') return makeColumn(f.type, expandDictionary(memory, c, valid), valid, length);
+    return makeColumn(f.type, valuesOf(memory, c, f), valid, length);
   });
   return { length, columns };
 }
 
-type Copy = <T>(Ctor: new (b: ArrayBuffer, at: number, n: number) => T, ptr: number, n: number) => T;
+function valuesOf(memory: ArrayBuffer, c: Child, f: FFIField): ColumnValues {
+  const { offset, length: n, ptrs } = c;
+  switch (f.read) {
+    case 'bool':
+      return unpackBits(memory, ptrs[1], offset, n);
+    case 'int32':
+      return new Int32Array(memory.slice(ptrs[1] + 4 * offset, ptrs[1] + 4 * (offset + n)));
+    case 'float64':
+      return new Float64Array(memory.slice(ptrs[1] + 8 * offset, ptrs[1] + 8 * (offset + n)));
+    case 'int64':
+      return wideInts(memory, ptrs[1] + 8 * offset, n, 2, f.type);
+    case 'decimal':
+      return wideInts(memory, ptrs[1] + 16 * offset, n, 4, f.type);
+    default:
+      return utf8Of(memory, ptrs[1] + 4 * offset, ptrs[2], n);
+  }
+}
+
+/** One byte per slot from an LSB-first bitmap, slots [offset, offset + n). */
+function unpackBits(memory: ArrayBuffer, ptr: number, offset: number, n: number): Uint8Array {
+  const bits = new Uint8Array(memory, ptr, (offset + n + 7) >> 3);
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const b = offset + i;
+    out[i] = ((bits[b >> 3] as number) >> (b & 7)) & 1;
+  }
+  return out;
+}
+
+/**
+ * Little-endian signed integers of `words` 32-bit words each (2: int64, 4: decimal128) as doubles while every
+ * value is within ±2^53 (exact), else as a BigInt64Array; a decimal beyond 64 bits is not supported.
+ */
+function wideInts(
+  memory: ArrayBuffer,
+  ptr: number,
+  n: number,
+  words: 2 | 4,
+  type: DataType,
+): Float64Array | BigInt64Array {
+  const w =
+    ptr % 4 === 0 ? new Int32Array(memory, ptr, n * words) : new Int32Array(memory.slice(ptr, ptr + 4 * n * words));
+  const out = new Float64Array(n);
+  let exact = true;
+  for (let i = 0, k = 0; i < n; i++, k += words) {
+    const hi = w[k + 1] as number;
+    if (words === 4 && (w[k + 2] !== hi >> 31 || w[k + 3] !== hi >> 31))
+      throw new NotSupportedError(`${typeName(type)} value beyond 18 digits is not supported yet`);
+    // Exact below 2^53; past it the rounded value still lands outside ±MAX_EXACT.
+    const v = hi * TWO_32 + ((w[k] as number) >>> 0);
+    out[i] = v;
+    if (v > MAX_EXACT || v < -MAX_EXACT) exact = false;
+  }
+  if (exact) return out;
+  const big = new BigInt64Array(n);
+  for (let i = 0, k = 0; i < n; i++, k += words)
+    big[i] = (BigInt(w[k + 1] as number) << 32n) | BigInt((w[k] as number) >>> 0);
+  return big;
+}
+
+/** UTF-8 bytes of `n` strings: the offsets rebased to start at 0 and only the bytes they span. */
+function utf8Of(memory: ArrayBuffer, offsetsPtr: number, bytesPtr: number, n: number): ColumnValues {
+  const offsets = new Int32Array(memory.slice(offsetsPtr, offsetsPtr + 4 * (n + 1)));
+  const start = offsets[0] as number;
+  const end = offsets[n] as number;
+  if (start !== 0) for (let i = 0; i <= n; i++) (offsets[i] as number) -= start;
+  return { offsets, bytes: new Uint8Array(memory.slice(bytesPtr + start, bytesPtr + end)) };
+}
+
+/**
+ * The strings of a dictionary-encoded column, as UTF-8 bytes (each row's string copied; null rows empty).
+ * An index outside the dictionary (a corrupt file) fails.
+ */
+function expandDictionary(memory: ArrayBuffer, c: Child, valid: Uint8Array | null): Utf8Bytes {
+  const dv = new DataView(memory);
+  const d = c.dictionary;
+  const dOffset = Number(dv.getBigInt64(d + OFFSET, true));
+  const dLength = Number(dv.getBigInt64(d + LENGTH, true));
+  const dBuffers = dv.getUint32(d + BUFFERS, true);
+  const at = (ptr: number, n: number) =>
+    ptr % 4 === 0 ? new Int32Array(memory, ptr, n) : new Int32Array(memory.slice(ptr, ptr + 4 * n));
+  const starts = at(dv.getUint32(dBuffers + 4, true) + 4 * dOffset, dLength + 1);
+  const chars = new Uint8Array(memory, dv.getUint32(dBuffers + 8, true));
+  const keys = at(c.ptrs[1] + 4 * c.offset, c.length);
+  if (valid === null && isSingleBytes(starts, dLength)) return singleBytes(keys, chars, starts[0] as number, dLength);
+  const n = c.length;
+  const offsets = new Int32Array(n + 1);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const k = keys[i] as number;
+    if (valid === null || valid[i] === 1) {
+      if (k < 0 || k >= dLength) throw new RangeError(`dictionary index ${k} is outside the dictionary (${dLength})`);
+      total += (starts[k + 1] as number) - (starts[k] as number);
+    }
+    offsets[i + 1] = total;
+  }
+  const bytes = new Uint8Array(total);
+  for (let i = 0; i < n; i++) {
+    let to = offsets[i] as number;
+    const end = offsets[i + 1] as number;
+    let from = starts[keys[i] as number] as number;
+    // Short strings copy faster byte by byte than through a subarray.
+    if (end - to > 32) bytes.set(chars.subarray(from, from + end - to), to);
+    else while (to < end) bytes[to++] = chars[from++] as number;
+  }
+  return { offsets, bytes };
+}
+
+function isSingleBytes(starts: Int32Array, n: number): boolean {
+  for (let k = 0; k < n; k++) if ((starts[k + 1] as number) - (starts[k] as number) !== 1) return false;
+  return true;
+}
+
+/** Every dictionary entry is one byte (flags, status letters) and no row is null: row i is byte i. */
+function singleBytes(keys: Int32Array, chars: Uint8Array, first: number, dLength: number): Utf8Bytes {
+  const n = keys.length;
+  const offsets = new Int32Array(n + 1);
+  const bytes = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const k = keys[i] as number;
+    if (k >>> 0 >= dLength) throw new RangeError(`dictionary index ${k} is outside the dictionary (${dLength})`);
+    bytes[i] = chars[first + k] as number;
+    offsets[i + 1] = i + 1;
+  }
+  return { offsets, bytes };
+}
+
+/** The rarer flat types (narrow or unsigned ints, float32, 64-bit dates, timestamps, large strings). */
+function viaArrow(memory: ArrayBuffer, c: Child, f: FFIField): Column {
+  const { offset, length, nullCount, ptrs } = c;
+  const copy = <T>(Ctor: new (b: ArrayBuffer, at: number, n: number) => T, ptr: number, n: number): T =>
+    new Ctor(memory.slice(ptr, ptr + n * bytesOf(Ctor)) as ArrayBuffer, 0, n);
+  const nullBitmap = ptrs[0] === 0 ? undefined : copy(Uint8Array, ptrs[0], Math.ceil((offset + length) / 8));
+  const n = offset + length;
+  const t = f.arrowType;
+  let data: object;
+  if (t.typeId === arrow.Type.LargeUtf8) {
+    const valueOffsets = copy(BigInt64Array, ptrs[1], n + 1);
+    data = { valueOffsets, data: copy(Uint8Array, ptrs[2], Number(valueOffsets[n])) };
+  } else {
+    const Ctor = (t as { ArrayType: new (b: ArrayBuffer, at: number, n: number) => ArrayBufferView }).ArrayType;
+    data = { data: copy(Ctor, ptrs[1], n) };
+  }
+  const made = arrow.makeData({ type: t, offset, length, nullCount, nullBitmap, ...data } as never);
+  return columnFromArrow(made, f.type);
+}
 
 function bytesOf(Ctor: unknown): number {
   return (Ctor as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
-}
-
-/** The value (and offset) buffers of `n` slots, copied. */
-function dataOf(t: arrow.DataType, n: number, ptr1: number, ptr2: number, copy: Copy): object {
-  if (t.typeId === arrow.Type.Bool) return { data: copy(Uint8Array, ptr1, Math.ceil(n / 8)) };
-  if (t.typeId === arrow.Type.Utf8 || t.typeId === arrow.Type.LargeUtf8) {
-    const Offsets: new (b: ArrayBuffer, at: number, n: number) => Int32Array | BigInt64Array =
-      t.typeId === arrow.Type.Utf8 ? Int32Array : BigInt64Array;
-    const valueOffsets = copy(Offsets, ptr1, n + 1);
-    const end = Number(valueOffsets[n]);
-    return { valueOffsets, data: copy(Uint8Array, ptr2, end) };
-  }
-  const Ctor = (t as { ArrayType: new (b: ArrayBuffer, at: number, n: number) => ArrayBufferView }).ArrayType;
-  const stride = t.typeId === arrow.Type.Decimal ? 4 : 1;
-  return { data: copy(Ctor, ptr1, n * stride) };
 }

@@ -1,14 +1,15 @@
 // Decoding with parquet-wasm: only the requested columns of the requested row groups (`ParquetFile.read`).
-import { openAsBlob } from 'node:fs';
 import { ParquetFile, wasmMemory } from 'parquet-wasm';
 import { DEFAULT_BATCH_ROWS } from '../../arrow/batch.js';
 import type { Column } from '../../arrow/column.js';
 import { type DecodedIPC, decodeIPC } from '../../arrow/from-arrow.js';
 import { columnsFromFFI, type FFIField, ffiFields } from '../../arrow/from-ffi.js';
+import { openFileSource } from './file-source.js';
 
-/** Opens a file for reading; byte ranges are read lazily through a file-backed Blob. */
+/** Opens a file for reading; byte ranges are read lazily (`openFileSource`, which also asks for dictionaries). */
 export async function openParquet(path: string): Promise<ParquetFile> {
-  return ParquetFile.fromFile(await openAsBlob(path));
+  // parquet-wasm reads a Blob only through `size` and `slice(start, end).arrayBuffer()`.
+  return ParquetFile.fromFile((await openFileSource(path)) as unknown as Blob);
 }
 
 /** The file's Arrow schema as floe fields (unsupported types have `type: null`). */

@@ -1,0 +1,177 @@
+// `openFileSource`: a Parquet file as the Blob-like byte source parquet-wasm reads, with its footer's Arrow schema
+// asking for dictionary-encoded text columns to stay dictionaries.
+import { open } from 'node:fs/promises';
+import { parquetMetadata } from 'hyparquet';
+import { withDictionaryFields } from '../../arrow/dictionary-hint.js';
+
+/** What parquet-wasm's `ParquetFile.fromFile` uses of a Blob. */
+export interface ByteSource {
+  readonly size: number;
+  slice(start: number, end?: number): { arrayBuffer(): Promise<ArrayBuffer> };
+}
+
+const TAIL_BYTES = 8; // int32 footer length + "PAR1"
+const DICTIONARY_ENCODINGS = new Set(['RLE_DICTIONARY', 'PLAIN_DICTIONARY']);
+
+/**
+ * Opens `path` (reading only its footer now). Byte ranges are read when parquet-wasm asks, each through its
+ * own file handle, so nothing stays open. A text column whose pages are all dictionary-encoded, with a small
+ * dictionary, is declared Dictionary<Int32, Utf8> in the served footer's `ARROW:schema`: parquet-wasm then
+ * hands out dictionary indices instead of copying each row's string (`columnsFromFFI` expands them). Any other
+ * file, a footer it cannot parse included, is served unchanged (parquet-wasm reports its problems).
+ */
+export async function openFileSource(path: string): Promise<ByteSource> {
+  const fh = await open(path, 'r');
+  try {
+    const { size } = await fh.stat();
+    if (size < 2 * TAIL_BYTES) return new FileSource(path, size, null);
+    const tail = await readAt(path, fh, size - TAIL_BYTES, TAIL_BYTES);
+    const footerLength = new DataView(tail.buffer).getUint32(0, true);
+    if (footerLength > size - 2 * TAIL_BYTES) return new FileSource(path, size, null);
+    const at = size - TAIL_BYTES - footerLength;
+    const footer = await readAt(path, fh, at, footerLength + TAIL_BYTES);
+    const rewritten = withDictionaryHints(footer);
+    return new FileSource(path, size, rewritten === null ? null : { at, bytes: rewritten });
+  } finally {
+    await fh.close();
+  }
+}
+
+/** The file's bytes below `footer.at`, then `footer.bytes` (a rewritten footer and tail) instead of the rest. */
+class FileSource implements ByteSource {
+  readonly size: number;
+  readonly #path: string;
+  readonly #footer: { at: number; bytes: Uint8Array } | null;
+
+  constructor(path: string, fileSize: number, footer: { at: number; bytes: Uint8Array } | null) {
+    this.#path = path;
+    this.#footer = footer;
+    this.size = footer === null ? fileSize : footer.at + footer.bytes.length;
+  }
+
+  slice(start: number, end = this.size) {
+    const from = Math.max(0, Math.min(start, this.size));
+    const to = Math.max(from, Math.min(end, this.size));
+    return { arrayBuffer: () => this.#read(from, to) };
+  }
+
+  async #read(from: number, to: number): Promise<ArrayBuffer> {
+    const split = this.#footer === null ? to : Math.min(to, Math.max(from, this.#footer.at));
+    const out = new Uint8Array(to - from);
+    if (split > from) {
+      const fh = await open(this.#path, 'r');
+      try {
+        await readInto(this.#path, fh, out.subarray(0, split - from), from);
+      } finally {
+        await fh.close();
+      }
+    }
+    if (to > split && this.#footer !== null) {
+      const { at, bytes } = this.#footer;
+      out.set(bytes.subarray(split - at, to - at), split - from);
+    }
+    return out.buffer;
+  }
+}
+
+type Handle = Awaited<ReturnType<typeof open>>;
+
+async function readAt(path: string, fh: Handle, position: number, length: number): Promise<Uint8Array> {
+  const out = new Uint8Array(length);
+  await readInto(path, fh, out, position);
+  return out;
+}
+
+/** Fills `out` from `position`; a file that ends early (it shrank) fails rather than yield short data. */
+async function readInto(path: string, fh: Handle, out: Uint8Array, position: number): Promise<void> {
+  let done = 0;
+  while (done < out.length) {
+    const { bytesRead } = await fh.read(out, done, out.length - done, position + done);
+    if (bytesRead === 0) throw new Error(`${path} ended at byte ${position + done}, before the bytes asked for`);
+    done += bytesRead;
+  }
+}
+
+/** `footer` (metadata, length, "PAR1") with dictionary hints in its `ARROW:schema`, or null to serve it as is. */
+export function withDictionaryHints(footer: Uint8Array): Uint8Array | null {
+  let meta: ReturnType<typeof parquetMetadata>;
+  try {
+    meta = parquetMetadata(footer);
+  } catch {
+    return null;
+  }
+  const value = meta.key_value_metadata?.find((kv) => kv.key === 'ARROW:schema')?.value;
+  const names = dictionaryColumns(meta);
+  if (value === undefined || names.size === 0) return null;
+  const place = findValue(footer, value);
+  const hinted = place === null ? null : withDictionaryFields(Buffer.from(value, 'base64'), names);
+  if (place === null || hinted === null) return null;
+  const text = Buffer.from(Buffer.from(hinted).toString('base64'));
+  const head = footer.subarray(0, place.lengthAt);
+  const rest = footer.subarray(place.end, footer.length - TAIL_BYTES);
+  const length = varint(text.length);
+  const metadataLength = head.length + length.length + text.length + rest.length;
+  const tail = Buffer.alloc(TAIL_BYTES);
+  tail.writeUInt32LE(metadataLength, 0);
+  tail.write('PAR1', 4, 'latin1');
+  return Buffer.concat([head, length, text, rest, tail]);
+}
+
+/**
+ * Top-level text columns whose pages are dictionary-encoded in every row group and whose statistics say one-byte
+ * values (flags such as TPC-H's l_returnflag): the ones `columnsFromFFI` expands faster than parquet-wasm does.
+ * (Longer strings expand slower in JavaScript than in wasm, so they are left as they are.)
+ */
+function dictionaryColumns(meta: ReturnType<typeof parquetMetadata>): Set<string> {
+  const byName = new Map<string, boolean>();
+  for (const rg of meta.row_groups) {
+    for (const c of rg.columns) {
+      const md = c.meta_data;
+      if (md === undefined || md.type !== 'BYTE_ARRAY' || md.path_in_schema.length !== 1) continue;
+      const name = md.path_in_schema[0]!;
+      const pages = md.encoding_stats;
+      const ok =
+        pages !== undefined &&
+        pages.every((s) => !s.page_type.startsWith('DATA_PAGE') || DICTIONARY_ENCODINGS.has(s.encoding)) &&
+        isOneByte(md.statistics?.min_value) &&
+        isOneByte(md.statistics?.max_value);
+      byName.set(name, (byName.get(name) ?? true) && ok);
+    }
+  }
+  return new Set([...byName].filter(([, ok]) => ok).map(([name]) => name));
+}
+
+/**
+ * Where the thrift compact encoding of the `ARROW:schema` key-value pair keeps its value: the offset of the
+ * value's length varint and the end of the value. Null unless exactly one such pair holds `value`.
+ */
+function findValue(footer: Uint8Array, value: string): { lengthAt: number; end: number } | null {
+  const key = Buffer.from('ARROW:schema');
+  const buf = Buffer.from(footer.buffer, footer.byteOffset, footer.length);
+  const keyAt = buf.indexOf(key);
+  if (keyAt < 0 || buf.indexOf(key, keyAt + 1) >= 0) return null;
+  const lengthAt = keyAt + key.length + 1;
+  // 0x18: field id +1, type binary.
+  if (buf[lengthAt - 1] !== 0x18) return null;
+  let length = 0;
+  let at = lengthAt;
+  for (let shift = 0; at < buf.length && shift < 35; shift += 7) {
+    const b = buf[at++]!;
+    length += (b & 0x7f) * 2 ** shift;
+    if ((b & 0x80) === 0) break;
+  }
+  const end = at + length;
+  if (end > buf.length || buf.toString('latin1', at, end) !== value) return null;
+  return { lengthAt, end };
+}
+
+function isOneByte(v: unknown): boolean {
+  return typeof v === 'string' ? Buffer.byteLength(v) === 1 : v instanceof Uint8Array && v.length === 1;
+}
+
+function varint(n: number): Uint8Array {
+  const out: number[] = [];
+  for (; n >= 0x80; n = Math.floor(n / 0x80)) out.push((n & 0x7f) | 0x80);
+  out.push(n);
+  return Uint8Array.from(out);
+}

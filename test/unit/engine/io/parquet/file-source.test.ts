@@ -1,0 +1,133 @@
+// The file source: one-byte text columns are read as dictionaries and expanded to the written strings.
+import assert from 'node:assert/strict';
+import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { parquetMetadata } from 'hyparquet';
+import type { Batch } from '../../../../../engine/arrow/batch.js';
+import { cellText } from '../../../../../engine/arrow/format.js';
+import { ffiFields } from '../../../../../engine/arrow/from-ffi.js';
+import { createEngine } from '../../../../../engine/index.js';
+import { decodeRowGroup, openParquet } from '../../../../../engine/io/parquet/decode.js';
+import { openFileSource, withDictionaryHints } from '../../../../../engine/io/parquet/file-source.js';
+import { createParquetTable } from '../../../../../engine/io/parquet/parquet-table.js';
+import { writeParquetFile } from '../../../../../engine/io/parquet/write.js';
+import { createMapCatalog } from '../../../../../engine/map-catalog.js';
+
+const ROWS = 3_000;
+let dir: string;
+let path: string;
+const flag = Array.from({ length: ROWS }, (_, i) => 'ANR'[(i * 7) % 3]!);
+// One-byte minimum and maximum, but a longer value in between: the hint holds, the one-byte shortcut does not.
+const mixed = Array.from({ length: ROWS }, (_, i) => ['A', 'NO', 'Z'][i % 3]!);
+const nullable = Array.from({ length: ROWS }, (_, i) => (i % 4 === 0 ? null : 'FO'[i % 2]!));
+const word = Array.from({ length: ROWS }, (_, i) => `word ${i % 5}`);
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'floe-file-source-'));
+  path = join(dir, 'flags.parquet');
+  await writeParquetFile(
+    path,
+    [
+      { name: 'id', type: { id: 'int32' }, values: Array.from({ length: ROWS }, (_, i) => i) },
+      { name: 'flag', type: { id: 'utf8' }, values: flag },
+      { name: 'mixed', type: { id: 'utf8' }, values: mixed },
+      { name: 'nullable', type: { id: 'utf8' }, values: nullable },
+      { name: 'word', type: { id: 'utf8' }, values: word },
+    ],
+    { rowGroupRows: 1_000 },
+  );
+});
+
+after(() => rm(dir, { recursive: true, force: true }));
+
+test('one-byte text columns are declared dictionaries; others keep their type', async () => {
+  const file = await openParquet(path);
+  const reads = new Map([...ffiFields(file.schema().intoIPCStream())].map(([name, f]) => [name, f?.read]));
+  assert.deepEqual(Object.fromEntries(reads), {
+    id: 'int32',
+    flag: 'dictionary',
+    mixed: 'dictionary',
+    nullable: 'dictionary',
+    word: 'utf8',
+  });
+});
+
+test('dictionary columns decode to the written strings, nulls included, in every row group', async () => {
+  const file = await openParquet(path);
+  const columns = ['nullable', 'word', 'flag', 'mixed', 'id'];
+  const want = [nullable, word, flag, mixed];
+  for (const [rowGroup, limit] of [
+    [0, null],
+    [1, null],
+    [2, 333],
+  ] as const) {
+    const rows = await decodeRowGroup(file, rowGroup, columns, limit);
+    const got = columns.map((_, c) =>
+      rows.flatMap((b) => Array.from({ length: b.length }, (_, i) => cellText(b.columns[c]!, i))),
+    );
+    const from = rowGroup * 1_000;
+    const to = from + (limit ?? 1_000);
+    for (const [c, values] of want.entries()) assert.deepEqual(got[c], values.slice(from, to), columns[c]);
+    assert.deepEqual(
+      got[4],
+      Array.from({ length: to - from }, (_, i) => String(from + i)),
+    );
+  }
+});
+
+test('queries over dictionary columns group and filter on the strings', async () => {
+  const engine = createEngine({ catalog: createMapCatalog(new Map([['t', await createParquetTable([path])]])) });
+  const rows: string[] = [];
+  const sql = "SELECT flag, mixed, count(*), count(nullable) FROM t WHERE flag <> 'N' GROUP BY 1, 2 ORDER BY 1, 2";
+  for await (const b of (await engine.execute(sql)).batches as AsyncIterable<Batch>)
+    for (let i = 0; i < b.length; i++) rows.push(b.columns.map((c) => cellText(c, i)).join('|'));
+  const counts = new Map<string, [number, number]>();
+  flag.forEach((f, i) => {
+    if (f === 'N') return;
+    const key = `${f}|${mixed[i]}`;
+    const [n, m] = counts.get(key) ?? [0, 0];
+    counts.set(key, [n + 1, m + (nullable[i] === null ? 0 : 1)]);
+  });
+  const want = [...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, [n, m]]) => `${k}|${n}|${m}`);
+  assert.deepEqual(rows, want);
+});
+
+test('the rewritten footer keeps every row group and column chunk of the original', async () => {
+  const bytes = new Uint8Array(await readFile(path));
+  const footerLength = new DataView(bytes.buffer, bytes.byteOffset).getUint32(bytes.length - 8, true);
+  const footer = bytes.subarray(bytes.length - 8 - footerLength);
+  const rewritten = withDictionaryHints(footer);
+  assert.ok(rewritten !== null);
+  const before = parquetMetadata(footer);
+  const after = parquetMetadata(rewritten);
+  assert.deepEqual(after.row_groups, before.row_groups);
+  assert.deepEqual(after.schema, before.schema);
+  assert.notDeepEqual(after.key_value_metadata, before.key_value_metadata);
+  const source = await openFileSource(path);
+  assert.equal(source.size, bytes.length - footer.length + rewritten.length);
+  // A range across the end of the data reads the file, then the rewritten footer.
+  const at = bytes.length - footer.length;
+  const straddle = new Uint8Array(await source.slice(at - 16, at + 16).arrayBuffer());
+  assert.deepEqual(straddle, Uint8Array.from([...bytes.subarray(at - 16, at), ...rewritten.subarray(0, 16)]));
+});
+
+test('a file without one-byte text columns is served unchanged', async () => {
+  const plain = join(dir, 'plain.parquet');
+  await writeParquetFile(plain, [{ name: 'w', type: { id: 'utf8' }, values: word }]);
+  const bytes = await readFile(plain);
+  const source = await openFileSource(plain);
+  assert.equal(source.size, bytes.length);
+  assert.deepEqual(Buffer.from(await source.slice(0).arrayBuffer()), bytes);
+});
+
+test('a file that shrinks under the source fails the read instead of returning short data', async () => {
+  const gone = join(dir, 'shrinks.parquet');
+  await writeParquetFile(gone, [{ name: 'x', type: { id: 'int32' }, values: [1, 2, 3] }]);
+  const source = await openFileSource(gone);
+  const fh = await open(gone, 'r+');
+  await fh.truncate(10);
+  await fh.close();
+  await assert.rejects(source.slice(0, 20).arrayBuffer(), /ended at byte 10/);
+});
