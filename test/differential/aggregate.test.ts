@@ -49,6 +49,10 @@ const cases: DiffCase[] = [
     sql: 'SELECT l_returnflag, l_linestatus, count(*), sum(l_quantity), avg(l_discount) FROM lineitem GROUP BY 1, 2',
   },
   { sql: 'SELECT name, cat, count(*), max(qty) FROM items GROUP BY name, cat' },
+  // A subexpression shared by several arguments (and a FILTER) is evaluated once per batch.
+  {
+    sql: 'SELECT l_returnflag, sum(l_extendedprice * (1 - l_discount)), sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)), avg(l_extendedprice * (1 - l_discount)), sum(l_extendedprice * (1 - l_discount)) FILTER (WHERE l_quantity > 10) FROM lineitem GROUP BY l_returnflag',
+  },
 ];
 
 differentialSuite('aggregate', cases);
