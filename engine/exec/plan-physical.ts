@@ -13,7 +13,7 @@ import {
   probeFilterable,
   routeFilters,
 } from './dynamic-filters.js';
-import { columnIndex, compileExpr, literalComparison } from './expr/physical-expr.js';
+import { columnIndex, compileExpr, literalComparison, type PhysicalExpr } from './expr/physical-expr.js';
 import { mayRaise } from './expr/short-circuit.js';
 import type { PhysicalOperator } from './operator.js';
 import { BuildLeftSemiExec } from './operators/build-left-semi-exec.js';
@@ -82,10 +82,11 @@ function planNode(
     }
     case 'aggregate': {
       const child = input(0, p.input);
-      const groupBy = p.groupBy.map((e) => compileExpr(e, child.schema));
+      const shared = new Map<string, PhysicalExpr>();
+      const groupBy = p.groupBy.map((e) => compileExpr(e, child.schema, shared));
       const aggs = p.aggregates.map((call) => ({
         call,
-        arg: call.args[0] ? compileExpr(call.args[0], child.schema) : null,
+        arg: call.args[0] ? compileExpr(call.args[0], child.schema, shared) : null,
         extra: call.args.slice(1).map((e) => compileExpr(e, child.schema)),
         filter: call.filter ? compileExpr(call.filter, child.schema) : null,
       }));

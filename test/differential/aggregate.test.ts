@@ -40,6 +40,19 @@ const cases: DiffCase[] = [
     duckdb: 'SELECT upper(cat), count(*) * 2, sum(qty) // count(*) FROM items GROUP BY upper(cat)',
   },
   { sql: 'SELECT l_orderkey, count(*), sum(l_quantity) FROM lineitem GROUP BY l_orderkey HAVING count(*) >= 7' },
+  // Text keys: short values (coded group keys) with NULLs, '' and non-ASCII, longer values mixed in, few and many.
+  { sql: 'SELECT s, count(*), sum(k) FROM specials GROUP BY s' },
+  { sql: 'SELECT s, upper(s), count(*), min(k) FROM specials GROUP BY s, upper(s)' },
+  { sql: 'SELECT substring(cat, 1, 1), substring(name, 1, 2), count(*), sum(qty) FROM items GROUP BY 1, 2' },
+  { sql: 'SELECT substring(CAST(id AS text), 1, 2), substring(cat, 2, 1), count(*) FROM items GROUP BY 1, 2' },
+  {
+    sql: 'SELECT l_returnflag, l_linestatus, count(*), sum(l_quantity), avg(l_discount) FROM lineitem GROUP BY 1, 2',
+  },
+  { sql: 'SELECT name, cat, count(*), max(qty) FROM items GROUP BY name, cat' },
+  // A subexpression shared by several arguments (and a FILTER) is evaluated once per batch.
+  {
+    sql: 'SELECT l_returnflag, sum(l_extendedprice * (1 - l_discount)), sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)), avg(l_extendedprice * (1 - l_discount)), sum(l_extendedprice * (1 - l_discount)) FILTER (WHERE l_quantity > 10) FROM lineitem GROUP BY l_returnflag',
+  },
 ];
 
 differentialSuite('aggregate', cases);

@@ -84,7 +84,37 @@ export function literalComparison(e: Expr): { operand: Expr; op: ComparisonOp; v
 
 const CMP_OPS = new Set(['=', '<>', '<', '<=', '>', '>=']);
 
-export function compileExpr(e: Expr, schema: Schema): PhysicalExpr {
+/**
+ * `shared`: expressions compiled together (an aggregate's keys and arguments) pass one map, and a subexpression
+ * that occurs in several of them (q1's `l_extendedprice * (1 - l_discount)`) is evaluated once per batch.
+ */
+export function compileExpr(e: Expr, schema: Schema, shared?: Map<string, PhysicalExpr>): PhysicalExpr {
+  if (shared === undefined || e.kind === 'column' || e.kind === 'literal') return compileNode(e, schema, shared);
+  const key = `${exprText(e)} :: ${JSON.stringify(e.type)}`;
+  let x = shared.get(key);
+  if (x === undefined) {
+    x = memoized(compileNode(e, schema, shared));
+    shared.set(key, x);
+  }
+  return x;
+}
+
+/** Remembers the column of the last batch (batches are immutable; a sub-batch is another object). */
+function memoized(inner: PhysicalExpr): PhysicalExpr {
+  let last: Batch | null = null;
+  let column: Column | null = null;
+  return {
+    evaluate(b) {
+      if (b !== last) {
+        column = inner.evaluate(b);
+        last = b;
+      }
+      return column!;
+    },
+  };
+}
+
+function compileNode(e: Expr, schema: Schema, shared: Map<string, PhysicalExpr> | undefined): PhysicalExpr {
   switch (e.kind) {
     case 'column': {
       const at = columnIndex(schema, e.qualifier, e.name);
@@ -99,8 +129,8 @@ export function compileExpr(e: Expr, schema: Schema): PhysicalExpr {
       // Unnesting turns every subquery into a join; one left here is a form it could not rewrite.
       throw new NotSupportedError(`this use of a subquery is not supported yet: ${exprText(e)}`);
     case 'binary': {
-      const l = compileExpr(e.left, schema);
-      const r = compileExpr(e.right, schema);
+      const l = compileExpr(e.left, schema, shared);
+      const r = compileExpr(e.right, schema, shared);
       if (e.op === 'and' || e.op === 'or') return shortCircuit(e.op, l, r, mayRaise(e.right));
       if (e.left.type.id === 'interval' || e.right.type.id === 'interval') return compileIntervalArith(e, schema);
       if (e.op === '=' || e.op === '<>' || e.op === '<' || e.op === '<=' || e.op === '>' || e.op === '>=') {
@@ -128,7 +158,7 @@ export function compileExpr(e: Expr, schema: Schema): PhysicalExpr {
       return { evaluate: (b) => isPredicate(op, inner.evaluate(b)) };
     }
     case 'cast': {
-      const inner = compileExpr(e.expr, schema);
+      const inner = compileExpr(e.expr, schema, shared);
       return { evaluate: (b) => cast(inner.evaluate(b), e.type) };
     }
     case 'call': {

@@ -2,26 +2,51 @@
 import type { Column } from '../../arrow/column.js';
 import type { DataType } from '../../plan/types.js';
 import { type KeyIndex, makeKeyIndex } from '../hash/key-index.js';
+import { CodedGroupKeys } from './coded-group-keys.js';
 
+/**
+ * Picks its table on the first rows it sees: when some key is text and every text value there is at most two bytes
+ * (flags and codes, as in TPC-H q1), `CodedGroupKeys`; otherwise a `KeyIndex`. Longer texts of few distinct values
+ * (q16's brands and types) were measured slower coded than in a `KeyIndex`. Either table stays correct whatever
+ * later batches hold.
+ */
 export class GroupKeys {
-  readonly #index: KeyIndex;
+  readonly #types: readonly DataType[];
+  #table: KeyIndex | CodedGroupKeys | null = null;
 
   /** `types`: the declared type of each key column. */
   constructor(types: readonly DataType[]) {
-    this.#index = makeKeyIndex(types, true);
+    this.#types = types;
   }
 
   get size(): number {
-    return this.#index.size;
+    return this.#table?.size ?? 0;
   }
 
   /** Group ids of the rows of one batch, adding new groups as they appear. */
   assign(keys: readonly Column[], n: number): Int32Array {
-    return this.#index.insert(keys, n);
+    if (this.#table === null) return n === 0 ? new Int32Array(0) : this.#first(keys, n);
+    return this.#table instanceof CodedGroupKeys ? this.#table.assign(keys, n) : this.#table.insert(keys, n);
   }
 
   /** The key values of every group for key column `c`, in group order, as a column of `type`. */
   column(c: number, type: DataType): Column {
-    return this.#index.column(c, type);
+    this.#table ??= makeKeyIndex(this.#types, true);
+    return this.#table instanceof CodedGroupKeys ? this.#table.column(c) : this.#table.column(c, type);
+  }
+
+  /** Codes the first batch; if a text key has a value longer than two bytes there, starts over with a `KeyIndex`. */
+  #first(keys: readonly Column[], n: number): Int32Array {
+    if (this.#types.some((t) => t.id === 'utf8')) {
+      const coded = new CodedGroupKeys(this.#types);
+      const ids = coded.assign(keys, n);
+      if (coded.hasOnlyShortTexts()) {
+        this.#table = coded;
+        return ids;
+      }
+    }
+    const table = makeKeyIndex(this.#types, true);
+    this.#table = table;
+    return table.insert(keys, n);
   }
 }

@@ -1,0 +1,114 @@
+// `GroupKeys` against a Map of key tuples: dense first-seen ids and the key columns out, for text keys that start
+// short (the coded tables: direct slots, pairs past 256 codes, long values later) and for keys that do not.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { type Column, makeColumn, strings } from '../../../../../engine/arrow/column.js';
+import { GroupKeys } from '../../../../../engine/exec/operators/group-keys.js';
+import { INT32, UTF8 } from '../../../../../engine/plan/types.js';
+import { makeRng } from '../../../../helpers/gen-data.js';
+
+type Value = string | null;
+
+const encoder = new TextEncoder();
+
+/**
+ * Text: even batches as UTF-8 bytes (with an unused row in front, as slices have), odd ones as JS strings. A value
+ * `#n` in the last column of a `withNumber` case is the int32 n.
+ */
+function column(values: readonly Value[], asBytes: boolean): Column {
+  const valid = values.includes(null) ? Uint8Array.from(values, (v) => (v === null ? 0 : 1)) : null;
+  if (values.some((v) => v?.startsWith('#')))
+    return makeColumn(
+      INT32,
+      Int32Array.from(values, (v) => Number(v?.slice(1) ?? 0)),
+      valid,
+      values.length,
+    );
+  if (!asBytes)
+    return makeColumn(
+      UTF8,
+      values.map((v) => v ?? ''),
+      valid,
+      values.length,
+    );
+  const parts = ['skip', ...values.map((v) => v ?? '')].map((v) => encoder.encode(v));
+  const offsets = new Int32Array(parts.length);
+  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  parts.forEach((p, i) => {
+    bytes.set(p, at);
+    at += p.length;
+    if (i > 0) offsets[i] = at;
+  });
+  offsets[0] = parts[0]!.length;
+  return makeColumn(UTF8, { offsets: offsets.subarray(0), bytes }, valid, values.length);
+}
+
+const SHORT = ['', 'A', 'N', 'R', 'é', 'ab', ' ', 'ß', 'OF'];
+const LONG = ['abc', '日本', 'ｚ', '🚀', 'hello world', 'é!'];
+/** 26 * 26 two-letter values: more codes than a pair's direct range. */
+const NUMBERS = Array.from({ length: 400 }, (_, i) => `#${i * 7 - 1000}`);
+const MANY = Array.from({ length: 26 * 26 }, (_, i) => String.fromCharCode(97 + (i % 26), 65 + Math.floor(i / 26)));
+
+function generate(
+  columns: number,
+  batches: number,
+  pick: (b: number, c: number, r: () => number) => Value,
+): Value[][][] {
+  const rng = makeRng(7 + columns * 31 + batches);
+  return Array.from({ length: batches }, (_, b) =>
+    Array.from({ length: columns }, (_, c) => Array.from({ length: 300 }, () => pick(b, c, rng))),
+  );
+}
+
+const from = (list: readonly string[], r: () => number, pNull = 0.05): Value =>
+  r() < pNull ? null : list[Math.floor(r() * list.length)]!;
+
+const cases: [string, Value[][][]][] = [
+  ['one short column', generate(1, 4, (_, __, r) => from(SHORT, r))],
+  ['two short columns', generate(2, 4, (_, __, r) => from(SHORT, r))],
+  [
+    'three columns, long values after the first batch',
+    generate(3, 5, (b, _, r) => from(b === 0 ? SHORT : [...SHORT, ...LONG], r)),
+  ],
+  ['many distinct short values (wide pairs)', generate(2, 6, (_, c, r) => from(c === 0 ? MANY : SHORT, r, 0.01))],
+  ['few values first, many later', generate(2, 6, (b, c, r) => from(b === 0 || c === 1 ? SHORT : MANY, r))],
+  ['text and a number', generate(2, 4, (_, c, r) => from(c === 0 ? SHORT : NUMBERS, r))],
+  ['long values from the start', generate(2, 3, (_, __, r) => from([...SHORT, ...LONG], r))],
+  ['all NULL', generate(2, 2, () => null)],
+];
+
+for (const [name, batches] of cases) {
+  test(`GroupKeys: ${name}`, () => {
+    const types = batches[0]!.map((values) => (values.some((v) => v?.startsWith('#')) ? INT32 : UTF8));
+    const keys = new GroupKeys(types);
+    const expected = new Map<string, number>();
+    const tuples: Value[][] = [];
+    batches.forEach((cols, b) => {
+      const n = cols[0]!.length;
+      const ids = keys.assign(
+        cols.map((values) => column(values, b % 2 === 0)),
+        n,
+      );
+      for (let i = 0; i < n; i++) {
+        const tuple = cols.map((values) => values[i]!);
+        const key = JSON.stringify(tuple);
+        if (!expected.has(key)) {
+          expected.set(key, tuples.length);
+          tuples.push(tuple);
+        }
+        assert.equal(ids[i], expected.get(key), `batch ${b} row ${i} ${key}`);
+      }
+    });
+    assert.equal(keys.size, tuples.length);
+    batches[0]!.forEach((_, c) => {
+      const out = keys.column(c, types[c]!);
+      const values = types[c] === INT32 ? Array.from(out.values as Int32Array, (x) => `#${x}`) : strings(out);
+      const text = values.map((s, g) => (out.valid !== null && out.valid[g] === 0 ? null : s));
+      assert.deepEqual(
+        text,
+        tuples.map((t) => t[c]),
+      );
+    });
+  });
+}
