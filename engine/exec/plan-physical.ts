@@ -14,7 +14,7 @@ import {
   routeFilters,
 } from './dynamic-filters.js';
 import { columnIndex, compileExpr, literalComparison, type PhysicalExpr } from './expr/physical-expr.js';
-import { mayRaise } from './expr/short-circuit.js';
+import { mayRaise, mayRaiseOnRows } from './expr/short-circuit.js';
 import type { PhysicalOperator } from './operator.js';
 import { BuildLeftSemiExec } from './operators/build-left-semi-exec.js';
 import { CteScanExec, SharedResult } from './operators/cte-scan-exec.js';
@@ -90,7 +90,8 @@ function planNode(
         extra: call.args.slice(1).map((e) => compileExpr(e, child.schema)),
         filter: call.filter ? compileExpr(call.filter, child.schema) : null,
       }));
-      return new HashAggregateExec(child, groupBy, aggs, p.schema, p.groupingSets ?? null);
+      const selectionSafe = ![...p.groupBy, ...p.aggregates.flatMap((a) => a.args)].some(mayRaiseOnRows);
+      return new HashAggregateExec(child, groupBy, aggs, p.schema, p.groupingSets ?? null, selectionSafe);
     }
     case 'sort': {
       const child = input(0, p.input);

@@ -15,6 +15,20 @@ export function mayRaise(e: Expr): boolean {
   );
 }
 
+/**
+ * Whether evaluating `e` over rows a filter would drop can raise an error: as `mayRaise`, except that a cast of
+ * a constant gives the same result on every row (so it raises on the rows that pass as well).
+ */
+export function mayRaiseOnRows(e: Expr): boolean {
+  return someExpr(
+    e,
+    (x) =>
+      (x.kind === 'cast' && x.expr.kind !== 'literal') ||
+      x.kind === 'call' ||
+      (x.kind === 'binary' && (x.op === '/' || x.op === '%')),
+  );
+}
+
 export function shortCircuit(
   op: 'and' | 'or',
   left: PhysicalExpr,

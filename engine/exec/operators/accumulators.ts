@@ -17,6 +17,11 @@ export interface Accumulator {
    * `extra` holds the call's further arguments (string_agg's separator and ORDER BY keys), row-aligned.
    */
   update(groups: Int32Array, n: number, arg: Column | null, ngroups: number, extra?: readonly Column[]): void;
+  /**
+   * Optional: as `update`, but row j of the batch is `arg` row `sel[j]` (a filter's selection: the argument was
+   * evaluated over the whole batch and is not copied). Accumulators without it get `arg` taken by `sel`.
+   */
+  updateSelected?(groups: Int32Array, n: number, arg: Column | null, ngroups: number, sel: Int32Array): void;
   finish(ngroups: number): Column;
 }
 
@@ -69,6 +74,12 @@ class CountAcc implements Accumulator {
     const valid = arg === null ? null : arg.type.id === 'null' ? new Uint8Array(n) : arg.valid;
     if (valid === null) for (let i = 0; i < n; i++) c[groups[i]!]!++;
     else for (let i = 0; i < n; i++) c[groups[i]!]! += valid[i]!;
+  }
+  updateSelected(groups: Int32Array, n: number, arg: Column | null, ngroups: number, sel: Int32Array): void {
+    const c = this.#counts.ensure(ngroups);
+    const valid = arg === null ? null : arg.type.id === 'null' ? new Uint8Array(arg.length) : arg.valid;
+    if (valid === null) for (let i = 0; i < n; i++) c[groups[i]!]!++;
+    else for (let i = 0; i < n; i++) c[groups[i]!]! += valid[sel[i]!]!;
   }
   finish(ngroups: number): Column {
     return makeColumn({ id: 'int64' }, this.#counts.ensure(ngroups).slice(0, ngroups), null, ngroups);

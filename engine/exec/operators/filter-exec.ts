@@ -46,6 +46,49 @@ export class FilterExec implements PhysicalOperator {
     }
   }
 
+  /**
+   * For a consumer that reads rows through a selection instead of copied columns (an aggregate right above):
+   * each input batch with the rows that pass, `sel` null when every row does. Batches with no survivor are
+   * skipped. `sel` is only valid until the next batch is asked for. Only when `selectable` (no part of the
+   * predicate that may raise is left to run on the survivors only).
+   */
+  async *selections(ctx: ExecContext): AsyncIterable<{ batch: Batch; sel: Int32Array | null; count: number }> {
+    for await (const batch of this.#input.execute(ctx)) {
+      checkCancelled(ctx);
+      const n = batch.length;
+      const { sel, count } = this.#select(batch);
+      if (count === 0) continue;
+      yield { batch, sel: count === n ? null : sel, count };
+    }
+  }
+
+  /** Whether `selections` may be used: the steps and the rest can run over every row of a batch. */
+  get selectable(): boolean {
+    return this.#spec.rest === null || !this.#spec.restMayRaise;
+  }
+
+  /** The rows of `batch` that pass, as a selection (null = all n) and a count; never evaluates on a sub-batch. */
+  #select(batch: Batch): { sel: Int32Array | null; count: number } {
+    const { steps, rest } = this.#spec;
+    const n = batch.length;
+    let sel: Int32Array | null = null;
+    let count = n;
+    for (const step of steps) {
+      const out: Int32Array = sel ?? scratchSelection(n);
+      let k = selectCompare(step.op, batch.columns[step.column]!, step.value, sel, count, out);
+      if (k < 0) k = selectByMask(step.fallback.evaluate(batch), sel, count, out);
+      sel = out;
+      count = k;
+      if (count === 0) return { sel, count };
+    }
+    if (rest !== null) {
+      const out: Int32Array = sel ?? scratchSelection(n);
+      count = selectByMask(rest.evaluate(batch), sel, count, out);
+      sel = out;
+    }
+    return { sel, count };
+  }
+
   /** The rows of `batch` that pass, or null when none does. */
   #filter(batch: Batch): Batch | null {
     const { steps, rest, restMayRaise } = this.#spec;
@@ -82,8 +125,8 @@ export class FilterExec implements PhysicalOperator {
 }
 
 /**
- * The selection never outlives `#filter` (survivors are gathered into new columns before it returns), so one
- * buffer serves every filter of the thread: a fresh 256 KiB array per batch cost more than the comparisons on
+ * The selection never outlives `#filter` (survivors are gathered into new columns before it returns) or the
+ * consumer's handling of one batch from `selections`, so one buffer serves every filter of the thread: a fresh 256 KiB array per batch cost more than the comparisons on
  * selective filters such as point lookups (allocation, zeroing and GC of large backing stores).
  */
 let scratch = new Int32Array(0);

@@ -50,6 +50,27 @@ export class GroupTable {
     });
   }
 
+  /**
+   * Adds the rows `sel[0..n)` of a batch (a filter's survivors): `keys` = the GROUP BY columns already taken by
+   * `sel` (n rows), `args` = each aggregate's argument over the whole batch, read through `sel`, never copied
+   * by accumulators that read selections. Aggregates here have no FILTER and no further arguments.
+   */
+  updateSelected(keys: readonly Column[], n: number, sel: Int32Array, args: readonly (Column | null)[]): void {
+    const groups =
+      this.columns.length === 0
+        ? new Int32Array(n)
+        : this.keys.assign(
+            this.columns.map((c) => keys[c]!),
+            n,
+          );
+    const ngroups = this.size;
+    this.#accs.forEach((acc, j) => {
+      const arg = args[j]!;
+      if (acc.updateSelected) acc.updateSelected(groups, n, arg, ngroups, sel);
+      else acc.update(groups, n, arg === null ? null : take(arg, sel, n), ngroups, []);
+    });
+  }
+
   /** The aggregate columns, one value per group. */
   finish(): Column[] {
     return this.#accs.map((a) => a.finish(this.size));

@@ -1,12 +1,13 @@
 // `HashAggregateExec` groups rows by key and folds each aggregate per group; output = groups in first-seen order.
 import { type Batch, DEFAULT_BATCH_ROWS, makeBatch, sliceBatch } from '../../arrow/batch.js';
 import { type Column, constantColumn } from '../../arrow/column.js';
-import { selectTrue } from '../../arrow/kernels/take.js';
+import { selectTrue, take } from '../../arrow/kernels/take.js';
 import { type AggregateCall, groupingValue } from '../../plan/logical/index.js';
 import { INT32, type Schema } from '../../plan/types.js';
 import { checkCancelled, type ExecContext } from '../context.js';
 import type { PhysicalExpr } from '../expr/physical-expr.js';
 import type { PhysicalOperator } from '../operator.js';
+import { FilterExec } from './filter-exec.js';
 import { type AggregateInput, GroupTable, keptValues } from './group-table.js';
 
 export interface PhysicalAggregate {
@@ -27,6 +28,7 @@ export class HashAggregateExec implements PhysicalOperator {
   readonly #groupBy: readonly PhysicalExpr[];
   readonly #aggregates: readonly PhysicalAggregate[];
   readonly #groupingSets: readonly (readonly number[])[] | null;
+  readonly #selectionSafe: boolean;
 
   constructor(
     input: PhysicalOperator,
@@ -34,7 +36,10 @@ export class HashAggregateExec implements PhysicalOperator {
     aggregates: readonly PhysicalAggregate[],
     schema: Schema,
     groupingSets: readonly (readonly number[])[] | null = null,
+    /** No GROUP BY key or argument can raise an error (see `#readsSelections`). */
+    selectionSafe = false,
   ) {
+    this.#selectionSafe = selectionSafe;
     this.#input = input;
     this.#groupBy = groupBy;
     this.#aggregates = aggregates;
@@ -54,6 +59,10 @@ export class HashAggregateExec implements PhysicalOperator {
           calls,
         ),
     );
+    if (this.#input instanceof FilterExec && this.#input.selectable && this.#readsSelections()) {
+      yield* this.#aggregateSelections(this.#input, tables, ctx);
+      return;
+    }
     for await (const batch of this.#input.execute(ctx)) {
       checkCancelled(ctx);
       const keys = this.#groupBy.map((g) => g.evaluate(batch));
@@ -67,6 +76,49 @@ export class HashAggregateExec implements PhysicalOperator {
         return { values: keptValues(values, keep), extra: extra.map((c) => keptValues(c, keep)!), keep };
       });
       for (const t of tables) t.update(keys, batch.length, inputs);
+    }
+    for (const t of tables) yield* this.#output(t);
+  }
+
+  /**
+   * Under a filter whose predicate can run over every row, the aggregate reads the filter's selection instead of
+   * columns copied down to the survivors: GROUP BY keys are taken by the selection (groups must only come from
+   * rows that pass), arguments are evaluated over the whole batch and read through it. Only when no key or
+   * argument can raise an error on a row the filter drops, and no aggregate has FILTER, DISTINCT or extra inputs.
+   */
+  #readsSelections(): boolean {
+    return (
+      this.#selectionSafe &&
+      this.#aggregates.every((a) => a.filter === null && (a.extra ?? []).length === 0 && !a.call.distinct)
+    );
+  }
+
+  async *#aggregateSelections(filter: FilterExec, tables: GroupTable[], ctx: ExecContext): AsyncIterable<Batch> {
+    for await (const { batch, sel, count } of filter.selections(ctx)) {
+      if (sel !== null && count * 2 < batch.length) {
+        // Few survivors: computing keys and arguments over every row would cost more than copying them.
+        const rows = sel.subarray(0, count);
+        const kept = makeBatch(
+          batch.schema,
+          batch.columns.map((c) => take(c, rows, count)),
+          count,
+        );
+        const keys = this.#groupBy.map((g) => g.evaluate(kept));
+        const inputs = this.#aggregates.map((a): AggregateInput => {
+          return { values: a.arg ? a.arg.evaluate(kept) : null, extra: [], keep: null };
+        });
+        for (const t of tables) t.update(keys, count, inputs);
+        continue;
+      }
+      const keys = this.#groupBy.map((g) => g.evaluate(batch));
+      const args = this.#aggregates.map((a) => (a.arg ? a.arg.evaluate(batch) : null));
+      if (sel === null) {
+        const inputs = args.map((values): AggregateInput => ({ values, extra: [], keep: null }));
+        for (const t of tables) t.update(keys, count, inputs);
+        continue;
+      }
+      const taken = keys.map((k) => take(k, sel, count));
+      for (const t of tables) t.updateSelected(taken, count, sel, args);
     }
     for (const t of tables) yield* this.#output(t);
   }

@@ -26,18 +26,29 @@ export class SumAcc implements Accumulator {
     this.#inScale = argType.id === 'decimal' ? argType.scale : 0;
   }
   update(groups: Int32Array, n: number, arg: Column | null, ngroups: number): void {
+    this.#add(groups, n, arg!, ngroups, null);
+  }
+  updateSelected(groups: Int32Array, n: number, arg: Column | null, ngroups: number, sel: Int32Array): void {
+    this.#add(groups, n, arg!, ngroups, sel);
+  }
+  /** Adds row `sel[i]` (or i) of `col` to group `groups[i]` for i < n. */
+  #add(groups: Int32Array, n: number, col: Column, ngroups: number, sel: Int32Array | null): void {
     const sum = this.#sum.ensure(ngroups);
     const count = this.#count.ensure(ngroups);
-    const col = arg!;
     if (col.type.id === 'null') return;
     const v = col.values;
     const limit = this.#exact ? MAX_EXACT : Number.POSITIVE_INFINITY;
     let overflow = -1;
-    if (v instanceof Float64Array) overflow = addF64(v, col.valid, groups, n, sum, count, limit);
-    else if (v instanceof Int32Array) overflow = addI32(v, col.valid, groups, n, sum, count, limit);
+    if (sel === null) {
+      if (v instanceof Float64Array) overflow = addF64(v, col.valid, groups, n, sum, count, limit);
+      else if (v instanceof Int32Array) overflow = addI32(v, col.valid, groups, n, sum, count, limit);
+      else overflow = 0;
+    } else if (v instanceof Float64Array) overflow = addSelF64(v, col.valid, groups, n, sum, count, limit, sel);
+    else if (v instanceof Int32Array) overflow = addSelI32(v, col.valid, groups, n, sum, count, limit, sel);
     else overflow = 0;
     // From the first row whose group would leave the exact range (or a BigInt column), add row by row.
-    if (overflow >= 0) this.#addExactFrom(overflow, v as Float64Array | Int32Array | BigInt64Array, col, groups, n);
+    if (overflow >= 0)
+      this.#addExactFrom(overflow, v as Float64Array | Int32Array | BigInt64Array, col, groups, n, sel);
   }
   #addExactFrom(
     from: number,
@@ -45,15 +56,17 @@ export class SumAcc implements Accumulator {
     col: Column,
     groups: Int32Array,
     n: number,
+    sel: Int32Array | null,
   ) {
     const sum = this.#sum.values;
     const count = this.#count.values;
     const valid = col.valid;
     for (let i = from; i < n; i++) {
-      if (valid !== null && valid[i] === 0) continue;
+      const r = sel === null ? i : sel[i]!;
+      if (valid !== null && valid[r] === 0) continue;
       const g = groups[i]!;
       count[g]!++;
-      const x = v[i]!;
+      const x = v[r]!;
       if (typeof x === 'bigint') {
         this.#spill(g, x);
         continue;
@@ -119,5 +132,30 @@ function addNumbers(
   return -1;
 }
 
+/** `addNumbers` over the rows `sel[0..n)` of `v`, group `groups[i]` for row `sel[i]`. */
+function addSelected(
+  v: Float64Array | Int32Array,
+  valid: Uint8Array | null,
+  groups: Int32Array,
+  n: number,
+  sum: Float64Array,
+  count: Float64Array,
+  limit: number,
+  sel: Int32Array,
+): number {
+  for (let i = 0; i < n; i++) {
+    const r = sel[i]!;
+    if (valid !== null && valid[r] === 0) continue;
+    const g = groups[i]!;
+    const s = sum[g]! + v[r]!;
+    if (s > limit || s < -limit) return i;
+    sum[g] = s;
+    count[g]!++;
+  }
+  return -1;
+}
+
 const addF64 = monomorphicCopy(addNumbers);
 const addI32 = monomorphicCopy(addNumbers);
+const addSelF64 = monomorphicCopy(addSelected);
+const addSelI32 = monomorphicCopy(addSelected);

@@ -131,8 +131,7 @@ function dictionaryColumns(meta: ReturnType<typeof parquetMetadata>): Set<string
       const name = md.path_in_schema[0]!;
       const pages = md.encoding_stats;
       const ok =
-        pages !== undefined &&
-        pages.every((s) => !s.page_type.startsWith('DATA_PAGE') || DICTIONARY_ENCODINGS.has(s.encoding)) &&
+        pages?.every((s) => !s.page_type.startsWith('DATA_PAGE') || DICTIONARY_ENCODINGS.has(s.encoding)) === true &&
         isOneByte(md.statistics?.min_value) &&
         isOneByte(md.statistics?.max_value);
       byName.set(name, (byName.get(name) ?? true) && ok);
