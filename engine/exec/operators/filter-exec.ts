@@ -5,11 +5,12 @@ import { type Batch, makeBatch } from '../../arrow/batch.js';
 import type { Column } from '../../arrow/column.js';
 import type { CmpOp } from '../../arrow/kernels/numeric.js';
 import { selectCompare } from '../../arrow/kernels/select-compare.js';
-import { selectTrue, take } from '../../arrow/kernels/take.js';
+import { selectTrue } from '../../arrow/kernels/take.js';
 import type { Schema } from '../../plan/types.js';
 import { checkCancelled, type ExecContext } from '../context.js';
 import type { PhysicalExpr } from '../expr/physical-expr.js';
 import type { PhysicalOperator } from '../operator.js';
+import { gatherColumns } from './gathered-column.js';
 
 /** `batch.columns[column] op value`; `fallback` computes the same comparison when the column is not plain numbers. */
 export interface CompareStep {
@@ -81,12 +82,9 @@ export class FilterExec implements PhysicalOperator {
   }
 }
 
+/** The rows of `batch` at `rows`; a column is copied only when some operator reads it (a predicate's own text). */
 function gatherBatch(batch: Batch, rows: Int32Array): Batch {
-  return makeBatch(
-    batch.schema,
-    batch.columns.map((c) => take(c, rows, rows.length)),
-    rows.length,
-  );
+  return makeBatch(batch.schema, gatherColumns(batch.columns, rows, rows.length, false), rows.length);
 }
 
 /** The rows of `sel` (or 0..count) where the boolean `mask` is true, written to `out`; returns how many. */
