@@ -81,6 +81,13 @@ const cases: DiffCase[] = [
   {
     sql: "SELECT sum(l_extendedprice * l_discount), count(*) FROM lineitem WHERE l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1995-01-01' AND l_quantity < 24",
   },
+  // The same call over columns of different tables is two aggregates (they were once merged by their display name).
+  {
+    sql: 'SELECT count(b.name), count(c.name), sum(b.qty), sum(c.qty), max(b.qty) FROM items a LEFT JOIN items b ON b.id = a.grp * 2 FULL JOIN items c ON c.id = b.qty + 4990',
+  },
+  {
+    sql: 'SELECT a.grp, count(a.name), count(b.name) FROM items a LEFT JOIN items b ON b.id = a.id + 3 GROUP BY a.grp HAVING count(b.name) > 1 ORDER BY count(a.name), a.grp',
+  },
 ];
 
 differentialSuite('aggregate', cases);

@@ -2,6 +2,7 @@
 // without decoding the column.
 import type { Utf8Bytes } from '../column.js';
 import { decodeRange } from '../column.js';
+import { forRowsContaining } from './utf8-find.js';
 
 /** Per row, 1 where the value matches; rows it cannot judge on bytes go to the string matcher. */
 export type Utf8LikeMatcher = (v: Utf8Bytes, n: number) => Uint8Array;
@@ -36,9 +37,17 @@ export function compileUtf8Like(
   const fold = caseInsensitive ? ASCII_LOWER : IDENTITY;
   const match = segments.length === 1 ? exactMatcher(segments[0]!, fold) : floatingMatcher(segments, fold);
   const asciiOnly = hasWild || caseInsensitive;
+  const needle = asciiOnly ? null : longestMiddle(segments);
   return (v, n) => {
     const { offsets, bytes } = v;
     const out = new Uint8Array(n);
+    if (needle !== null) {
+      // A row lacking a middle segment cannot match: only rows holding it go to the row matcher.
+      forRowsContaining(offsets, bytes, n, needle, (i) => {
+        out[i] = match(bytes, offsets[i]!, offsets[i + 1]!) ? 1 : 0;
+      });
+      return out;
+    }
     const checkRows = asciiOnly && !isAsciiRange(bytes, offsets[0]!, offsets[n]!);
     for (let i = 0; i < n; i++) {
       const s = offsets[i]!;
@@ -48,6 +57,13 @@ export function compileUtf8Like(
     }
     return out;
   };
+}
+
+/** The longest segment between two `%` (every matching row holds it), or null when there is none. */
+function longestMiddle(segments: readonly Segment[]): Uint8Array | null {
+  let best: Uint8Array | null = null;
+  for (const s of segments.slice(1, -1)) if (s.bytes.length > (best?.length ?? 0)) best = s.bytes;
+  return best;
 }
 
 /** The pattern split at `%` into byte segments (ASCII letters lower-cased for ILIKE). */

@@ -1,6 +1,8 @@
-// `NumberKeyTable`: the single-numeric-key hash table (most joins and GROUP BYs): keys live in a Float64Array.
+// `NumberKeyTable`: the single-numeric-key hash table (most joins and GROUP BYs): a direct array while the keys
+// are integers filling much of their range, else open addressing with the keys in a Float64Array.
 import type { Column } from '../../arrow/column.js';
 import type { DataType } from '../../plan/types.js';
+import { DirectIds, maxSpan } from './direct-ids.js';
 import { hashNumber } from './hash-keys.js';
 import { asKind, type NumberKeys, toKeyColumn } from './key-column.js';
 import type { KeyIndex } from './key-index.js';
@@ -15,15 +17,26 @@ function emptySlots(count: number): Float64Array {
   return slots;
 }
 
+/** Power-of-two slots for `keys` keys at most 25% full (room to grow before the next doubling). */
+function slotsFor(keys: number): number {
+  let count = INITIAL_SLOTS;
+  while (count < keys * 4) count *= 2;
+  return count;
+}
+
 /**
- * Linear probing over power-of-two slots holding the key and its entry id; grows at 50% load. NULL (when a
- * key) and int64 values beyond ±2^53 live outside the slots: they are rare.
+ * Starts with `DirectIds` and moves to linear probing over power-of-two slots (key and entry id side by side,
+ * grown at 50% load) when a batch brings a fraction or widens the range too far; moves back when the hashed
+ * keys, at a doubling, fit a direct range. NULL (when a key) and int64 values beyond ±2^53 live apart in
+ * either form: they are rare.
  */
 export class NumberKeyTable implements KeyIndex {
   readonly #nullsEqual: boolean;
   readonly #entries = new NumberStore();
-  #slots = emptySlots(INITIAL_SLOTS);
-  #mask = INITIAL_SLOTS - 1;
+  /** The direct form, or null while hashed. */
+  #direct: DirectIds | null = new DirectIds();
+  #slots = emptySlots(0);
+  #mask = -1;
   #nullId = -1;
   #bigIds: Map<bigint, number> | null = null;
 
@@ -36,12 +49,91 @@ export class NumberKeyTable implements KeyIndex {
   }
 
   insert(cols: readonly Column[], n: number): Int32Array {
-    const { values, valid, big } = this.#keysOf(cols, n);
     const out = new Int32Array(n);
+    this.#insertRows(this.#keysOf(cols, n), 0, n, out);
+    return out;
+  }
+
+  find(cols: readonly Column[], n: number): Int32Array {
+    const keys = this.#keysOf(cols, n);
+    const out = new Int32Array(n);
+    if (this.#direct !== null) this.#findDirect(this.#direct, keys, n, out);
+    else this.#findHashed(keys, n, out);
+    return out;
+  }
+
+  reserve(keys: number): void {
+    if (this.#direct !== null) return;
+    let slots = this.#mask + 1;
+    while ((this.#entries.size + keys) * 2 >= slots) slots *= 2;
+    if (slots > this.#mask + 1) this.#grow(slots);
+  }
+
+  column(_c: number, type: DataType): Column {
+    return this.#entries.column(type);
+  }
+
+  #keysOf(cols: readonly Column[], n: number): NumberKeys {
+    return asKind(toKeyColumn(cols[0]!, n), 'num', n, this.#nullsEqual) as NumberKeys;
+  }
+
+  /** Ids of rows [from, n) of `keys` into `out`, adding unseen keys. */
+  #insertRows(keys: NumberKeys, from: number, n: number, out: Int32Array): void {
+    const direct = this.#direct;
+    if (direct !== null) {
+      if (keys.big === null && direct.cover(keys.values, keys.valid, from, n, maxSpan(Math.max(this.size, n)))) {
+        this.#insertDirect(direct, keys, from, n, out);
+        return;
+      }
+      this.#toSlots(slotsFor(this.size));
+    }
+    this.#insertHashed(keys, from, n, out);
+  }
+
+  /** Inserts rows [from, n) once `direct` covers them (so no row is a big value: `cover` saw none). */
+  #insertDirect(direct: DirectIds, keys: NumberKeys, from: number, n: number, out: Int32Array): void {
+    const { values, valid } = keys;
+    const entries = this.#entries;
+    const ids = direct.ids;
+    const lo = direct.lo;
+    for (let i = from; i < n; i++) {
+      if (valid !== null && valid[i] === 0) {
+        out[i] = this.#nullEntry(true);
+        continue;
+      }
+      const x = values[i]!;
+      let id = ids[x - lo]!;
+      if (id === -1) {
+        id = entries.size;
+        entries.push(x, true);
+        ids[x - lo] = id;
+      }
+      out[i] = id;
+    }
+  }
+
+  #findDirect(direct: DirectIds, keys: NumberKeys, n: number, out: Int32Array): void {
+    const { values, valid, big } = keys;
+    const ids = direct.ids;
+    const lo = direct.lo;
+    const span = ids.length;
+    for (let i = 0; i < n; i++) {
+      if (valid !== null && valid[i] === 0) out[i] = this.#nullEntry(false);
+      else if (big?.has(i)) out[i] = this.#bigEntry(big.get(i)!, false);
+      else {
+        const d = values[i]! - lo;
+        // `d | 0` drops fractions (and NaN); the range check keeps the read inside the array.
+        out[i] = d >= 0 && d < span && (d | 0) === d ? ids[d]! : -1;
+      }
+    }
+  }
+
+  #insertHashed(keys: NumberKeys, from: number, n: number, out: Int32Array): void {
+    const { values, valid, big } = keys;
     const entries = this.#entries;
     let slots = this.#slots;
     let mask = this.#mask;
-    for (let i = 0; i < n; i++) {
+    for (let i = from; i < n; i++) {
       if (valid !== null && valid[i] === 0) {
         out[i] = this.#nullEntry(true);
         continue;
@@ -63,20 +155,23 @@ export class NumberKeyTable implements KeyIndex {
         slots[s] = x;
         slots[s + 1] = id;
         if (id * 2 >= mask) {
-          // Growing moves every slot: continue on the new array.
+          // Growing moves every slot (or leaves the slots for a direct array): continue on the new form.
           this.#grow();
+          if (this.#direct !== null) {
+            out[i] = id;
+            this.#insertRows(keys, i + 1, n, out);
+            return;
+          }
           slots = this.#slots;
           mask = this.#mask;
         }
       }
       out[i] = id;
     }
-    return out;
   }
 
-  find(cols: readonly Column[], n: number): Int32Array {
-    const { values, valid, big } = this.#keysOf(cols, n);
-    const out = new Int32Array(n);
+  #findHashed(keys: NumberKeys, n: number, out: Int32Array): void {
+    const { values, valid, big } = keys;
     const slots = this.#slots;
     const mask = this.#mask;
     const wrap = 2 * mask + 1;
@@ -94,21 +189,6 @@ export class NumberKeyTable implements KeyIndex {
         out[i] = id;
       }
     }
-    return out;
-  }
-
-  reserve(keys: number): void {
-    let slots = this.#mask + 1;
-    while ((this.#entries.size + keys) * 2 >= slots) slots *= 2;
-    if (slots > this.#mask + 1) this.#grow(slots);
-  }
-
-  column(_c: number, type: DataType): Column {
-    return this.#entries.column(type);
-  }
-
-  #keysOf(cols: readonly Column[], n: number): NumberKeys {
-    return asKind(toKeyColumn(cols[0]!, n), 'num', n, this.#nullsEqual) as NumberKeys;
   }
 
   #nullEntry(add: boolean): number {
@@ -131,21 +211,52 @@ export class NumberKeyTable implements KeyIndex {
     return id ?? -1;
   }
 
-  /** Rehashes into `count` slots (default: twice as many). */
+  /** Doubles the slots (or `count` of them), or moves to a direct array when the keys now fit one. */
   #grow(count = (this.#mask + 1) * 2): void {
-    const old = this.#slots;
+    if (count === (this.#mask + 1) * 2 && this.#toDirect()) return;
+    this.#toSlots(count);
+  }
+
+  /** Rehashes every numeric entry into `count` slots and drops the direct array. */
+  #toSlots(count: number): void {
     const slots = emptySlots(count);
     const mask = count - 1;
     const wrap = 2 * mask + 1;
-    for (let s = 0; s < old.length; s += 2) {
-      if (old[s + 1] === -1) continue;
-      const x = old[s]!;
+    this.#forEachNumber((x, id) => {
       let t = (hashNumber(x) & mask) << 1;
       while (slots[t + 1] !== -1) t = (t + 2) & wrap;
       slots[t] = x;
-      slots[t + 1] = old[s + 1]!;
-    }
+      slots[t + 1] = id;
+    });
     this.#slots = slots;
     this.#mask = mask;
+    this.#direct = null;
+  }
+
+  /** Moves the numeric entries into a direct array if they are integers that fill enough of their range. */
+  #toDirect(): boolean {
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
+    let integers = true;
+    this.#forEachNumber((x) => {
+      if (x !== Math.floor(x)) integers = false;
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    });
+    const direct = new DirectIds();
+    if (!integers || lo > hi || !direct.widen(lo, hi, maxSpan(this.size))) return false;
+    this.#forEachNumber((x, id) => {
+      direct.ids[x - direct.lo] = id;
+    });
+    this.#direct = direct;
+    this.#slots = emptySlots(0);
+    this.#mask = -1;
+    return true;
+  }
+
+  /** Every entry that is a number (not NULL, not a big value), with its id. */
+  #forEachNumber(f: (x: number, id: number) => void): void {
+    const e = this.#entries;
+    for (let id = 0; id < e.size; id++) if (e.valid[id] === 1 && !e.big?.has(id)) f(e.values[id]!, id);
   }
 }

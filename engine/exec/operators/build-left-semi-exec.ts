@@ -3,11 +3,11 @@
 // or order rows). Left rows come out in their input order once the right side has been read: matched ones for
 // semi, unmatched ones for anti (a NULL key never matches). Not for NOT IN's null-aware anti join.
 import { type Batch, makeBatch } from '../../arrow/batch.js';
-import { take } from '../../arrow/kernels/take.js';
 import type { Schema } from '../../plan/types.js';
 import { checkCancelled, type ExecContext } from '../context.js';
 import type { PhysicalExpr } from '../expr/physical-expr.js';
 import type { PhysicalOperator } from '../operator.js';
+import { gatherColumns } from './gathered-column.js';
 import { filterPairs, materializeBuild } from './join-exec.js';
 import { JoinHashTable } from './join-keys.js';
 
@@ -56,15 +56,12 @@ export class BuildLeftSemiExec implements PhysicalOperator {
         matched[r] = 1;
       }
     }
-    const keep: number[] = [];
+    const keep = new Int32Array(build.length);
+    let kept = 0;
     const want = spec.anti ? 0 : 1;
-    for (let i = 0; i < build.length; i++) if (matched[i] === want) keep.push(i);
-    if (keep.length === 0) return;
-    const idx = Int32Array.from(keep);
-    yield makeBatch(
-      this.schema,
-      build.columns.map((c) => (keep.length === build.length ? c : take(c, idx))),
-      idx.length,
-    );
+    for (let i = 0; i < build.length; i++) if (matched[i] === want) keep[kept++] = i;
+    if (kept === 0) return;
+    const columns = kept === build.length ? build.columns : gatherColumns(build.columns, keep, kept, false);
+    yield makeBatch(this.schema, columns, kept);
   }
 }

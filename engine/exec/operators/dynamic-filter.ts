@@ -3,31 +3,34 @@
 // keys; `CollectKeysExec` fills it as the build rows pass; `DynamicFilterExec` drops probe rows whose key is absent.
 import { type Batch, makeBatch } from '../../arrow/batch.js';
 import type { Column } from '../../arrow/column.js';
-import { take } from '../../arrow/kernels/take.js';
+import { monomorphicCopy } from '../../arrow/kernels/monomorphic.js';
 import type { Schema } from '../../plan/types.js';
 import type { ExecContext } from '../context.js';
 import type { PhysicalOperator } from '../operator.js';
+import { gatherColumns } from './gathered-column.js';
 
 /** Build sides with more rows than this get no filter (collecting costs memory; such filters rarely pay). */
 const MAX_BUILD_ROWS = 1 << 22;
-/** A bitmap over [min, max] is used while the range is at most this many bytes, or 64 per key. */
-const MAX_BITMAP = 1 << 25;
-const BITMAP_PER_KEY = 64;
+/** A bitmap over [min, max] is used while the range is at most this many bits, or 512 per key (64 bytes). */
+const MAX_BITMAP_BITS = 1 << 28;
+const BITMAP_BITS_PER_KEY = 512;
+const MIN_BITMAP_BITS = 1 << 20;
 /** After this many probe rows, a filter that kept nearly everything stops checking. */
 const TRIAL_ROWS = 1 << 17;
 const USELESS_PASS_RATE = 0.9;
+
+type KeyTest =
+  | { kind: 'off' }
+  | { kind: 'bits'; lo: number; span: number; bits: Int32Array }
+  | { kind: 'set'; lo: number; hi: number; set: NumberSet };
 
 /** The distinct build keys of one join key column (integers, dates and decimals held as numbers). */
 export class KeySet {
   #parts: Float64Array[] = [];
   #count = 0;
   #gaveUp = false;
-  /** Built by `finish`: a bitmap over [lo, hi] for dense integer keys, else a Set; `off` = every row passes. */
-  #test: { kind: 'off' } | { kind: 'bits'; lo: number; bits: Uint8Array } | { kind: 'set'; set: NumberSet } = {
-    kind: 'off',
-  };
-  #lo = 0;
-  #hi = 0;
+  /** Built by `finish`: a bitmap over [lo, lo + span) for dense integer keys, else a Set; `off` = every row passes. */
+  #test: KeyTest = { kind: 'off' };
   #seen = 0;
   #kept = 0;
 
@@ -70,19 +73,22 @@ export class KeySet {
         if (!Number.isInteger(x)) integers = false;
       }
     }
-    this.#lo = lo;
-    this.#hi = hi;
-    if (
-      this.#count === 0 ||
-      (integers && hi - lo < Math.min(MAX_BITMAP, Math.max(1 << 16, this.#count * BITMAP_PER_KEY)))
-    ) {
-      const bits = new Uint8Array(this.#count === 0 ? 0 : hi - lo + 1);
-      for (const p of this.#parts) for (let i = 0; i < p.length; i++) bits[(p[i] as number) - lo] = 1;
-      this.#test = { kind: 'bits', lo: this.#count === 0 ? 0 : lo, bits };
+    const maxBits = Math.min(MAX_BITMAP_BITS, Math.max(MIN_BITMAP_BITS, this.#count * BITMAP_BITS_PER_KEY));
+    if (this.#count === 0) this.#test = { kind: 'bits', lo: 0, span: 0, bits: new Int32Array(0) };
+    else if (integers && hi - lo < maxBits) {
+      const span = hi - lo + 1;
+      const bits = new Int32Array((span + 31) >>> 5);
+      for (const p of this.#parts) {
+        for (let i = 0; i < p.length; i++) {
+          const d = (p[i] as number) - lo;
+          bits[d >>> 5]! |= 1 << (d & 31);
+        }
+      }
+      this.#test = { kind: 'bits', lo, span, bits };
     } else {
       const set = new NumberSet(this.#count);
       for (const p of this.#parts) for (let i = 0; i < p.length; i++) set.add(p[i] as number);
-      this.#test = { kind: 'set', set };
+      this.#test = { kind: 'set', lo, hi, set };
     }
     this.#parts = [];
   }
@@ -92,29 +98,61 @@ export class KeySet {
     const test = this.#test;
     const v = col.values;
     if (test.kind === 'off' || !(v instanceof Float64Array || v instanceof Int32Array)) return null;
-    const valid = col.valid;
     const out = new Int32Array(col.length);
-    let n = 0;
+    let n: number;
     if (test.kind === 'bits') {
-      // An index outside the bitmap (or a fraction) reads undefined, which is not 1.
-      const { lo, bits } = test;
-      for (let i = 0; i < col.length; i++) {
-        if (bits[(v[i] as number) - lo] === 1 && (valid === null || valid[i] === 1)) out[n++] = i;
-      }
-    } else {
-      const { set } = test;
-      const lo = this.#lo;
-      const hi = this.#hi;
-      for (let i = 0; i < col.length; i++) {
-        const x = v[i] as number;
-        if (x >= lo && x <= hi && set.has(x) && (valid === null || valid[i] === 1)) out[n++] = i;
-      }
-    }
+      const select = v instanceof Int32Array ? selectBitsInt32 : selectBitsFloat64;
+      n = select(v as never, col.valid, col.length, test.lo, test.span, test.bits, out);
+    } else n = selectSet(v, col.valid, col.length, test.lo, test.hi, test.set, out);
     this.#seen += col.length;
     this.#kept += n;
     if (this.#seen >= TRIAL_ROWS && this.#kept > this.#seen * USELESS_PASS_RATE) this.#test = { kind: 'off' };
     return out.subarray(0, n);
   }
+}
+
+/**
+ * Rows whose valid value `x` has bit `x - lo` set, written to `out`; returns how many. A fraction or a value
+ * outside [lo, lo + span) fails the range check (`d | 0` drops fractions; NaN fails every comparison).
+ */
+function selectBits(
+  v: Float64Array | Int32Array,
+  valid: Uint8Array | null,
+  n: number,
+  lo: number,
+  span: number,
+  bits: Int32Array,
+  out: Int32Array,
+): number {
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const d = v[i]! - lo;
+    if (d >= 0 && d < span && (d | 0) === d && (bits[d >>> 5]! & (1 << (d & 31))) !== 0) {
+      if (valid === null || valid[i] === 1) out[k++] = i;
+    }
+  }
+  return k;
+}
+
+// One copy per value array type keeps each loop monomorphic.
+const selectBitsInt32 = monomorphicCopy(selectBits);
+const selectBitsFloat64 = monomorphicCopy(selectBits);
+
+function selectSet(
+  v: Float64Array | Int32Array,
+  valid: Uint8Array | null,
+  n: number,
+  lo: number,
+  hi: number,
+  set: NumberSet,
+  out: Int32Array,
+): number {
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const x = v[i] as number;
+    if (x >= lo && x <= hi && set.has(x) && (valid === null || valid[i] === 1)) out[k++] = i;
+  }
+  return k;
 }
 
 /** A set of numbers in an open-addressing table (linear probing; NaN marks an empty slot; never NaN keys). */
@@ -200,11 +238,7 @@ export class DynamicFilterExec implements PhysicalOperator {
       const keep = this.#keys.select(batch.columns[this.#column]!);
       if (keep === null || keep.length === batch.length) yield batch;
       else if (keep.length > 0)
-        yield makeBatch(
-          batch.schema,
-          batch.columns.map((c) => take(c, keep)),
-          keep.length,
-        );
+        yield makeBatch(batch.schema, gatherColumns(batch.columns, keep, keep.length, false), keep.length);
     }
   }
 }

@@ -5,11 +5,12 @@ import { type Batch, makeBatch } from '../../arrow/batch.js';
 import type { Column } from '../../arrow/column.js';
 import type { CmpOp } from '../../arrow/kernels/numeric.js';
 import { selectCompare } from '../../arrow/kernels/select-compare.js';
-import { selectTrue, take } from '../../arrow/kernels/take.js';
+import { selectTrue } from '../../arrow/kernels/take.js';
 import type { Schema } from '../../plan/types.js';
 import { checkCancelled, type ExecContext } from '../context.js';
 import type { PhysicalExpr } from '../expr/physical-expr.js';
 import type { PhysicalOperator } from '../operator.js';
+import { gatherColumns } from './gathered-column.js';
 
 /** `batch.columns[column] op value`; `fallback` computes the same comparison when the column is not plain numbers. */
 export interface CompareStep {
@@ -125,9 +126,10 @@ export class FilterExec implements PhysicalOperator {
 }
 
 /**
- * The selection never outlives `#filter` (survivors are gathered into new columns before it returns) or the
- * consumer's handling of one batch from `selections`, so one buffer serves every filter of the thread: a fresh 256 KiB array per batch cost more than the comparisons on
- * selective filters such as point lookups (allocation, zeroing and GC of large backing stores).
+ * The selection lives only while `#filter` runs or while a consumer handles one batch from `selections`, so one
+ * buffer serves every filter of the thread: a fresh 256 KiB array per batch cost more than the comparisons on
+ * selective filters such as point lookups (allocation, zeroing and GC of large backing stores). Gathered
+ * columns keep their indices, so `gatherBatch` copies a selection out of it first.
  */
 let scratch = new Int32Array(0);
 function scratchSelection(n: number): Int32Array {
@@ -135,12 +137,10 @@ function scratchSelection(n: number): Int32Array {
   return scratch;
 }
 
+/** The rows of `batch` at `rows`; a column is copied only when some operator reads it (a predicate's own text). */
 function gatherBatch(batch: Batch, rows: Int32Array): Batch {
-  return makeBatch(
-    batch.schema,
-    batch.columns.map((c) => take(c, rows, rows.length)),
-    rows.length,
-  );
+  const own = rows.buffer === scratch.buffer ? rows.slice() : rows;
+  return makeBatch(batch.schema, gatherColumns(batch.columns, own, own.length, false), own.length);
 }
 
 /** The rows of `sel` (or 0..count) where the boolean `mask` is true, written to `out`; returns how many. */

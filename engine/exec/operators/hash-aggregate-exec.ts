@@ -8,6 +8,7 @@ import { checkCancelled, type ExecContext } from '../context.js';
 import type { PhysicalExpr } from '../expr/physical-expr.js';
 import type { PhysicalOperator } from '../operator.js';
 import { FilterExec } from './filter-exec.js';
+import { gatherColumns } from './gathered-column.js';
 import { type AggregateInput, GroupTable, keptValues } from './group-table.js';
 
 export interface PhysicalAggregate {
@@ -97,12 +98,9 @@ export class HashAggregateExec implements PhysicalOperator {
     for await (const { batch, sel, count } of filter.selections(ctx)) {
       if (sel !== null && count * 2 < batch.length) {
         // Few survivors: computing keys and arguments over every row would cost more than copying them.
-        const rows = sel.subarray(0, count);
-        const kept = makeBatch(
-          batch.schema,
-          batch.columns.map((c) => take(c, rows, count)),
-          count,
-        );
+        // Copied out of the filter's buffer: gathered columns keep their indices until read.
+        const rows = sel.slice(0, count);
+        const kept = makeBatch(batch.schema, gatherColumns(batch.columns, rows, count, false), count);
         const keys = this.#groupBy.map((g) => g.evaluate(kept));
         const inputs = this.#aggregates.map((a): AggregateInput => {
           return { values: a.arg ? a.arg.evaluate(kept) : null, extra: [], keep: null };

@@ -1,15 +1,15 @@
 // `JoinExec` joins a streamed left input with a materialised right input: a hash join on the equality keys, or a
 // nested loop over every pair when the condition has no equality. All join types share the pair bookkeeping.
 import { type Batch, makeBatch } from '../../arrow/batch.js';
-import { type Column, type ColumnValues, constantColumn, makeColumn } from '../../arrow/column.js';
-import { concatColumns, selectTrue, take } from '../../arrow/kernels/take.js';
-import { takeOrNull } from '../../arrow/kernels/take-or-null.js';
+import { type Column, constantColumn, makeColumn } from '../../arrow/column.js';
+import { concatColumns, selectTrue } from '../../arrow/kernels/take.js';
 import { ExecError } from '../../errors.js';
 import type { JoinType } from '../../plan/logical/index.js';
-import type { DataType, Schema } from '../../plan/types.js';
+import type { Schema } from '../../plan/types.js';
 import { checkCancelled, type ExecContext } from '../context.js';
 import type { PhysicalExpr } from '../expr/physical-expr.js';
 import type { PhysicalOperator } from '../operator.js';
+import { gatherColumns } from './gathered-column.js';
 import { JoinHashTable, type Pairs } from './join-keys.js';
 
 export interface JoinSpec {
@@ -143,34 +143,31 @@ export class JoinExec implements PhysicalOperator {
       const rows = from === 0 && to === batch.length ? batch.columns : sliceRows(batch, from, to);
       return makeBatch(this.schema, [...rows, makeColumn({ id: 'bool' }, values, valid, values.length)], values.length);
     }
-    const keep: number[] = [];
+    const keep = new Int32Array(matches.length);
+    let kept = 0;
     for (let i = 0; i < matches.length; i++) {
       let pass = type === 'semi' ? matches[i] === 1 : matches[i] === 0;
       if (pass && type === 'anti' && spec.nullAware && rightRows > 0 && (nullOnRight || keyNull?.[from + i] === 1))
         pass = false;
-      if (pass) keep.push(from + i);
+      if (pass) keep[kept++] = from + i;
     }
-    if (keep.length === batch.length) return makeBatch(this.schema, batch.columns, batch.length);
-    const idx = Int32Array.from(keep);
-    return makeBatch(
-      this.schema,
-      batch.columns.map((c) => take(c, idx)),
-      idx.length,
-    );
+    if (kept === batch.length) return makeBatch(this.schema, batch.columns, batch.length);
+    return makeBatch(this.schema, gatherColumns(batch.columns, keep, kept, false), kept);
   }
 
-  /** Left columns then right columns of the pairs (`padded`: index -1 on either side is a NULL row). */
+  /**
+   * Left columns then right columns of the pairs (`padded`: index -1 on either side is a NULL row), each copied
+   * only if some operator above reads it; left columns pass as they are when every left row pairs once, in order.
+   */
   #gather(batch: Batch | null, build: Batch, pairs: Pairs, padded: boolean): Batch {
     const n = pairs.count;
-    const left = this.#left.schema.fields.map((f, c) =>
+    const left =
       batch === null
-        ? constantColumn(f.type, null, n)
-        : padded
-          ? takeOrNull(batch.columns[c]!, pairs.left, n)
-          : take(batch.columns[c]!, pairs.left, n),
-    );
-    const right = build.columns.map((c) => (padded ? takeOrNull(c, pairs.right, n) : take(c, pairs.right, n)));
-    return makeBatch(this.schema, [...left, ...right], n);
+        ? this.#left.schema.fields.map((f) => constantColumn(f.type, null, n))
+        : n === batch.length && isIdentity(pairs.left, n)
+          ? batch.columns
+          : gatherColumns(batch.columns, pairs.left, n, padded);
+    return makeBatch(this.schema, [...left, ...gatherColumns(build.columns, pairs.right, n, padded)], n);
   }
 }
 
@@ -195,6 +192,11 @@ function nestedPairs(from: number, to: number, rightRows: number): Pairs {
   return { left, right, count: n };
 }
 
+function isIdentity(rows: Int32Array, n: number): boolean {
+  for (let i = 0; i < n; i++) if (rows[i] !== i) return false;
+  return true;
+}
+
 function nullRows(c: Column): Uint8Array {
   const out = new Uint8Array(c.length);
   if (c.type.id === 'null') return out.fill(1);
@@ -206,7 +208,7 @@ function nullRows(c: Column): Uint8Array {
 function sliceRows(batch: Batch, from: number, to: number): Column[] {
   const idx = new Int32Array(to - from);
   for (let i = 0; i < idx.length; i++) idx[i] = from + i;
-  return batch.columns.map((c) => take(c, idx));
+  return gatherColumns(batch.columns, idx, idx.length, false);
 }
 
 /** An input as one batch; with a hash join, its `keys` go into `table` batch by batch (never concatenated). */
@@ -238,7 +240,7 @@ export async function materializeBuild(
 
 /**
  * The pairs that also satisfy `residual`, evaluated over `first`'s columns at `firstRows` followed by `second`'s
- * at `secondRows` (one entry per pair). Only the columns the condition reads are gathered (see GatherOnRead).
+ * at `secondRows` (one entry per pair). Only the columns the condition reads are gathered.
  */
 export function filterPairs(
   residual: PhysicalExpr,
@@ -252,8 +254,8 @@ export function filterPairs(
   const n = pairs.count;
   if (n === 0) return pairs;
   const columns = [
-    ...first.columns.map((c) => new GatherOnRead(c, firstRows, n)),
-    ...second.columns.map((c) => new GatherOnRead(c, secondRows, n)),
+    ...gatherColumns(first.columns, firstRows, n, false),
+    ...gatherColumns(second.columns, secondRows, n, false),
   ];
   const { indices, count } = selectTrue(residual.evaluate(makeBatch(schema, columns, n)));
   const left = new Int32Array(count);
@@ -263,33 +265,4 @@ export function filterPairs(
     right[i] = pairs.right[indices[i]!]!;
   }
   return { left, right, count };
-}
-
-/** `take(col, indices)`, done on the first read of its values or validity (a residual reads few columns). */
-class GatherOnRead implements Column {
-  readonly type: DataType;
-  readonly length: number;
-  readonly #col: Column;
-  readonly #indices: Int32Array;
-  #taken: Column | null = null;
-
-  constructor(col: Column, indices: Int32Array, n: number) {
-    this.type = col.type;
-    this.length = n;
-    this.#col = col;
-    this.#indices = indices;
-  }
-
-  get values(): ColumnValues {
-    return this.#gathered().values;
-  }
-
-  get valid(): Uint8Array | null {
-    return this.#gathered().valid;
-  }
-
-  #gathered(): Column {
-    if (this.#taken === null) this.#taken = take(this.#col, this.#indices, this.length);
-    return this.#taken;
-  }
 }

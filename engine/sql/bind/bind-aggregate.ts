@@ -44,6 +44,8 @@ export function aggregateType(fn: AggregateFn, args: readonly Expr[]): DataType 
 /** Collects the distinct aggregate calls of a query; each becomes a column of the Aggregate node. */
 export class AggregateCollector implements AggregateSink {
   readonly calls: AggregateCall[] = [];
+  /** Column name of each distinct call, by its qualified text. */
+  readonly #names = new Map<string, string>();
 
   add(
     fn: AggregateFn,
@@ -53,10 +55,17 @@ export class AggregateCollector implements AggregateSink {
     filter: Expr | null,
     orderBy?: AggregateCall['orderBy'],
   ): ColumnExpr {
-    const name = callName(fn, args, distinct, star, filter, orderBy);
+    // Calls are the same when their qualified text is; their column is named without qualifiers unless another
+    // call already has that name (count(b.name) and count(c.name) are two aggregates).
+    const key = callName(fn, args, distinct, star, filter, orderBy, exprText);
     const type = aggregateType(fn, args);
-    if (!this.calls.some((c) => c.name === name))
+    let name = this.#names.get(key);
+    if (name === undefined) {
+      name = callName(fn, args, distinct, star, filter, orderBy, displayName);
+      if (this.calls.some((c) => c.name === name)) name = key;
+      this.#names.set(key, name);
       this.calls.push({ fn, args, distinct, filter, type, name, ...(orderBy?.length ? { orderBy } : {}) });
+    }
     return { kind: 'column', qualifier: null, name, type };
   }
 
@@ -79,20 +88,21 @@ function callName(
   star: boolean,
   filter: Expr | null,
   orderBy: AggregateCall['orderBy'],
+  text: (e: Expr) => string,
 ): string {
   const keys = orderBy?.length ? args.slice(args.length - orderBy.length) : [];
   const values = args
     .slice(0, args.length - keys.length)
-    .map(displayName)
+    .map(text)
     .join(', ');
   const order = keys.map((k, i) => {
     const { ascending, nullsFirst } = orderBy![i]!;
-    return `${displayName(k)}${ascending ? '' : ' DESC'}${nullsFirst === ascending ? (nullsFirst ? ' NULLS FIRST' : ' NULLS LAST') : ''}`;
+    return `${text(k)}${ascending ? '' : ' DESC'}${nullsFirst === ascending ? (nullsFirst ? ' NULLS FIRST' : ' NULLS LAST') : ''}`;
   });
   const inner = star
     ? '*'
     : `${distinct ? 'DISTINCT ' : ''}${values}${order.length ? ` ORDER BY ${order.join(', ')}` : ''}`;
-  return `${fn}(${inner})${filter ? ` FILTER (WHERE ${displayName(filter)})` : ''}`;
+  return `${fn}(${inner})${filter ? ` FILTER (WHERE ${text(filter)})` : ''}`;
 }
 
 /** The Aggregate node's group fields: plain columns keep their name and qualifier. */

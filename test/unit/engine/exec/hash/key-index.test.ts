@@ -224,3 +224,103 @@ for (const [name, t] of [
     assert.deepEqual([...t.find(cols, 5000)], [...ids]);
   });
 }
+
+/** Inserts `batches` one by one into a fresh number table; returns it and the ids of every row. */
+const insertBatches = (batches: Column[], nullsEqual = true) => {
+  const t = new NumberKeyTable(nullsEqual);
+  const ids = batches.flatMap((b) => [...t.insert([b], b.length)]);
+  return { t, ids };
+};
+/** The ids a correct table gives: dense in first-seen order (every NULL one key, NaN one key, -0 = 0). */
+const expectedIds = (values: readonly (number | null)[]) => {
+  const seen = new Map<string, number>();
+  return values.map((v) => {
+    const k = v === null ? 'null' : Object.is(v, -0) ? '0' : String(v);
+    if (!seen.has(k)) seen.set(k, seen.size);
+    return seen.get(k)!;
+  });
+};
+
+for (const [name, batches] of [
+  [
+    'dense ints (direct array)',
+    [
+      [5, 3, 5, 9, null, 4],
+      [2, 9, 100, 3],
+    ],
+  ],
+  [
+    'negative and zero keys',
+    [
+      [-3, 0, -70000, 7],
+      [-3, -70000, 12],
+    ],
+  ],
+  [
+    'integers beyond int32',
+    [
+      [2 ** 40, 2 ** 40 + 7, 2 ** 40],
+      [2 ** 40 - 5, 2 ** 52],
+    ],
+  ],
+  [
+    'a fraction moves the table to hashing mid-stream',
+    [
+      [1, 2, 3],
+      [2, 0.5, 3, -0, 0],
+      [0.5, 1],
+    ],
+  ],
+  [
+    'NaN and -0 after dense keys',
+    [
+      [1, 2],
+      [Number.NaN, -0, 0, Number.NaN, 2],
+    ],
+  ],
+  [
+    'a range too wide for a direct array',
+    [
+      [1, 2],
+      [1e12, 2, 1],
+    ],
+  ],
+] as const) {
+  test(`number table (${name}): dense first-seen ids, found again after`, () => {
+    const cols = batches.map((b) => floats([...b], INT64));
+    const { t, ids } = insertBatches(cols);
+    const all = batches.flat();
+    assert.deepEqual(ids, expectedIds(all));
+    const everything = floats([...all], INT64);
+    assert.deepEqual(find(t, everything), expectedIds(all));
+    assert.deepEqual(find(t, floats([1.25, -1, 2 ** 53, 1e15])), [-1, -1, -1, -1]);
+  });
+}
+
+test('number table: hashed keys that fill their range at a doubling move to a direct array and stay found', () => {
+  // The first batch spans too wide a range for its size; once enough keys arrive they fill it.
+  const n = 200_000;
+  const keys = Array.from({ length: n }, (_, i) => (i * 7919) % n);
+  const batches = [];
+  for (let s = 0; s < n; s += 8192) batches.push(ints(keys.slice(s, s + 8192)));
+  const { t, ids } = insertBatches([ints([0, n - 1, null]), ...batches], false);
+  assert.deepEqual(ids, [0, 1, -1, ...expectedIds([0, n - 1, ...keys]).slice(2)]);
+  assert.equal(t.size, n);
+  assert.deepEqual(find(t, ints([n - 1, n, -1, null, 5])), [
+    1,
+    -1,
+    -1,
+    -1,
+    expectedIds([0, n - 1, ...keys])[keys.indexOf(5) + 2],
+  ]);
+  const out = t.column(0, INT32).values as Int32Array;
+  for (let id = 0; id < 100; id++) assert.equal(ids[[0, n - 1, null, ...keys].indexOf(out[id]!)], id);
+});
+
+test('number table: int64 beyond 2^53 next to dense keys', () => {
+  const t = new NumberKeyTable(true);
+  assert.deepEqual(insert(t, ints([4, 5, 4])), [0, 1, 0]);
+  assert.deepEqual(insert(t, bigs([2n ** 60n, 5n, null, 2n ** 60n])), [2, 1, 3, 2]);
+  assert.deepEqual(insert(t, ints([6, 4])), [4, 0]);
+  assert.deepEqual(find(t, bigs([2n ** 60n, 6n, 7n, null])), [2, 4, -1, 3]);
+});

@@ -1,0 +1,69 @@
+// `GatheredColumn`: rows of a column picked by index, copied on the first read of its values or validity (late
+// materialisation: a join's or filter's output column that no operator above reads is never copied, and picking
+// rows of a GatheredColumn again composes the indices instead of copying twice).
+import type { Column, ColumnValues } from '../../arrow/column.js';
+import { take } from '../../arrow/kernels/take.js';
+import { takeOrNull } from '../../arrow/kernels/take-or-null.js';
+import type { DataType } from '../../plan/types.js';
+
+class GatheredColumn implements Column {
+  readonly type: DataType;
+  readonly length: number;
+  /** Never itself a GatheredColumn. */
+  readonly source: Column;
+  readonly indices: Int32Array;
+  /** Whether an index may be -1 (a NULL row: outer join padding). */
+  readonly padded: boolean;
+  #taken: Column | null = null;
+
+  constructor(source: Column, indices: Int32Array, n: number, padded: boolean) {
+    this.type = source.type;
+    this.length = n;
+    this.source = source;
+    this.indices = indices;
+    this.padded = padded;
+  }
+
+  get values(): ColumnValues {
+    return this.#gathered().values;
+  }
+
+  get valid(): Uint8Array | null {
+    return this.#gathered().valid;
+  }
+
+  #gathered(): Column {
+    this.#taken ??= this.padded
+      ? takeOrNull(this.source, this.indices, this.length)
+      : take(this.source, this.indices, this.length);
+    return this.#taken;
+  }
+}
+
+/**
+ * Rows `indices[0..n)` of each column (`padded`: index -1 is a NULL row), each copied only when first read.
+ * Columns that are themselves gathered compose their indices with `indices`, once per distinct index array.
+ * `indices` must not change afterwards.
+ */
+export function gatherColumns(cols: readonly Column[], indices: Int32Array, n: number, padded: boolean): Column[] {
+  const composed = new Map<Int32Array, Int32Array>();
+  return cols.map((col) => {
+    if (!(col instanceof GatheredColumn)) return new GatheredColumn(col, indices, n, padded);
+    let at = composed.get(col.indices);
+    if (at === undefined) {
+      at = compose(col.indices, indices, n);
+      composed.set(col.indices, at);
+    }
+    return new GatheredColumn(col.source, at, n, padded || col.padded);
+  });
+}
+
+/** `inner[outer[i]]` for i < n, -1 where `outer[i]` is -1. */
+function compose(inner: Int32Array, outer: Int32Array, n: number): Int32Array {
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const j = outer[i]!;
+    out[i] = j < 0 ? -1 : inner[j]!;
+  }
+  return out;
+}

@@ -1,0 +1,50 @@
+// `KeySet`: the build keys of a dynamic join filter, as a bitmap (dense integers) or a set, tested per probe row.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { type Column, makeColumn } from '../../../../../engine/arrow/column.js';
+import { KeySet } from '../../../../../engine/exec/operators/dynamic-filter.js';
+import { FLOAT64, INT32, INT64 } from '../../../../../engine/plan/types.js';
+
+const validity = (values: readonly (number | null)[]) =>
+  values.includes(null) ? Uint8Array.from(values, (v) => (v === null ? 0 : 1)) : null;
+const ints = (values: (number | null)[]): Column =>
+  makeColumn(
+    INT32,
+    Int32Array.from(values, (v) => v ?? 0),
+    validity(values),
+    values.length,
+  );
+const floats = (values: (number | null)[]): Column =>
+  makeColumn(
+    values.some((v) => v !== null && !Number.isInteger(v)) ? FLOAT64 : INT64,
+    Float64Array.from(values, (v) => v ?? 0),
+    validity(values),
+    values.length,
+  );
+
+const keySet = (...builds: Column[]) => {
+  const keys = new KeySet();
+  for (const b of builds) assert.ok(keys.add(b));
+  keys.finish();
+  return keys;
+};
+const selected = (keys: KeySet, probe: Column) => [...(keys.select(probe) ?? [])];
+
+for (const [name, build, probe, expected] of [
+  ['dense int32 keys (bitmap)', ints([3, 5, null, 64, 65]), ints([5, 4, 64, null, 65, 3, -1, 66]), [0, 2, 4, 5]],
+  ['negative keys', ints([-40, -7, 0]), ints([-7, -8, 0, -40, 1]), [0, 2, 3]],
+  ['int64 keys beyond int32 (bitmap)', floats([2 ** 40, 2 ** 40 + 33]), floats([2 ** 40 + 33, 2 ** 40 + 1, 33]), [0]],
+  ['fractions and NaN never match integer keys', floats([1, 2, 3]), floats([1.5, 2, Number.NaN, 3.0000001]), [1]],
+  ['sparse keys (set)', floats([1, 2 ** 45, -(2 ** 50)]), floats([2 ** 45, 2, -(2 ** 50), null, 1]), [0, 2, 4]],
+  ['an empty build keeps nothing', ints([null]), ints([0, 1, null]), []],
+] as const) {
+  test(`KeySet: ${name}`, () => {
+    assert.deepEqual(selected(keySet(build), probe), expected);
+  });
+}
+
+test('KeySet: int32 and float64 probe columns against the same keys', () => {
+  const keys = keySet(ints([7, 9]), floats([11]));
+  assert.deepEqual(selected(keys, ints([9, 10, 11, 7])), [0, 2, 3]);
+  assert.deepEqual(selected(keys, floats([9, 10, 11.5, 11])), [0, 3]);
+});
