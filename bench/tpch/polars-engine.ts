@@ -45,7 +45,7 @@ function readTable(folder: string): pl.DataFrame {
     .sort();
   return pl.concat(
     files.map((f) => pl.readParquet(join(folder, f))),
-    { rechunk: true },
+    { rechunk: true, how: 'vertical' },
   );
 }
 
