@@ -9,15 +9,19 @@ import { isMicroSummary, type MicroSummary, microReport } from './lib/micro-repo
 import { readResults, saveResults } from './lib/results-file.js';
 import type { DataMode } from './tpch/bench-engines.js';
 import { compareTpch, comparisonReport } from './tpch/compare-tpch.js';
+import { parseEngines } from './tpch/engine-names.js';
+import { extraReport } from './tpch/extra-report.js';
 import { runTpch } from './tpch/run-tpch.js';
 import { type TpchResults, tpchReport } from './tpch/tpch-results.js';
 
 const USAGE = `usage: npm run bench -- <command> [options]
 
   tpch [--sf 1] [--mode files|memory|both] [--runs 5] [--threads 1] [--queries 1,6,...]
-       [--timeout 300] [--seed 1] [--label NAME] [--no-save]
+       [--timeout 300] [--seed 1] [--label NAME] [--no-save] [--engines floe,duckdb[,polars][,alasql]]
       The 22 TPC-H queries on floe and DuckDB, interleaved; writes bench/results/<date>-<label>.json
       (label default: tpch-sf<sf>-<mode>). --threads is DuckDB's (floe runs a query on one thread, plus one Parquet decode thread per core in files mode).
+      --engines adds nodejs-polars (its pool: POLARS_MAX_THREADS, else one thread per core) and alasql (memory
+      mode only; far too slow for SF1): timed beside floe, answers compared with DuckDB's, never failing the run.
   http [--sf 0.1] [--duration 5] [--connections 1,16,64] [--tool autocannon|wrk] [--workers N]
        [--seed 1] [--label NAME] [--no-save]
       /v1/sql requests/s and p50/p99 latency for small queries on floe, node:http + DuckDB and a
@@ -65,7 +69,8 @@ async function main(): Promise<number> {
       for (const path of rest) {
         const r = JSON.parse(readFileSync(path, 'utf8')) as TpchResults | HttpResults | MicroSummary;
         if (isMicroSummary(r)) micro.push(r);
-        else log(`${r.kind === 'http' ? httpReport(r) : tpchReport(r)}\n`);
+        else if (r.kind === 'http') log(`${httpReport(r)}\n`);
+        else log(`${[tpchReport(r), extraReport(r)].filter((t) => t !== '').join('\n\n')}\n`);
       }
       if (micro.length > 0) log(microReport(micro));
       return 0;
@@ -104,9 +109,16 @@ async function tpch(args: string[]): Promise<number> {
       queries: { type: 'string' },
       timeout: num('300'),
       label: { type: 'string' },
+      engines: num('floe,duckdb'),
       'no-save': { type: 'boolean', default: false },
     },
   });
+  let extraEngines: ReturnType<typeof parseEngines>;
+  try {
+    extraEngines = parseEngines(values.engines);
+  } catch (e) {
+    return usage((e as Error).message);
+  }
   const modes = values.mode === 'both' ? ['files', 'memory'] : [values.mode];
   if (!modes.every((m) => m === 'files' || m === 'memory')) return usage('--mode is files, memory or both');
   const queries = values.queries?.split(',').map((q) => `q${q.replace(/^q/i, '').padStart(2, '0')}`);
@@ -120,6 +132,7 @@ async function tpch(args: string[]): Promise<number> {
       threads: Number(values.threads),
       queries,
       timeoutS: Number(values.timeout),
+      extraEngines,
       label,
       log,
     });

@@ -18,7 +18,16 @@ export interface MachineFacts {
   readonly loadAverage: number;
 }
 
-const PACKAGES = ['@duckdb/node-api', 'parquet-wasm', 'apache-arrow', 'hyparquet', 'piscina', 'autocannon'];
+const PACKAGES = [
+  '@duckdb/node-api',
+  'parquet-wasm',
+  'apache-arrow',
+  'hyparquet',
+  'piscina',
+  'autocannon',
+  'nodejs-polars',
+  'alasql',
+];
 
 export function machineFacts(): MachineFacts {
   const version = (dir: string) => {

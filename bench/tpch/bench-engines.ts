@@ -1,4 +1,5 @@
-// The two engines the TPC-H benchmark drives, behind one interface: floe as a query worker runs it, and DuckDB.
+// The engines the TPC-H benchmark drives, behind one interface: floe as a query worker runs it, DuckDB, and on request
+// nodejs-polars (polars-engine.ts) and alasql (alasql-engine.ts), loaded only when asked for.
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { resolveDatasets } from '../../catalog/datasets.js';
@@ -8,21 +9,35 @@ import { TPCH_TABLES } from '../data/tpch-gen.js';
 import { snapshotBytes } from '../lib/data-bytes.js';
 import { duckdbRows, floeRows, type ResultRows } from '../lib/result-rows.js';
 
-export type EngineName = 'floe' | 'duckdb';
+import type { EngineName } from './engine-names.js';
+
 /** `files`: every query reads the Parquet files; `memory`: the tables are loaded once (floe: accelerated). */
 export type DataMode = 'files' | 'memory';
 
 export interface BenchEngine {
   /** Bytes of the loaded column buffers (floe's accelerated tables); null when the engine does not say. */
   readonly dataBytes: number | null;
+  /** Threads a query runs on when the engine picks them itself (polars' pool); undefined when the runner sets them. */
+  readonly threads?: number;
   /** Runs `sql` to the last row; returns the rows as text only when `collect` (not timed by callers). */
   run(sql: string, collect: boolean, signal: AbortSignal): Promise<{ rowCount: number; rows?: ResultRows }>;
   close(): void;
 }
 
 /** Each table is the folder `<dir>/<table>/` of Parquet files. */
-export async function openEngine(name: EngineName, dir: string, mode: DataMode, threads: number) {
-  return name === 'floe' ? openFloe(dir, mode) : openDuckDb(dir, mode, threads);
+export async function openEngine(name: EngineName, dir: string, mode: DataMode, threads: number): Promise<BenchEngine> {
+  switch (name) {
+    case 'floe':
+      return openFloe(dir, mode);
+    case 'duckdb':
+      return openDuckDb(dir, mode, threads);
+    case 'polars':
+      return (await import('./polars-engine.js')).openPolars(dir, mode);
+    case 'alasql': {
+      if (mode !== 'memory') throw new Error('alasql holds its tables in memory: run it with --mode memory');
+      return (await import('./alasql-engine.js')).openAlasql(await openFloeEngine(dir, 'files'));
+    }
+  }
 }
 
 /**

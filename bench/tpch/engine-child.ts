@@ -1,7 +1,8 @@
 // A child process holding one engine over one data set; the parent sends one request at a time (see ChildRequest),
 // so that the two engines never run at once and each has its own load time and peak RSS.
 import type { ResultRows } from '../lib/result-rows.js';
-import { type BenchEngine, type DataMode, type EngineName, openEngine } from './bench-engines.js';
+import { type BenchEngine, type DataMode, openEngine } from './bench-engines.js';
+import type { EngineName } from './engine-names.js';
 
 export type ChildRequest =
   | { type: 'load'; engine: EngineName; dir: string; mode: DataMode; threads: number }
@@ -9,7 +10,7 @@ export type ChildRequest =
   | { type: 'stats' };
 
 export type ChildReply =
-  | { type: 'loaded'; ms: number; rssMiB: number; dataMiB: number | null }
+  | { type: 'loaded'; ms: number; rssMiB: number; dataMiB: number | null; threads: number | null }
   | { type: 'ran'; ms: number; rowCount: number; rows?: ResultRows }
   | { type: 'stats'; peakRssMiB: number; rssMiB: number }
   | { type: 'error'; message: string };
@@ -26,7 +27,7 @@ async function handle(m: ChildRequest): Promise<ChildReply> {
       // The loader's garbage is not the tables' cost: collect it before reading RSS (the child runs --expose-gc).
       (globalThis as { gc?: () => void }).gc?.();
       const dataMiB = engine.dataBytes === null ? null : engine.dataBytes / MIB;
-      return { type: 'loaded', ms, rssMiB: process.memoryUsage().rss / MIB, dataMiB };
+      return { type: 'loaded', ms, rssMiB: process.memoryUsage().rss / MIB, dataMiB, threads: engine.threads ?? null };
     }
     case 'run': {
       const started = performance.now();

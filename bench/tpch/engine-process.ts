@@ -1,9 +1,12 @@
 // `EngineProcess`: the parent's handle on one engine child: requests one at a time, a hard time limit, and a
 // fresh child (data loaded again) after a crash, so one runaway query cannot end the whole benchmark.
 import { type ChildProcess, fork } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import type { ChildReply, ChildRequest } from './engine-child.js';
 
 const CHILD_SCRIPT = new URL('./engine-child.js', import.meta.url);
+/** Lines a child writes to stderr that are not worth showing: polars warns on every `date '…'` literal. */
+const STDERR_NOISE = /^(Deprecation: Casting from String to Date is deprecated|Use `str\.to_date\(\)` instead\.)/;
 
 type Load = Extract<ChildRequest, { type: 'load' }>;
 
@@ -28,11 +31,14 @@ export class EngineProcess {
   /** Starts a child and loads the data; returns the load reply (time and RSS after loading). */
   async start(): Promise<Extract<ChildReply, { type: 'loaded' }>> {
     const child = fork(CHILD_SCRIPT, [], {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
       serialization: 'advanced',
       execArgv: [...process.execArgv, '--expose-gc'],
     });
     this.#child = child;
+    createInterface({ input: child.stderr! }).on('line', (line) => {
+      if (!STDERR_NOISE.test(line)) process.stderr.write(`${line}\n`);
+    });
     child.on('message', (m: ChildReply) => {
       const p = this.#pending;
       this.#pending = null;

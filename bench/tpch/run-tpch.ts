@@ -1,5 +1,5 @@
-// `runTpch`: the 22 TPC-H queries on floe and on DuckDB over the same generated files, interleaved query by
-// query (warm-up, then N timed runs each), with a per-query result check; writes the run to bench/results/.
+// `runTpch`: the 22 TPC-H queries on floe and on DuckDB (and on request polars, alasql) over the same generated
+// files, interleaved query by query (warm-up, then N timed runs each), with a per-query result check against DuckDB.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateTpch, TPCH_GENERATOR_VERSION } from '../data/tpch-gen.js';
@@ -7,12 +7,16 @@ import { machineFacts } from '../lib/machine.js';
 import { TPCH_QUERIES_DIR } from '../lib/paths.js';
 import { compareRows } from '../lib/result-rows.js';
 import { median } from '../lib/stats.js';
-import type { DataMode, EngineName } from './bench-engines.js';
+import type { DataMode } from './bench-engines.js';
 import type { ChildReply } from './engine-child.js';
+import { CORE_ENGINES, type EngineName, type ExtraEngineName } from './engine-names.js';
 import { EngineProcess } from './engine-process.js';
+import { extraReport } from './extra-report.js';
+import { loadVariants, queriesFor } from './query-variants.js';
 import {
   type EngineFacts,
   type EngineOutcome,
+  type ExtraOutcome,
   failureNotes,
   medianOf,
   ms,
@@ -31,8 +35,10 @@ export interface TpchOptions {
   readonly threads: number;
   /** Query ids to run (`q01`…); default all 22. */
   readonly queries?: readonly string[];
-  /** A query slower than this is cancelled (floe) and counted as failed. */
+  /** A query slower than this is cancelled (floe) or its process killed (polars, alasql) and counted as failed. */
   readonly timeoutS: number;
+  /** Engines to run beside floe and DuckDB; their answers are compared with DuckDB's but never fail the run. */
+  readonly extraEngines?: readonly ExtraEngineName[];
   readonly label: string;
   readonly log: (line: string) => void;
 }
@@ -56,27 +62,28 @@ export async function runTpch(opts: TpchOptions): Promise<TpchResults> {
   const data = await generateTpch({ sf: opts.sf, seed: opts.seed });
   log(data.generatedMs === null ? `  reused ${data.dir}` : `  generated in ${(data.generatedMs / 1000).toFixed(1)} s`);
 
+  const extras = opts.extraEngines ?? [];
+  const engines: EngineName[] = [...CORE_ENGINES, ...extras];
+  const texts = new Map(extras.map((e) => [e, queriesFor(queries, loadVariants(e))] as const));
   const procs = {} as Record<EngineName, EngineProcess>;
-  const loads = {} as Record<EngineName, { loadMs: number; rssAfterLoadMiB: number; dataMiB: number | null }>;
-  for (const engine of ['floe', 'duckdb'] as const) {
+  const loads = {} as Record<EngineName, Omit<EngineFacts, 'peakRssMiB'>>;
+  for (const engine of engines) {
     procs[engine] = new EngineProcess({ type: 'load', engine, dir: data.dir, mode: opts.mode, threads: opts.threads });
     const loaded = await procs[engine].start();
     log(
       `  ${engine}: loaded (${opts.mode}) in ${(loaded.ms / 1000).toFixed(1)} s, RSS ${loaded.rssMiB.toFixed(0)} MiB`,
     );
-    loads[engine] = { loadMs: loaded.ms, rssAfterLoadMiB: loaded.rssMiB, dataMiB: loaded.dataMiB };
+    const threads = engine === 'floe' ? 1 : engine === 'duckdb' ? opts.threads : loaded.threads;
+    loads[engine] = { loadMs: loaded.ms, rssAfterLoadMiB: loaded.rssMiB, dataMiB: loaded.dataMiB, threads };
   }
 
   const outcomes: QueryOutcome[] = [];
   try {
     for (const [id, sql] of queries) {
-      const outcome = await runQuery(id, sql, opts, procs);
+      const sqlOf = (e: EngineName) => texts.get(e as ExtraEngineName)?.get(id) ?? { sql, variant: false };
+      const outcome = await runQuery(id, sqlOf, engines, opts, procs);
       outcomes.push(outcome);
-      const f = medianOf(outcome.floe);
-      log(
-        `${id}  floe ${f === null ? 'failed' : `${ms(f)} ms`}  DuckDB ${ms(medianOf(outcome.duckdb))} ms  ` +
-          `${times(outcome.ratio)}  ${outcome.identical === null ? '' : outcome.identical ? 'same result' : 'DIFFERENT RESULT'}`,
-      );
+      log(queryLine(outcome));
     }
   } finally {
     for (const proc of Object.values(procs)) await proc.stop();
@@ -95,10 +102,11 @@ export async function runTpch(opts: TpchOptions): Promise<TpchResults> {
       threads: opts.threads,
       generatorVersion: TPCH_GENERATOR_VERSION,
       timeoutS: opts.timeoutS,
+      ...(extras.length > 0 ? { extraEngines: extras } : {}),
     },
     machine,
     data: { rows: data.rows, generatedS: data.generatedMs === null ? null : data.generatedMs / 1000 },
-    engines: { floe: facts('floe'), duckdb: facts('duckdb') },
+    engines: Object.fromEntries(engines.map((e) => [e, facts(e)])) as TpchResults['engines'],
     queries: outcomes,
     summary: summarize(outcomes),
   };
@@ -106,40 +114,48 @@ export async function runTpch(opts: TpchOptions): Promise<TpchResults> {
   log(tpchReport(results));
   const notes = failureNotes(results);
   if (notes.length > 0) log(`\nfloe failed or differed:\n${notes.map((n) => `  ${n}`).join('\n')}`);
+  if (extras.length > 0) log(`\n${extraReport(results)}`);
   return results;
 }
 
-/** Warm-up (rows collected and compared), then `runs` timed runs, floe and DuckDB in turn. */
+type Ran = Extract<ChildReply, { type: 'ran' }>;
+
+/**
+ * Warm-up (rows collected and compared with DuckDB's), then `runs` timed runs, the engines in turn. An engine that
+ * fails or times out on the warm-up or a run is not asked again for this query.
+ */
 async function runQuery(
   id: string,
-  sql: string,
+  sqlOf: (engine: EngineName) => { sql: string; variant: boolean },
+  engines: readonly EngineName[],
   opts: TpchOptions,
   procs: Record<EngineName, EngineProcess>,
 ): Promise<QueryOutcome> {
   const timeoutMs = opts.timeoutS * 1000;
-  const attempt = async (name: EngineName, collect: boolean) => {
+  const attempt = async (name: EngineName, collect: boolean): Promise<Ran | { error: string }> => {
     const proc = procs[name];
+    // floe cancels itself at timeoutMs and the hard limit is for a query stuck between two cancellation checks;
+    // polars and alasql cannot be cancelled, so their process is killed at the timeout.
+    const limitMs = name === 'floe' || name === 'duckdb' ? timeoutMs * 2 + 60_000 : timeoutMs;
     try {
-      // The child cancels floe at timeoutMs; the hard limit is for a query stuck between two cancellation checks.
-      return (await proc.request({ type: 'run', sql, collect, timeoutMs }, timeoutMs * 2 + 60_000)) as Extract<
-        ChildReply,
-        { type: 'ran' }
-      >;
+      return (await proc.request({ type: 'run', sql: sqlOf(name).sql, collect, timeoutMs }, limitMs)) as Ran;
     } catch (e) {
       // A killed or crashed child takes its data with it: start a fresh one for the next query.
       if (!proc.running) await proc.restart();
       return { error: (e as Error).message };
     }
   };
-  const warm = { floe: await attempt('floe', true), duckdb: await attempt('duckdb', true) };
-  const runs: Record<EngineName, number[]> = { floe: [], duckdb: [] };
+  const warm = {} as Record<EngineName, Ran | { error: string }>;
+  const runs = {} as Record<EngineName, number[]>;
   const failed: Partial<Record<EngineName, string>> = {};
-  for (const name of ['floe', 'duckdb'] as const) {
+  for (const name of engines) {
+    warm[name] = await attempt(name, true);
+    runs[name] = [];
     const w = warm[name];
     if ('error' in w) failed[name] = w.error;
   }
   for (let r = 0; r < opts.runs; r++) {
-    for (const name of ['floe', 'duckdb'] as const) {
+    for (const name of engines) {
       if (failed[name] !== undefined) continue;
       const out = await attempt(name, false);
       if ('error' in out) failed[name] = out.error;
@@ -148,20 +164,51 @@ async function runQuery(
   }
   const outcome = (name: EngineName): EngineOutcome =>
     failed[name] !== undefined ? { error: failed[name] } : { medianMs: median(runs[name]), runsMs: runs[name] };
-  const floe = outcome('floe');
-  const duckdb = outcome('duckdb');
-  const bothRan = !('error' in floe) && !('error' in duckdb);
-  const fw = warm.floe;
+  const ordered = /\border\s+by\b/i.test(sqlOf('duckdb').sql);
   const dw = warm.duckdb;
-  const mismatch =
-    bothRan && 'rows' in fw && 'rows' in dw ? compareRows(fw.rows!, dw.rows!, /\border\s+by\b/i.test(sql)) : null;
+  /** Why `name`'s warm-up rows differ from DuckDB's; undefined when either has no rows. */
+  const mismatchOf = (name: EngineName) => {
+    const w = warm[name];
+    return 'rows' in w && 'rows' in dw ? compareRows(w.rows!, dw.rows!, ordered) : undefined;
+  };
+  const duckdb = outcome('duckdb');
+  const judged = (name: EngineName) => {
+    const own = outcome(name);
+    const mismatch = 'error' in own || 'error' in duckdb ? undefined : mismatchOf(name);
+    return { own, identical: mismatch === undefined ? null : mismatch === null, mismatch: mismatch ?? undefined };
+  };
+  const floe = judged('floe');
+  const extra: Partial<Record<ExtraEngineName, ExtraOutcome>> = {};
+  for (const name of engines) {
+    if (name === 'floe' || name === 'duckdb') continue;
+    const j = judged(name);
+    extra[name] = { ...j.own, variant: sqlOf(name).variant, identical: j.identical, ...mismatchField(j.mismatch) };
+  }
+  const bothRan = !('error' in floe.own) && !('error' in duckdb);
   return {
     id,
-    floe,
+    floe: floe.own,
     duckdb,
-    ratio: bothRan ? floe.medianMs / duckdb.medianMs : null,
-    identical: bothRan ? mismatch === null : null,
-    ...(mismatch ? { mismatch } : {}),
+    ratio: bothRan ? medianOf(floe.own)! / medianOf(duckdb)! : null,
+    identical: bothRan ? floe.identical !== false : null,
+    ...mismatchField(floe.mismatch),
     rows: 'rowCount' in dw ? dw.rowCount : null,
+    ...(engines.length > 2 ? { extra } : {}),
   };
+}
+
+const mismatchField = (m: string | undefined) => (m ? { mismatch: m } : {});
+
+/** The progress line of one query: each engine's median, floe ÷ DuckDB, and whether the answers agree. */
+function queryLine(o: QueryOutcome): string {
+  const f = medianOf(o.floe);
+  const same = o.identical === null ? '' : o.identical ? 'same result' : 'DIFFERENT RESULT';
+  const extras = Object.entries(o.extra ?? {}).map(([name, x]) => {
+    if ('error' in x) return `  ${name} ${x.error.split('\n')[0]!.slice(0, 60)}`;
+    return `  ${name} ${ms(x.medianMs)} ms${x.identical === false ? ' (differs)' : ''}`;
+  });
+  return (
+    `${o.id}  floe ${f === null ? 'failed' : `${ms(f)} ms`}  DuckDB ${ms(medianOf(o.duckdb))} ms  ` +
+    `${times(o.ratio)}  ${same}${extras.join('')}`
+  );
 }

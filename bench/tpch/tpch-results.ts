@@ -4,7 +4,8 @@ import { machineLine } from '../lib/machine.js';
 import type { ResultsHeader } from '../lib/results-file.js';
 import { geomean } from '../lib/stats.js';
 import { formatTable } from '../lib/table.js';
-import type { DataMode, EngineName } from './bench-engines.js';
+import type { DataMode } from './bench-engines.js';
+import type { CoreEngineName, ExtraEngineName } from './engine-names.js';
 
 export type EngineOutcome =
   | { readonly medianMs: number; readonly runsMs: readonly number[] }
@@ -23,7 +24,18 @@ export interface QueryOutcome {
   readonly mismatch?: string;
   /** Rows of DuckDB's answer. */
   readonly rows: number | null;
+  /** The engines run beside floe and DuckDB (`--engines`), when any. */
+  readonly extra?: Readonly<Partial<Record<ExtraEngineName, ExtraOutcome>>>;
 }
+
+/** An extra engine on one query: its times or error, and its rows against DuckDB's (never a reason to fail a run). */
+export type ExtraOutcome = EngineOutcome & {
+  /** True when it ran its dialect variant, `queries/<engine>/qNN.sql`, instead of the standard text. */
+  readonly variant: boolean;
+  /** Whether its rows equal DuckDB's (floats within tolerance). Null unless both ran. */
+  readonly identical: boolean | null;
+  readonly mismatch?: string;
+};
 
 export interface EngineFacts {
   readonly loadMs: number;
@@ -31,6 +43,8 @@ export interface EngineFacts {
   readonly peakRssMiB: number;
   /** Bytes of the loaded column buffers (floe, memory mode); RSS after load is compared with them. */
   readonly dataMiB?: number | null;
+  /** Threads a query ran on: floe 1, DuckDB `--threads`, polars its pool, alasql 1 (absent in older files). */
+  readonly threads?: number | null;
 }
 
 export interface TpchResults extends ResultsHeader<'tpch'> {
@@ -43,9 +57,12 @@ export interface TpchResults extends ResultsHeader<'tpch'> {
     readonly threads: number;
     readonly generatorVersion: number;
     readonly timeoutS: number;
+    /** Engines run beside floe and DuckDB (absent: none). */
+    readonly extraEngines?: readonly ExtraEngineName[];
   };
   readonly data: { readonly rows: Readonly<Record<TpchTable, number>>; readonly generatedS: number | null };
-  readonly engines: Readonly<Record<EngineName, EngineFacts>>;
+  readonly engines: Readonly<Record<CoreEngineName, EngineFacts>> &
+    Readonly<Partial<Record<ExtraEngineName, EngineFacts>>>;
   readonly queries: readonly QueryOutcome[];
   readonly summary: TpchSummary;
 }
@@ -94,7 +111,7 @@ export function tpchReport(r: TpchResults): string {
   const s = r.summary;
   const table = formatTable(['Query', 'floe ms', 'DuckDB ms', 'floe ÷ DuckDB', 'Same result'], rows);
   const e = r.engines;
-  const load = (name: EngineName) =>
+  const load = (name: CoreEngineName) =>
     `${name}: load ${(e[name].loadMs / 1000).toFixed(1)} s, RSS after load ${e[name].rssAfterLoadMiB.toFixed(0)} MiB` +
     dataText(e[name]) +
     `, peak RSS ${e[name].peakRssMiB.toFixed(0)} MiB`;

@@ -1,0 +1,26 @@
+-- polars dialect: interval 'N unit' instead of interval 'N' unit (otherwise unchanged)
+-- TPC-H Q5, validation (default) substitution parameters, qgen -d (dbgen 2.14.0)
+select
+	n_name,
+	sum(l_extendedprice * (1 - l_discount)) as revenue
+from
+	customer,
+	orders,
+	lineitem,
+	supplier,
+	nation,
+	region
+where
+	c_custkey = o_custkey
+	and l_orderkey = o_orderkey
+	and l_suppkey = s_suppkey
+	and c_nationkey = s_nationkey
+	and s_nationkey = n_nationkey
+	and n_regionkey = r_regionkey
+	and r_name = 'ASIA'
+	and o_orderdate >= date '1994-01-01'
+	and o_orderdate < date '1994-01-01' + interval '1 years'
+group by
+	n_name
+order by
+	revenue desc;
