@@ -80,6 +80,22 @@ function runSql(reply: Reply, bytes: Uint8Array, headers: RequestHeaders, ctx: S
     reply.send(400, TEXT_PLAIN, e.message);
     return;
   }
+  answer(reply, request, headers, ctx, true);
+}
+
+/**
+ * Answers a parsed request: from the cache, or on the pool. With `coalesce`, a miss while the same key is already
+ * being computed waits for that query instead of running again (a TTL expiry under load would otherwise send
+ * every concurrent client to the pool at once); when it ends, the waiters look the cache up again, or each run
+ * the query themselves if its answer was not stored (an error, a write, over the per-entry cap, a cancel).
+ */
+function answer(reply: Reply, request: SqlRequest, headers: RequestHeaders, ctx: SqlRouteContext, coalesce: boolean) {
+  if (reply.aborted) return;
+  const pool = ctx.pool();
+  if (pool === null) {
+    reply.send(503, TEXT_PLAIN, ctx.unavailableText());
+    return;
+  }
   const cache = ctx.resultsCache;
   const lookup = cache === null ? null : lookUpCache(cache, headers.format, request, headers);
   if (lookup?.kind === 'invalid') {
@@ -92,7 +108,50 @@ function runSql(reply: Reply, bytes: Uint8Array, headers: RequestHeaders, ctx: S
   }
   const sink = replySink(reply, lookup === null ? {} : lookup.headers);
   const query = { ...request, format: headers.format };
-  reply.onAbort(pool.query(query, cache === null || lookup === null ? sink : storingSink(sink, cache, lookup)));
+  if (cache === null || lookup === null) {
+    reply.onAbort(pool.query(query, sink));
+    return;
+  }
+  if (lookup.headers['Results-Cache-Status'] === 'BYPASS') {
+    // no-cache: never served from the cache, so never from another request's computation either.
+    reply.onAbort(
+      pool.query(
+        query,
+        storingSink(sink, cache, lookup, () => {}),
+      ),
+    );
+    return;
+  }
+  const computing = computingOf(cache);
+  if (coalesce) {
+    const waiters = computing.get(lookup.key);
+    if (waiters !== undefined) {
+      waiters.push((stored) => answer(reply, request, headers, ctx, stored));
+      return;
+    }
+  }
+  const waiters: ((stored: boolean) => void)[] = [];
+  computing.set(lookup.key, waiters);
+  let released = false;
+  const release = (stored: boolean) => {
+    if (released) return;
+    released = true;
+    if (computing.get(lookup.key) === waiters) computing.delete(lookup.key);
+    for (const w of waiters) w(stored);
+  };
+  reply.onAbort(() => release(false));
+  reply.onAbort(pool.query(query, storingSink(sink, cache, lookup, release)));
+}
+
+/** Cache keys being computed, per cache, with the requests waiting for them. */
+const computingByCache = new WeakMap<ResultsCache, Map<string, ((stored: boolean) => void)[]>>();
+function computingOf(cache: ResultsCache): Map<string, ((stored: boolean) => void)[]> {
+  let m = computingByCache.get(cache);
+  if (m === undefined) {
+    m = new Map();
+    computingByCache.set(cache, m);
+  }
+  return m;
 }
 
 /** `cacheHeaders` go out with answers the cache applies to (not with a write's). */
@@ -107,19 +166,28 @@ function replySink(reply: Reply, cacheHeaders: Readonly<Record<string, string>>)
   };
 }
 
-/** Passes the stream on and stores a successful body in the cache when it fits the per-entry cap. */
-function storingSink(sink: QuerySink, cache: ResultsCache, miss: { key: string; epoch: number }): QuerySink {
+/**
+ * Passes the stream on and stores a successful body in the cache when it fits the per-entry cap; `done` hears
+ * once whether it was stored, when the answer ends.
+ */
+function storingSink(
+  sink: QuerySink,
+  cache: ResultsCache,
+  miss: { key: string; epoch: number },
+  done: (stored: boolean) => void,
+): QuerySink {
   let head: Head | null = null;
   let parts: Uint8Array[] | null = [];
   let size = 0;
-  const store = (h: Head, body: Uint8Array) => {
-    if (h.status === 200 && h.cacheable)
-      cache.set(miss.key, { contentType: h.contentType, body, tables: h.tables }, miss.epoch);
-  };
+  const store = (h: Head, body: Uint8Array) =>
+    h.status === 200 &&
+    h.cacheable &&
+    cache.set(miss.key, { contentType: h.contentType, body, tables: h.tables }, miss.epoch);
   return {
     whole(h, body) {
-      store(h, body);
+      const stored = store(h, body);
       sink.whole(h, body);
+      done(stored);
     },
     head(h) {
       head = h;
@@ -132,12 +200,17 @@ function storingSink(sink: QuerySink, cache: ResultsCache, miss: { key: string; 
       sink.chunk(body, ack);
     },
     end() {
-      if (head !== null && parts !== null) store(head, Buffer.concat(parts, size));
+      const stored = head !== null && parts !== null && store(head, Buffer.concat(parts, size));
       sink.end();
+      done(stored);
     },
-    error: (error) => sink.error(error),
+    error(error) {
+      sink.error(error);
+      done(false);
+    },
   };
 }
+
 function sendError(reply: Reply, error: WireError): void {
   if (reply.started) reply.cut();
   else if (USER_ERROR_KINDS.has(error.kind)) reply.send(400, TEXT_PLAIN, error.message);

@@ -153,3 +153,36 @@ describe('results cache lifetime', () => {
     assert.equal(status(await post(srv.sql, onPeople)), 'HIT');
   });
 });
+
+describe('concurrent misses of one key', () => {
+  // A join of 60k x 600 rows (3.6M pairs): long enough (tens of ms or more) that requests sent together overlap it.
+  const slow = (tag: number) =>
+    `SELECT count(*) AS n, ${tag} AS tag FROM big a JOIN big b ON a.grp = b.grp WHERE b.id < 600`;
+
+  it('run the query once: the first is a MISS, the others wait and are HITs with the same body', async () => {
+    const answers = await Promise.all(Array.from({ length: 12 }, () => post(srv.sql, slow(1))));
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      answers.map(() => 200),
+    );
+    assert.deepEqual(answers.map(status).sort(), ['MISS', ...Array(11).fill('HIT')].sort());
+    assert.deepEqual(new Set(answers.map((a) => a.text)), new Set(['[{"n":3600000,"tag":1}]']));
+  });
+
+  it('each run their own query when the first fails, and all get its error', async () => {
+    const sql = 'SELECT count(*) AS n FROM big a JOIN big b ON a.grp = b.grp WHERE 1 / (b.id - b.id) > 0';
+    const answers = await Promise.all(Array.from({ length: 6 }, () => post(srv.sql, sql)));
+    for (const a of answers) assert.deepEqual([a.status, a.text], [400, 'division by zero']);
+  });
+
+  it('no-cache requests neither wait for nor join a running computation', async () => {
+    const sql = slow(2);
+    const answers = await Promise.all([
+      post(srv.sql, sql),
+      post(srv.sql, sql, { 'cache-control': 'no-cache' }),
+      post(srv.sql, sql, { 'cache-control': 'no-cache' }),
+    ]);
+    assert.deepEqual(answers.map(status), ['MISS', 'BYPASS', 'BYPASS']);
+    assert.equal(new Set(answers.map((a) => a.text)).size, 1);
+  });
+});
