@@ -54,10 +54,17 @@ export class FilterExec implements PhysicalOperator {
    * predicate that may raise is left to run on the survivors only).
    */
   async *selections(ctx: ExecContext): AsyncIterable<{ batch: Batch; sel: Int32Array | null; count: number }> {
+    // The selection outlives this call (the consumer reads it after an await, when another query on the thread
+    // may have run a filter), so it gets a buffer of its own, reused from batch to batch of this query.
+    let own = new Int32Array(0);
+    const buffer = (n: number) => {
+      if (own.length < n) own = new Int32Array(n);
+      return own;
+    };
     for await (const batch of this.#input.execute(ctx)) {
       checkCancelled(ctx);
       const n = batch.length;
-      const { sel, count } = this.#select(batch);
+      const { sel, count } = this.#select(batch, buffer);
       if (count === 0) continue;
       yield { batch, sel: count === n ? null : sel, count };
     }
@@ -69,13 +76,13 @@ export class FilterExec implements PhysicalOperator {
   }
 
   /** The rows of `batch` that pass, as a selection (null = all n) and a count; never evaluates on a sub-batch. */
-  #select(batch: Batch): { sel: Int32Array | null; count: number } {
+  #select(batch: Batch, buffer: (n: number) => Int32Array): { sel: Int32Array | null; count: number } {
     const { steps, rest } = this.#spec;
     const n = batch.length;
     let sel: Int32Array | null = null;
     let count = n;
     for (const step of steps) {
-      const out: Int32Array = sel ?? scratchSelection(n);
+      const out: Int32Array = sel ?? buffer(n);
       let k = selectCompare(step.op, batch.columns[step.column]!, step.value, sel, count, out);
       if (k < 0) k = selectByMask(step.fallback.evaluate(batch), sel, count, out);
       sel = out;
@@ -83,7 +90,7 @@ export class FilterExec implements PhysicalOperator {
       if (count === 0) return { sel, count };
     }
     if (rest !== null) {
-      const out: Int32Array = sel ?? scratchSelection(n);
+      const out: Int32Array = sel ?? buffer(n);
       count = selectByMask(rest.evaluate(batch), sel, count, out);
       sel = out;
     }
@@ -126,10 +133,10 @@ export class FilterExec implements PhysicalOperator {
 }
 
 /**
- * The selection lives only while `#filter` runs or while a consumer handles one batch from `selections`, so one
- * buffer serves every filter of the thread: a fresh 256 KiB array per batch cost more than the comparisons on
- * selective filters such as point lookups (allocation, zeroing and GC of large backing stores). Gathered
- * columns keep their indices, so `gatherBatch` copies a selection out of it first.
+ * The selection lives only while `#filter` runs (synchronously), so one buffer serves every filter of the thread:
+ * a fresh 256 KiB array per batch cost more than the comparisons on selective filters such as point lookups
+ * (allocation, zeroing and GC of large backing stores). Gathered columns keep their indices, so `gatherBatch`
+ * copies a selection out of it first.
  */
 let scratch = new Int32Array(0);
 function scratchSelection(n: number): Int32Array {
