@@ -38,6 +38,8 @@ export class ResultsCache {
   readonly maxEntryBytes: number;
   #bytes = 0;
   #epoch = 0;
+  /** The key last moved to (or set at) the end of `#entries`, when still there. */
+  #newest: string | null = null;
 
   constructor(options: ResultsCacheOptions) {
     this.#maxBytes = options.maxBytes;
@@ -67,12 +69,16 @@ export class ResultsCache {
   get(key: string): CachedResult | undefined {
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
-    this.#entries.delete(key);
     if (entry.expiresAt <= this.#now()) {
-      this.#bytes -= entry.bytes;
+      this.#delete(key);
       return undefined;
     }
-    this.#entries.set(key, entry);
+    // Already the most recently used (a hot key hit again): no need to move it to the end.
+    if (key !== this.#newest) {
+      this.#entries.delete(key);
+      this.#entries.set(key, entry);
+      this.#newest = key;
+    }
     return entry;
   }
 
@@ -90,6 +96,7 @@ export class ResultsCache {
       this.#delete(oldest);
     }
     this.#entries.set(key, { ...result, expiresAt: this.#now() + this.#ttlMs, bytes });
+    this.#newest = key;
     this.#bytes += bytes;
     return true;
   }
@@ -106,6 +113,7 @@ export class ResultsCache {
   #delete(key: string): void {
     const entry = this.#entries.get(key);
     if (entry === undefined) return;
+    if (key === this.#newest) this.#newest = null;
     this.#entries.delete(key);
     this.#bytes -= entry.bytes;
   }

@@ -48,18 +48,23 @@ export function lookUpCache(
   const key = custom
     ? `${format}\u0000k${headers.cacheKey}`
     : `${format}\u0000q${request.params === undefined ? '' : JSON.stringify(request.params)}\u0000${request.sql}`;
-  const vary: HeaderMap = custom ? { Vary: 'Spice-Cache-Key' } : {};
-  if (isNoCache(headers.cacheControl)) {
-    return { kind: 'miss', key, epoch: cache.epoch, headers: { 'Results-Cache-Status': 'BYPASS', ...vary } };
-  }
+  const h = custom ? VARY_HEADERS : PLAIN_HEADERS;
+  if (isNoCache(headers.cacheControl)) return { kind: 'miss', key, epoch: cache.epoch, headers: h.bypass };
   const hit = cache.get(key);
-  if (hit !== undefined) {
-    const hitHeaders = { 'X-Cache': 'Hit from spiceai', 'Results-Cache-Status': 'HIT', ...vary };
-    return { kind: 'hit', contentType: hit.contentType, body: hit.body, headers: hitHeaders };
-  }
-  const missHeaders = { 'X-Cache': 'Miss from spiceai', 'Results-Cache-Status': 'MISS', ...vary };
-  return { kind: 'miss', key, epoch: cache.epoch, headers: missHeaders };
+  if (hit !== undefined) return { kind: 'hit', contentType: hit.contentType, body: hit.body, headers: h.hit };
+  return { kind: 'miss', key, epoch: cache.epoch, headers: h.miss };
 }
+
+/** The answer headers, made once (a hit allocates none). */
+function cacheHeaders(vary: HeaderMap) {
+  return {
+    bypass: { 'Results-Cache-Status': 'BYPASS', ...vary },
+    hit: { 'X-Cache': 'Hit from spiceai', 'Results-Cache-Status': 'HIT', ...vary },
+    miss: { 'X-Cache': 'Miss from spiceai', 'Results-Cache-Status': 'MISS', ...vary },
+  } as const;
+}
+const PLAIN_HEADERS = cacheHeaders({});
+const VARY_HEADERS = cacheHeaders({ Vary: 'Spice-Cache-Key' });
 
 /** `no-cache` as a Cache-Control directive (case-insensitive, among others, with or without spaces). */
 function isNoCache(cacheControl: string): boolean {

@@ -13,6 +13,15 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
 
 export const TEXT_PLAIN = 'text/plain; charset=utf-8';
 
+/** Shared empty handler list (never pushed to). */
+const NO_HANDLERS: readonly (() => void)[] = [];
+
+function append(list: (() => void)[] | null, handler: () => void): (() => void)[] {
+  if (list === null) return [handler];
+  list.push(handler);
+  return list;
+}
+
 /**
  * Wraps a uWS response. The constructor registers `onAborted` (uWS requires it before any asynchronous
  * step); after an abort every method is a no-op. Writes happen under `res.cork` so status, headers and
@@ -23,16 +32,17 @@ export class Reply {
   #aborted = false;
   #started = false;
   #done = false;
-  #abortHandlers: (() => void)[] = [];
-  #drainHandlers: (() => void)[] = [];
-  #doneHandlers: (() => void)[] = [];
+  // Made on first use: most responses are sent whole and never need the abort or drain lists.
+  #abortHandlers: (() => void)[] | null = null;
+  #drainHandlers: (() => void)[] | null = null;
+  #doneHandlers: (() => void)[] | null = null;
 
   constructor(res: HttpResponse) {
     this.#res = res;
     res.onAborted(() => {
       this.#aborted = true;
       this.#finish();
-      for (const h of this.#abortHandlers) h();
+      for (const h of this.#abortHandlers ?? NO_HANDLERS) h();
     });
   }
 
@@ -49,13 +59,13 @@ export class Reply {
   /** Runs `handler` if the client disconnects before the response ends (at once if it already has). */
   onAbort(handler: () => void): void {
     if (this.#aborted) handler();
-    else this.#abortHandlers.push(handler);
+    else this.#abortHandlers = append(this.#abortHandlers, handler);
   }
 
   /** Runs `handler` once the response has ended, was aborted or cut. */
   onDone(handler: () => void): void {
     if (this.#done) handler();
-    else this.#doneHandlers.push(handler);
+    else this.#doneHandlers = append(this.#doneHandlers, handler);
   }
 
   /** Sends a complete response with a Content-Length; `close` ends the connection after it (e.g. on 413). */
@@ -85,8 +95,8 @@ export class Reply {
       for (const k in headers) this.#res.writeHeader(k, headers[k] as string);
     });
     this.#res.onWritable(() => {
-      const handlers = this.#drainHandlers;
-      this.#drainHandlers = [];
+      const handlers = this.#drainHandlers ?? NO_HANDLERS;
+      this.#drainHandlers = null;
       for (const h of handlers) h();
       return true;
     });
@@ -102,8 +112,8 @@ export class Reply {
     this.#res.cork(() => {
       ok = this.#res.write(chunk);
     });
-    if (ok && this.#drainHandlers.length === 0) onDrained();
-    else this.#drainHandlers.push(onDrained);
+    if (ok && this.#drainHandlers === null) onDrained();
+    else this.#drainHandlers = append(this.#drainHandlers, onDrained);
   }
 
   /** Ends a streamed response. */
@@ -125,7 +135,7 @@ export class Reply {
     if (this.#done) return;
     this.#done = true;
     const handlers = this.#doneHandlers;
-    this.#doneHandlers = [];
-    for (const h of handlers) h();
+    this.#doneHandlers = null;
+    for (const h of handlers ?? NO_HANDLERS) h();
   }
 }

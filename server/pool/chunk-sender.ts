@@ -31,13 +31,13 @@ export class ChunkSender {
   #unacked: number[] = [];
   #unackedBytes = 0;
   #wake: (() => void) | null = null;
+  #listening = false;
 
   constructor(port: MessagePort, id: number, head: Head, signal: AbortSignal) {
     this.#port = port;
     this.#id = id;
     this.#head = head;
     this.#signal = signal;
-    signal.addEventListener('abort', () => this.#resume(), { once: true });
   }
 
   /** Returns the credit of the oldest unacknowledged chunk (the main thread has flushed it to the socket). */
@@ -58,6 +58,11 @@ export class ChunkSender {
     this.#unacked.push(size);
     this.#unackedBytes += size;
     while (!this.#signal.aborted && this.#unackedBytes > MAX_UNACKED_BYTES) {
+      // Listen for a cancel only once a wait for credit begins (most answers never wait, or never stream).
+      if (!this.#listening) {
+        this.#listening = true;
+        this.#signal.addEventListener('abort', () => this.#resume(), { once: true });
+      }
       await new Promise<void>((resolve) => {
         this.#wake = resolve;
       });

@@ -18,6 +18,23 @@ describe('ResultsCache', () => {
     assert.ok(cache.get('c'));
   });
 
+  it('keeps recency right when the newest entry is hit again, deleted or replaced', () => {
+    const cache = new ResultsCache({ maxBytes: 3000, ttlMs: 1000, maxEntryBytes: 1000 });
+    for (const k of ['a', 'b']) assert.ok(cache.set(k, result(800), cache.epoch));
+    for (let i = 0; i < 3; i++) assert.ok(cache.get('b'), 'b, the newest, hit again');
+    assert.ok(cache.get('a'), 'a becomes the newest');
+    assert.ok(cache.get('b'), 'b becomes the newest again');
+    assert.ok(cache.set('c', result(800), cache.epoch));
+    assert.equal(cache.get('a'), undefined, 'a was the least recently used');
+    cache.invalidate(['t']);
+    assert.equal(cache.size, 0);
+    for (const k of ['x', 'y']) assert.ok(cache.set(k, result(800), cache.epoch));
+    assert.ok(cache.get('x'), 'x, no longer the newest after y was set, moves to the end');
+    assert.ok(cache.set('z', result(800), cache.epoch));
+    assert.equal(cache.get('y'), undefined, 'y was the least recently used');
+    assert.ok(cache.get('x') && cache.get('z'));
+  });
+
   it('refuses bodies over the per-entry cap (default an eighth of the bound)', () => {
     const cache = new ResultsCache({ maxBytes: 8000, ttlMs: 1000 });
     assert.equal(cache.maxEntryBytes, 1000);
