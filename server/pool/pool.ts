@@ -68,8 +68,9 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: Number.POSITIVE_INFINITY,
-    // Workers idle on the event loop, not in Atomics.wait, so their ports keep receiving acks and cancels.
-    atomics: 'disabled',
+    // Idle workers wait for tasks with Atomics.waitAsync: a new task wakes them without an event-loop message, and
+    // their loops keep running, so their ports still receive acks and cancels (Atomics.wait, 'sync', would block them).
+    atomics: 'async',
     workerData: { snapshot: options.snapshot },
     // Each query worker that scans Parquet starts its own decode threads: share the cores among the workers.
     env: { ...process.env, FLOE_DECODE_THREADS: process.env.FLOE_DECODE_THREADS ?? decodeThreadsPerWorker(threads) },
