@@ -77,40 +77,38 @@ export class FilterExec implements PhysicalOperator {
 
   /** The rows of `batch` that pass, as a selection (null = all n) and a count; never evaluates on a sub-batch. */
   #select(batch: Batch, buffer: (n: number) => Int32Array): { sel: Int32Array | null; count: number } {
-    const { steps, rest } = this.#spec;
-    const n = batch.length;
-    let sel: Int32Array | null = null;
-    let count = n;
-    for (const step of steps) {
-      const out: Int32Array = sel ?? buffer(n);
-      let k = selectCompare(step.op, batch.columns[step.column]!, step.value, sel, count, out);
-      if (k < 0) k = selectByMask(step.fallback.evaluate(batch), sel, count, out);
-      sel = out;
-      count = k;
-      if (count === 0) return { sel, count };
-    }
-    if (rest !== null) {
-      const out: Int32Array = sel ?? buffer(n);
+    let { sel, count } = this.#steps(batch, buffer);
+    const rest = this.#spec.rest;
+    if (rest !== null && count > 0) {
+      const out: Int32Array = sel ?? buffer(batch.length);
       count = selectByMask(rest.evaluate(batch), sel, count, out);
       sel = out;
     }
     return { sel, count };
   }
 
-  /** The rows of `batch` that pass, or null when none does. */
-  #filter(batch: Batch): Batch | null {
-    const { steps, rest, restMayRaise } = this.#spec;
+  /** The rows the `column op number` steps keep, narrowing one selection step after step (null = all rows). */
+  #steps(batch: Batch, buffer: (n: number) => Int32Array): { sel: Int32Array | null; count: number } {
     const n = batch.length;
     let sel: Int32Array | null = null;
     let count = n;
-    for (const step of steps) {
-      const out: Int32Array = sel ?? scratchSelection(n);
+    for (const step of this.#spec.steps) {
+      const out: Int32Array = sel ?? buffer(n);
       let k = selectCompare(step.op, batch.columns[step.column]!, step.value, sel, count, out);
       if (k < 0) k = selectByMask(step.fallback.evaluate(batch), sel, count, out);
       sel = out;
       count = k;
-      if (count === 0) return null;
+      if (count === 0) break;
     }
+    return { sel, count };
+  }
+
+  /** The rows of `batch` that pass, or null when none does. */
+  #filter(batch: Batch): Batch | null {
+    const { rest, restMayRaise } = this.#spec;
+    const n = batch.length;
+    let { sel, count } = this.#steps(batch, scratchSelection);
+    if (count === 0) return null;
     if (rest !== null) {
       if (sel === null) {
         const picked = selectTrue(rest.evaluate(batch));

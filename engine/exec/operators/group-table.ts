@@ -35,13 +35,7 @@ export class GroupTable {
 
   /** Adds a batch: `keys` = every GROUP BY column evaluated, `inputs` = one entry per aggregate (values taken by `keep`). */
   update(keys: readonly Column[], n: number, inputs: readonly AggregateInput[]): void {
-    const groups =
-      this.columns.length === 0
-        ? new Int32Array(n)
-        : this.keys.assign(
-            this.columns.map((c) => keys[c]!),
-            n,
-          );
+    const groups = this.#groups(keys, n);
     const ngroups = this.size;
     this.#accs.forEach((acc, j) => {
       const { values, extra, keep } = inputs[j]!;
@@ -56,19 +50,22 @@ export class GroupTable {
    * by accumulators that read selections. Aggregates here have no FILTER and no further arguments.
    */
   updateSelected(keys: readonly Column[], n: number, sel: Int32Array, args: readonly (Column | null)[]): void {
-    const groups =
-      this.columns.length === 0
-        ? new Int32Array(n)
-        : this.keys.assign(
-            this.columns.map((c) => keys[c]!),
-            n,
-          );
+    const groups = this.#groups(keys, n);
     const ngroups = this.size;
     this.#accs.forEach((acc, j) => {
       const arg = args[j]!;
       if (acc.updateSelected) acc.updateSelected(groups, n, arg, ngroups, sel);
       else acc.update(groups, n, arg === null ? null : take(arg, sel, n), ngroups, []);
     });
+  }
+
+  /** The group id of each of `n` rows (adding new groups); all 0 for the global group. */
+  #groups(keys: readonly Column[], n: number): Int32Array {
+    if (this.columns.length === 0) return new Int32Array(n);
+    return this.keys.assign(
+      this.columns.map((c) => keys[c]!),
+      n,
+    );
   }
 
   /** The aggregate columns, one value per group. */
