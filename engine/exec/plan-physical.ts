@@ -90,8 +90,11 @@ function planNode(
         extra: call.args.slice(1).map((e) => compileExpr(e, child.schema)),
         filter: call.filter ? compileExpr(call.filter, child.schema) : null,
       }));
-      const selectionSafe = ![...p.groupBy, ...p.aggregates.flatMap((a) => a.args)].some(mayRaiseOnRows);
-      return new HashAggregateExec(child, groupBy, aggs, p.schema, p.groupingSets ?? null, selectionSafe);
+      // An aggregate may read its filter's selection when nothing it evaluates can raise on a dropped row.
+      const readsSelections =
+        p.aggregates.every((a) => a.filter === null && a.args.length <= 1 && !a.distinct) &&
+        ![...p.groupBy, ...p.aggregates.flatMap((a) => a.args)].some(mayRaiseOnRows);
+      return new HashAggregateExec(child, groupBy, aggs, p.schema, p.groupingSets ?? null, readsSelections);
     }
     case 'sort': {
       const child = input(0, p.input);

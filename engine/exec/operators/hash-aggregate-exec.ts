@@ -29,7 +29,7 @@ export class HashAggregateExec implements PhysicalOperator {
   readonly #groupBy: readonly PhysicalExpr[];
   readonly #aggregates: readonly PhysicalAggregate[];
   readonly #groupingSets: readonly (readonly number[])[] | null;
-  readonly #selectionSafe: boolean;
+  readonly #readsSelections: boolean;
 
   constructor(
     input: PhysicalOperator,
@@ -37,10 +37,10 @@ export class HashAggregateExec implements PhysicalOperator {
     aggregates: readonly PhysicalAggregate[],
     schema: Schema,
     groupingSets: readonly (readonly number[])[] | null = null,
-    /** No GROUP BY key or argument can raise an error (see `#readsSelections`). */
-    selectionSafe = false,
+    /** May read a filter's selection (see `#aggregateSelections`); decided by the planner. */
+    readsSelections = false,
   ) {
-    this.#selectionSafe = selectionSafe;
+    this.#readsSelections = readsSelections;
     this.#input = input;
     this.#groupBy = groupBy;
     this.#aggregates = aggregates;
@@ -60,7 +60,7 @@ export class HashAggregateExec implements PhysicalOperator {
           calls,
         ),
     );
-    if (this.#input instanceof FilterExec && this.#input.selectable && this.#readsSelections()) {
+    if (this.#readsSelections && this.#input instanceof FilterExec && this.#input.selectable) {
       yield* this.#aggregateSelections(this.#input, tables, ctx);
       return;
     }
@@ -84,39 +84,29 @@ export class HashAggregateExec implements PhysicalOperator {
   /**
    * Under a filter whose predicate can run over every row, the aggregate reads the filter's selection instead of
    * columns copied down to the survivors: GROUP BY keys are taken by the selection (groups must only come from
-   * rows that pass), arguments are evaluated over the whole batch and read through it. Only when no key or
-   * argument can raise an error on a row the filter drops, and no aggregate has FILTER, DISTINCT or extra inputs.
+   * rows that pass), arguments are evaluated over the whole batch and read through it. The planner allows it only
+   * when no key or argument can raise an error on a row the filter drops, and no aggregate has FILTER, DISTINCT
+   * or extra inputs.
    */
-  #readsSelections(): boolean {
-    return (
-      this.#selectionSafe &&
-      this.#aggregates.every((a) => a.filter === null && (a.extra ?? []).length === 0 && !a.call.distinct)
-    );
-  }
-
   async *#aggregateSelections(filter: FilterExec, tables: GroupTable[], ctx: ExecContext): AsyncIterable<Batch> {
-    for await (const { batch, sel, count } of filter.selections(ctx)) {
+    for await (const selected of filter.selections(ctx)) {
+      let { batch, sel } = selected;
+      const count = selected.count;
       if (sel !== null && count * 2 < batch.length) {
-        // Few survivors: computing keys and arguments over every row would cost more than copying them.
-        // Copied out of the filter's buffer: gathered columns keep their indices until read.
-        const rows = sel.slice(0, count);
-        const kept = makeBatch(batch.schema, gatherColumns(batch.columns, rows, count, false), count);
-        const keys = this.#groupBy.map((g) => g.evaluate(kept));
-        const inputs = this.#aggregates.map((a): AggregateInput => {
-          return { values: a.arg ? a.arg.evaluate(kept) : null, extra: [], keep: null };
-        });
-        for (const t of tables) t.update(keys, count, inputs);
-        continue;
+        // Few survivors: computing keys and arguments over every row would cost more than copying them. The rows
+        // are copied out of the filter's buffer: gathered columns keep their indices until read.
+        batch = makeBatch(batch.schema, gatherColumns(batch.columns, sel.slice(0, count), count, false), count);
+        sel = null;
       }
       const keys = this.#groupBy.map((g) => g.evaluate(batch));
       const args = this.#aggregates.map((a) => (a.arg ? a.arg.evaluate(batch) : null));
       if (sel === null) {
         const inputs = args.map((values): AggregateInput => ({ values, extra: [], keep: null }));
         for (const t of tables) t.update(keys, count, inputs);
-        continue;
+      } else {
+        const taken = keys.map((k) => take(k, sel, count));
+        for (const t of tables) t.updateSelected(taken, count, sel, args);
       }
-      const taken = keys.map((k) => take(k, sel, count));
-      for (const t of tables) t.updateSelected(taken, count, sel, args);
     }
     for (const t of tables) yield* this.#output(t);
   }
