@@ -160,21 +160,43 @@ function wideInts(
   const w =
     ptr % 4 === 0 ? new Int32Array(memory, ptr, n * words) : new Int32Array(memory.slice(ptr, ptr + 4 * n * words));
   const out = new Float64Array(n);
-  let exact = true;
-  for (let i = 0, k = 0; i < n; i++, k += words) {
-    const hi = w[k + 1] as number;
-    if (words === 4 && (w[k + 2] !== hi >> 31 || w[k + 3] !== hi >> 31))
-      throw new NotSupportedError(`${typeName(type)} value beyond 18 digits is not supported yet`);
-    // Exact below 2^53; past it the rounded value still lands outside ±MAX_EXACT.
-    const v = hi * TWO_32 + ((w[k] as number) >>> 0);
-    out[i] = v;
-    if (v > MAX_EXACT || v < -MAX_EXACT) exact = false;
-  }
+  const exact = words === 2 ? int64Doubles(w, n, out) : decimalDoubles(w, n, out, type);
   if (exact) return out;
   const big = new BigInt64Array(n);
   for (let i = 0, k = 0; i < n; i++, k += words)
     big[i] = (BigInt(w[k + 1] as number) << 32n) | BigInt((w[k] as number) >>> 0);
   return big;
+}
+
+/**
+ * Little-endian int64s (word pairs) into `out` as doubles; false when one is beyond ±2^53 (`out` then inexact).
+ * The decimal loop below is a separate function so that each stays monomorphic and branch-light.
+ */
+function int64Doubles(w: Int32Array, n: number, out: Float64Array): boolean {
+  let exact = true;
+  for (let i = 0, k = 0; i < n; i++, k += 2) {
+    // Exact below 2^53; past it the rounded value still lands outside ±MAX_EXACT.
+    const v = (w[k + 1] as number) * TWO_32 + ((w[k] as number) >>> 0);
+    out[i] = v;
+    if (v > MAX_EXACT || v < -MAX_EXACT) exact = false;
+  }
+  return exact;
+}
+
+/** Decimal128s (four words) into `out` like `int64Doubles`; one whose upper 64 bits are not a sign fails. */
+function decimalDoubles(w: Int32Array, n: number, out: Float64Array, type: DataType): boolean {
+  let exact = true;
+  let wide = 0;
+  for (let i = 0, k = 0; i < n; i++, k += 4) {
+    const hi = w[k + 1] as number;
+    const sign = hi >> 31;
+    wide |= ((w[k + 2] as number) ^ sign) | ((w[k + 3] as number) ^ sign);
+    const v = hi * TWO_32 + ((w[k] as number) >>> 0);
+    out[i] = v;
+    if (v > MAX_EXACT || v < -MAX_EXACT) exact = false;
+  }
+  if (wide !== 0) throw new NotSupportedError(`${typeName(type)} value beyond 18 digits is not supported yet`);
+  return exact;
 }
 
 /** UTF-8 bytes of `n` strings: the offsets rebased to start at 0 and only the bytes they span. */

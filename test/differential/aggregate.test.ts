@@ -81,6 +81,19 @@ const cases: DiffCase[] = [
   {
     sql: "SELECT sum(l_extendedprice * l_discount), count(*) FROM lineitem WHERE l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1995-01-01' AND l_quantity < 24",
   },
+  // SUM and AVG of one argument share one state (NULLs, int64 sums past 2^53, doubles, decimals); FILTER and DISTINCT
+  // calls of the same argument keep their own; with and without a filter's selection underneath.
+  {
+    sql: 'SELECT grp, sum(qty), avg(qty), avg(big), sum(big), sum(f), avg(f), avg(price), sum(price), sum(qty) FILTER (WHERE flag), avg(DISTINCT qty), sum(grp), avg(grp) FROM items GROUP BY grp',
+  },
+  { sql: 'SELECT avg(big), sum(big), sum(nothing), avg(nothing), avg(rate), sum(rate) FROM items WHERE qty > 3' },
+  // Short text keys read through the selection: NULL keys, keys only dropped rows have, longer values beside them.
+  {
+    sql: 'SELECT substr(cat, 1, 2), flag, count(*), sum(qty) FROM items WHERE qty > 10 AND qty < 45 GROUP BY substr(cat, 1, 2), flag',
+  },
+  {
+    sql: "SELECT CASE WHEN qty > 47 THEN 'over forty-seven' ELSE substr(name, 1, 1) END AS k, count(*), avg(price) FROM items WHERE qty > 2 GROUP BY 1",
+  },
   // The same call over columns of different tables is two aggregates (they were once merged by their display name).
   {
     sql: 'SELECT count(b.name), count(c.name), sum(b.qty), sum(c.qty), max(b.qty) FROM items a LEFT JOIN items b ON b.id = a.grp * 2 FULL JOIN items c ON c.id = b.qty + 4990',

@@ -9,7 +9,8 @@ import { TextCodes } from './text-codes.js';
 /** Dense codes for one key column's distinct values (NULL included), in first-seen order. */
 interface ColumnCodes {
   readonly size: number;
-  assign(col: Column, n: number): Int32Array;
+  /** Codes of rows [0, n), or of rows `sel[0..n)` when `sel` is given. */
+  assign(col: Column, n: number, sel: Int32Array | null): Int32Array;
   /** The value of each code in `codes` (length n). */
   column(codes: Int32Array, n: number): Column;
 }
@@ -23,8 +24,8 @@ class NumberCodes implements ColumnCodes {
   get size(): number {
     return this.#index.size;
   }
-  assign(col: Column, n: number): Int32Array {
-    return this.#index.insert([col], n);
+  assign(col: Column, n: number, sel: Int32Array | null): Int32Array {
+    return this.#index.insert([sel === null ? col : take(col, sel, n)], n);
   }
   column(codes: Int32Array, n: number): Column {
     return take(this.#index.column(0, this.type), codes, n);
@@ -55,10 +56,11 @@ export class CodedGroupKeys {
     return this.#columns.every((c) => !(c instanceof TextCodes) || !c.hasLong);
   }
 
-  assign(keys: readonly Column[], n: number): Int32Array {
-    let ids = this.#columns[0]!.assign(keys[0]!, n);
+  /** Group ids of rows [0, n) of `keys`, or of rows `sel[0..n)` when `sel` is given. */
+  assign(keys: readonly Column[], n: number, sel: Int32Array | null = null): Int32Array {
+    let ids = this.#columns[0]!.assign(keys[0]!, n, sel);
     for (let c = 1; c < keys.length; c++)
-      ids = this.#pairs[c - 1]!.assign(ids, this.#columns[c]!.assign(keys[c]!, n), n);
+      ids = this.#pairs[c - 1]!.assign(ids, this.#columns[c]!.assign(keys[c]!, n, sel), n);
     return ids;
   }
 

@@ -1,5 +1,6 @@
 // `GroupKeys` assigns a dense group id to each distinct key tuple (NULL is a key), in first-seen order.
 import type { Column } from '../../arrow/column.js';
+import { take } from '../../arrow/kernels/take.js';
 import type { DataType } from '../../plan/types.js';
 import { type KeyIndex, makeKeyIndex } from '../hash/key-index.js';
 import { CodedGroupKeys } from './coded-group-keys.js';
@@ -23,10 +24,15 @@ export class GroupKeys {
     return this.#table?.size ?? 0;
   }
 
-  /** Group ids of the rows of one batch, adding new groups as they appear. */
-  assign(keys: readonly Column[], n: number): Int32Array {
-    if (this.#table === null) return n === 0 ? new Int32Array(0) : this.#first(keys, n);
-    return this.#table instanceof CodedGroupKeys ? this.#table.assign(keys, n) : this.#table.insert(keys, n);
+  /**
+   * Group ids of rows [0, n) of one batch, adding new groups as they appear. With `sel`, the rows are `sel[0..n)`
+   * of whole-batch `keys` (a filter's survivors): coded keys read them in place, a `KeyIndex` gets them copied.
+   */
+  assign(keys: readonly Column[], n: number, sel: Int32Array | null = null): Int32Array {
+    if (this.#table instanceof CodedGroupKeys) return this.#table.assign(keys, n, sel);
+    const rows = sel === null ? keys : keys.map((k) => take(k, sel, n));
+    if (this.#table === null) return n === 0 ? new Int32Array(0) : this.#first(rows, n);
+    return this.#table.insert(rows, n);
   }
 
   /** The key values of every group for key column `c`, in group order, as a column of `type`. */

@@ -1,10 +1,12 @@
 // `GroupTable`: the groups of one grouping set and their aggregate states, fed batch by batch.
 import type { Column } from '../../arrow/column.js';
 import { take } from '../../arrow/kernels/take.js';
+import { exprText } from '../../plan/expr/display.js';
 import type { AggregateCall } from '../../plan/logical/index.js';
 import type { DataType } from '../../plan/types.js';
 import { type Accumulator, makeAccumulator } from './accumulators.js';
 import { GroupKeys } from './group-keys.js';
+import { SumAcc } from './sum-accumulator.js';
 
 /** One aggregate's input for a batch: its argument column and, under FILTER, the rows that pass. */
 export interface AggregateInput {
@@ -25,7 +27,7 @@ export class GroupTable {
   constructor(columns: readonly number[], types: readonly DataType[], calls: readonly AggregateCall[]) {
     this.columns = columns;
     this.keys = new GroupKeys(types);
-    this.#accs = calls.map(makeAccumulator);
+    this.#accs = withSharedSums(calls);
   }
 
   /** Groups in the table; a global table always has its one group, even over no rows. */
@@ -45,12 +47,12 @@ export class GroupTable {
   }
 
   /**
-   * Adds the rows `sel[0..n)` of a batch (a filter's survivors): `keys` = the GROUP BY columns already taken by
-   * `sel` (n rows), `args` = each aggregate's argument over the whole batch, read through `sel`, never copied
-   * by accumulators that read selections. Aggregates here have no FILTER and no further arguments.
+   * Adds the rows `sel[0..n)` of a batch (a filter's survivors): `keys` = the GROUP BY columns and `args` = each
+   * aggregate's argument, all over the whole batch and read through `sel` (copied only where a key table or an
+   * accumulator cannot read selections). Aggregates here have no FILTER and no further arguments.
    */
   updateSelected(keys: readonly Column[], n: number, sel: Int32Array, args: readonly (Column | null)[]): void {
-    const groups = this.#groups(keys, n);
+    const groups = this.#groups(keys, n, sel);
     const ngroups = this.size;
     this.#accs.forEach((acc, j) => {
       const arg = args[j]!;
@@ -59,12 +61,13 @@ export class GroupTable {
     });
   }
 
-  /** The group id of each of `n` rows (adding new groups); all 0 for the global group. */
-  #groups(keys: readonly Column[], n: number): Int32Array {
+  /** The group id of each of `n` rows (`sel[0..n)` when given; adding new groups); all 0 for the global group. */
+  #groups(keys: readonly Column[], n: number, sel: Int32Array | null = null): Int32Array {
     if (this.columns.length === 0) return new Int32Array(n);
     return this.keys.assign(
       this.columns.map((c) => keys[c]!),
       n,
+      sel,
     );
   }
 
@@ -72,6 +75,23 @@ export class GroupTable {
   finish(): Column[] {
     return this.#accs.map((a) => a.finish(this.size));
   }
+}
+
+/**
+ * One accumulator per call, except that SUM and AVG of the same argument (no DISTINCT, no FILTER) share one state:
+ * the later call finishes from the earlier's sums and counts instead of adding every row again.
+ */
+function withSharedSums(calls: readonly AggregateCall[]): Accumulator[] {
+  const owners = new Map<string, SumAcc>();
+  return calls.map((call) => {
+    const plain = (call.fn === 'sum' || call.fn === 'avg') && !call.distinct && call.filter === null;
+    const key = plain && call.args.length === 1 ? exprText(call.args[0]!) : null;
+    const owner = key === null ? undefined : owners.get(key);
+    if (owner !== undefined) return owner.sharedAs(call.fn === 'avg', call.type);
+    const acc = makeAccumulator(call);
+    if (key !== null && acc instanceof SumAcc) owners.set(key, acc);
+    return acc;
+  });
 }
 
 /** The FILTER-kept rows of an aggregate's argument (shared by every table of the batch). */

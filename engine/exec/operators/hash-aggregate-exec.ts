@@ -1,7 +1,7 @@
 // `HashAggregateExec` groups rows by key and folds each aggregate per group; output = groups in first-seen order.
 import { type Batch, DEFAULT_BATCH_ROWS, makeBatch, sliceBatch } from '../../arrow/batch.js';
 import { type Column, constantColumn } from '../../arrow/column.js';
-import { selectTrue, take } from '../../arrow/kernels/take.js';
+import { selectTrue } from '../../arrow/kernels/take.js';
 import { type AggregateCall, groupingValue } from '../../plan/logical/index.js';
 import { INT32, type Schema } from '../../plan/types.js';
 import { checkCancelled, type ExecContext } from '../context.js';
@@ -83,8 +83,8 @@ export class HashAggregateExec implements PhysicalOperator {
 
   /**
    * Under a filter whose predicate can run over every row, the aggregate reads the filter's selection instead of
-   * columns copied down to the survivors: GROUP BY keys are taken by the selection (groups must only come from
-   * rows that pass), arguments are evaluated over the whole batch and read through it. The planner allows it only
+   * columns copied down to the survivors: GROUP BY keys and arguments are evaluated over the whole batch and read
+   * through it (groups come only from rows that pass). The planner allows it only
    * when no key or argument can raise an error on a row the filter drops, and no aggregate has FILTER, DISTINCT
    * or extra inputs.
    */
@@ -104,8 +104,7 @@ export class HashAggregateExec implements PhysicalOperator {
         const inputs = args.map((values): AggregateInput => ({ values, extra: [], keep: null }));
         for (const t of tables) t.update(keys, count, inputs);
       } else {
-        const taken = keys.map((k) => take(k, sel, count));
-        for (const t of tables) t.updateSelected(taken, count, sel, args);
+        for (const t of tables) t.updateSelected(keys, count, sel, args);
       }
     }
     for (const t of tables) yield* this.#output(t);

@@ -80,7 +80,17 @@ export class SumAcc implements Accumulator {
     this.#big.set(g, (this.#big.get(g) ?? 0n) + BigInt(this.#sum.values[g]!) + x);
     this.#sum.values[g] = 0;
   }
+  /**
+   * An accumulator that adds nothing itself and finishes from this one's sums and counts, as SUM (`avg` false) or
+   * AVG of `type`: the aggregate of the same argument computed once for both (q1's sum(x) and avg(x)).
+   */
+  sharedAs(avg: boolean, type: DataType): Accumulator {
+    return { update: () => {}, updateSelected: () => {}, finish: (ngroups) => this.#finish(ngroups, avg, type) };
+  }
   finish(ngroups: number): Column {
+    return this.#finish(ngroups, this.avg, this.type);
+  }
+  #finish(ngroups: number, avg: boolean, type: DataType): Column {
     const sum = this.#sum.ensure(ngroups);
     const count = this.#count.ensure(ngroups);
     const valid = new Uint8Array(ngroups);
@@ -89,21 +99,20 @@ export class SumAcc implements Accumulator {
       const big = this.#big.get(g);
       return big === undefined ? sum[g]! : big + BigInt(sum[g]!);
     };
-    if (this.avg) {
+    if (avg) {
       const scale = 10 ** this.#inScale;
       const out = new Float64Array(ngroups);
       for (let g = 0; g < ngroups; g++) out[g] = valid[g] ? Number(total(g)) / scale / count[g]! : 0;
-      return makeColumn(this.type, out, valid, ngroups);
+      return makeColumn(type, out, valid, ngroups);
     }
-    if (this.#big.size === 0 || this.type.id === 'float64')
-      return makeColumn(this.type, sum.slice(0, ngroups), valid, ngroups);
+    if (this.#big.size === 0 || type.id === 'float64') return makeColumn(type, sum.slice(0, ngroups), valid, ngroups);
     const big = new BigInt64Array(ngroups);
     for (let g = 0; g < ngroups; g++) {
       const b = BigInt(total(g));
       if (b > 2n ** 63n - 1n || b < -(2n ** 63n)) throw new ExecError('sum out of range for a 64-bit scaled value');
       big[g] = b;
     }
-    return makeColumn(this.type, narrowExact(big), valid, ngroups);
+    return makeColumn(type, narrowExact(big), valid, ngroups);
   }
 }
 

@@ -37,10 +37,15 @@ export class TextCodes {
     return this.#long.size > 0;
   }
 
-  /** The code of each of rows [0, n) of `col`, adding codes for unseen values in row order. */
-  assign(col: Column, n: number): Int32Array {
+  /**
+   * The code of each of rows [0, n) of `col` (rows `sel[0..n)` when `sel` is given), adding codes for unseen values
+   * in row order.
+   */
+  assign(col: Column, n: number, sel: Int32Array | null = null): Int32Array {
     const out = new Int32Array(n);
-    if (this.#assignShortBytes(col, n, out)) return out;
+    if (this.#assignShortBytes(col, n, sel, out)) return out;
+    // Rare: NULLs, JS strings or longer values. The selected rows are copied, then coded one by one.
+    if (sel !== null) col = take(col, sel, n);
     const slots = directSlots(col, n);
     let longIds: Int32Array | null = null;
     for (let i = 0; i < n; i++) {
@@ -56,28 +61,20 @@ export class TextCodes {
   }
 
   /**
-   * The common case in one pass: UTF-8 bytes, no NULLs, no value longer than two bytes. Returns false (codes for
-   * the rows before stay assigned, and are found again) at the first row that is not.
+   * The common case in one pass: UTF-8 bytes, no NULLs, no value longer than two bytes; read through `sel` when
+   * given, so a filter's survivors are coded without being copied first. Returns false (codes for the rows before
+   * stay assigned, and are found again) at the first row that is not.
    */
-  #assignShortBytes(col: Column, n: number, out: Int32Array): boolean {
+  #assignShortBytes(col: Column, n: number, sel: Int32Array | null, out: Int32Array): boolean {
     const v = utf8BytesOf(col);
     if (v === null || col.valid !== null) return false;
     const { offsets, bytes } = v;
     const direct = this.#direct;
-    for (let i = 0; i < n; i++) {
-      const start = offsets[i]!;
-      const len = offsets[i + 1]! - start;
-      const s =
-        len === 1
-          ? ONE_BYTE_SLOTS + bytes[start]!
-          : len === 2
-            ? TWO_BYTE_SLOTS + ((bytes[start]! << 8) | bytes[start + 1]!)
-            : len === 0
-              ? 0
-              : -1;
+    for (let j = 0; j < n; j++) {
+      const s = shortSlot(offsets, bytes, sel === null ? j : sel[j]!);
       if (s === -1) return false;
       const code = direct[s]!;
-      out[i] = code === -1 ? this.#directCode(s) : code;
+      out[j] = code === -1 ? this.#directCode(s) : code;
     }
     return true;
   }
@@ -139,6 +136,15 @@ export class TextCodes {
     }
     return code;
   }
+}
+
+/** The direct slot of row i's bytes (never NULL), or -1 when they are more than two. */
+function shortSlot(offsets: Int32Array, bytes: Uint8Array, i: number): number {
+  const start = offsets[i]!;
+  const len = offsets[i + 1]! - start;
+  if (len === 1) return ONE_BYTE_SLOTS + bytes[start]!;
+  if (len === 2) return TWO_BYTE_SLOTS + ((bytes[start]! << 8) | bytes[start + 1]!);
+  return len === 0 ? 0 : -1;
 }
 
 /** Per row: its direct slot, or -1 - k for the k-th row whose value is longer than two bytes. */

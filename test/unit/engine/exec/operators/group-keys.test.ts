@@ -1,5 +1,6 @@
 // `GroupKeys` against a Map of key tuples: dense first-seen ids and the key columns out, for text keys that start
-// short (the coded tables: direct slots, pairs past 256 codes, long values later) and for keys that do not.
+// short (the coded tables: direct slots, pairs past 256 codes, long values later) and for keys that do not; each
+// also with the rows read through a selection (a filter's survivors), where dropped rows must make no group.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Column, makeColumn, strings } from '../../../../../engine/arrow/column.js';
@@ -67,6 +68,11 @@ const from = (list: readonly string[], r: () => number, pNull = 0.05): Value =>
 const cases: [string, Value[][][]][] = [
   ['one short column', generate(1, 4, (_, __, r) => from(SHORT, r))],
   ['two short columns', generate(2, 4, (_, __, r) => from(SHORT, r))],
+  ['two short columns, no NULLs', generate(2, 4, (_, __, r) => from(SHORT, r, 0))],
+  [
+    'no NULLs, long values after the first batch',
+    generate(2, 5, (b, _, r) => from(b < 2 ? SHORT : [...SHORT, ...LONG], r, 0)),
+  ],
   [
     'three columns, long values after the first batch',
     generate(3, 5, (b, _, r) => from(b === 0 ? SHORT : [...SHORT, ...LONG], r)),
@@ -78,37 +84,45 @@ const cases: [string, Value[][][]][] = [
   ['all NULL', generate(2, 2, () => null)],
 ];
 
+/** Rows kept by a pretend filter: about two in three, ascending; the dropped ones must never make a group. */
+function selection(n: number, seed: number): Int32Array {
+  const rng = makeRng(seed);
+  return Int32Array.from(Array.from({ length: n }, (_, i) => i).filter(() => rng() < 0.65));
+}
+
 for (const [name, batches] of cases) {
-  test(`GroupKeys: ${name}`, () => {
-    const types = batches[0]!.map((values) => (values.some((v) => v?.startsWith('#')) ? INT32 : UTF8));
-    const keys = new GroupKeys(types);
-    const expected = new Map<string, number>();
-    const tuples: Value[][] = [];
-    batches.forEach((cols, b) => {
-      const n = cols[0]!.length;
-      const ids = keys.assign(
-        cols.map((values) => column(values, b % 2 === 0)),
-        n,
-      );
-      for (let i = 0; i < n; i++) {
-        const tuple = cols.map((values) => values[i]!);
-        const key = JSON.stringify(tuple);
-        if (!expected.has(key)) {
-          expected.set(key, tuples.length);
-          tuples.push(tuple);
+  for (const selected of [false, true]) {
+    test(`GroupKeys: ${name}${selected ? ', through a selection' : ''}`, () => {
+      const types = batches[0]!.map((values) => (values.some((v) => v?.startsWith('#')) ? INT32 : UTF8));
+      const keys = new GroupKeys(types);
+      const expected = new Map<string, number>();
+      const tuples: Value[][] = [];
+      batches.forEach((cols, b) => {
+        const columns = cols.map((values) => column(values, b % 2 === 0));
+        const sel = selected ? selection(cols[0]!.length, b + 1) : null;
+        const n = sel === null ? cols[0]!.length : sel.length;
+        const ids = keys.assign(columns, n, sel);
+        for (let j = 0; j < n; j++) {
+          const i = sel === null ? j : sel[j]!;
+          const tuple = cols.map((values) => values[i]!);
+          const key = JSON.stringify(tuple);
+          if (!expected.has(key)) {
+            expected.set(key, tuples.length);
+            tuples.push(tuple);
+          }
+          assert.equal(ids[j], expected.get(key), `batch ${b} row ${i} ${key}`);
         }
-        assert.equal(ids[i], expected.get(key), `batch ${b} row ${i} ${key}`);
-      }
+      });
+      assert.equal(keys.size, tuples.length);
+      batches[0]!.forEach((_, c) => {
+        const out = keys.column(c, types[c]!);
+        const values = types[c] === INT32 ? Array.from(out.values as Int32Array, (x) => `#${x}`) : strings(out);
+        const text = values.map((s, g) => (out.valid !== null && out.valid[g] === 0 ? null : s));
+        assert.deepEqual(
+          text,
+          tuples.map((t) => t[c]),
+        );
+      });
     });
-    assert.equal(keys.size, tuples.length);
-    batches[0]!.forEach((_, c) => {
-      const out = keys.column(c, types[c]!);
-      const values = types[c] === INT32 ? Array.from(out.values as Int32Array, (x) => `#${x}`) : strings(out);
-      const text = values.map((s, g) => (out.valid !== null && out.valid[g] === 0 ? null : s));
-      assert.deepEqual(
-        text,
-        tuples.map((t) => t[c]),
-      );
-    });
-  });
+  }
 }
