@@ -32,11 +32,14 @@ export class FilterExec implements PhysicalOperator {
   readonly schema: Schema;
   readonly #input: PhysicalOperator;
   readonly #spec: FilterSpec;
+  /** Per step, the share of rows it kept in the last batch: decides its next loop (a hint; starts at a half). */
+  readonly #kept: Float64Array;
 
   constructor(input: PhysicalOperator, spec: FilterSpec) {
     this.#input = input;
     this.#spec = spec;
     this.schema = input.schema;
+    this.#kept = new Float64Array(spec.steps.length).fill(0.5);
   }
 
   async *execute(ctx: ExecContext): AsyncIterable<Batch> {
@@ -92,10 +95,15 @@ export class FilterExec implements PhysicalOperator {
     const n = batch.length;
     let sel: Int32Array | null = null;
     let count = n;
-    for (const step of this.#spec.steps) {
+    const steps = this.#spec.steps;
+    const kept = this.#kept;
+    for (let s = 0; s < steps.length; s++) {
+      const step = steps[s]!;
       const out: Int32Array = sel ?? buffer(n);
-      let k = selectCompare(step.op, batch.columns[step.column]!, step.value, sel, count, out);
+      const branchless = kept[s]! > 0.03 && kept[s]! < 0.97;
+      let k = selectCompare(step.op, batch.columns[step.column]!, step.value, sel, count, out, branchless);
       if (k < 0) k = selectByMask(step.fallback.evaluate(batch), sel, count, out);
+      kept[s] = k / count;
       sel = out;
       count = k;
       if (count === 0) break;

@@ -63,7 +63,7 @@ export class GroupTable {
 
   /** The group id of each of `n` rows (`sel[0..n)` when given; adding new groups); all 0 for the global group. */
   #groups(keys: readonly Column[], n: number, sel: Int32Array | null = null): Int32Array {
-    if (this.columns.length === 0) return new Int32Array(n);
+    if (this.columns.length === 0) return zeros(n);
     return this.keys.assign(
       this.columns.map((c) => keys[c]!),
       n,
@@ -75,6 +75,16 @@ export class GroupTable {
   finish(): Column[] {
     return this.#accs.map((a) => a.finish(this.size));
   }
+}
+
+/**
+ * Group ids of a global aggregate: n zeros out of one array shared by every table of the thread (accumulators only
+ * read group ids), instead of a fresh zeroed array per batch.
+ */
+let shared = new Int32Array(0);
+function zeros(n: number): Int32Array {
+  if (shared.length < n) shared = new Int32Array(Math.max(n, 2 * shared.length));
+  return shared.subarray(0, n);
 }
 
 /**

@@ -1,0 +1,50 @@
+// `selectCompare` against a plain loop: every operator, Float64Array and Int32Array values, with and without NULLs,
+// over all rows or a selection (also narrowed in place), in both the branchy and the branchless loops.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { makeColumn } from '../../../../../engine/arrow/column.js';
+import type { CmpOp } from '../../../../../engine/arrow/kernels/numeric.js';
+import { selectCompare } from '../../../../../engine/arrow/kernels/select-compare.js';
+import { FLOAT64, INT32 } from '../../../../../engine/plan/types.js';
+import { makeRng } from '../../../../helpers/gen-data.js';
+
+const OPS: Record<CmpOp, (a: number, b: number) => boolean> = {
+  '=': (a, b) => a === b,
+  '<>': (a, b) => a !== b,
+  '<': (a, b) => a < b,
+  '<=': (a, b) => a <= b,
+  '>': (a, b) => a > b,
+  '>=': (a, b) => a >= b,
+};
+
+const n = 1000;
+const rng = makeRng(11);
+const raw = Array.from({ length: n }, () => Math.floor(rng() * 20) - 10);
+const valid = Uint8Array.from(raw, () => (rng() < 0.1 ? 0 : 1));
+const sel = Int32Array.from(raw.map((_, i) => i).filter(() => rng() < 0.6));
+
+for (const [kind, values] of [
+  ['float64', Float64Array.from(raw, (v) => v + 0.5)],
+  ['int32', Int32Array.from(raw)],
+] as const) {
+  for (const withNulls of [false, true]) {
+    const col = makeColumn(kind === 'int32' ? INT32 : FLOAT64, values, withNulls ? valid : null, n);
+    test(`selectCompare: ${kind}${withNulls ? ' with NULLs' : ''}`, () => {
+      for (const op of Object.keys(OPS) as CmpOp[]) {
+        for (const c of [-11, -3, 0, 0.5, 4, 10]) {
+          const passes = (i: number) => (!withNulls || valid[i] === 1) && OPS[op](values[i]!, c);
+          const all = raw.map((_, i) => i).filter(passes);
+          const some = [...sel].filter(passes);
+          for (const branchless of [false, true]) {
+            const out = new Int32Array(n);
+            const k = selectCompare(op, col, c, null, n, out, branchless);
+            assert.deepEqual([...out.subarray(0, k)], all, `${op} ${c} all rows, branchless ${branchless}`);
+            const inPlace = sel.slice();
+            const m = selectCompare(op, col, c, inPlace, inPlace.length, inPlace, branchless);
+            assert.deepEqual([...inPlace.subarray(0, m)], some, `${op} ${c} selection, branchless ${branchless}`);
+          }
+        }
+      }
+    });
+  }
+}
