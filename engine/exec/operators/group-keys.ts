@@ -1,5 +1,5 @@
 // `GroupKeys` assigns a dense group id to each distinct key tuple (NULL is a key), in first-seen order.
-import type { Column } from '../../arrow/column.js';
+import { type Column, strings, utf8BytesOf } from '../../arrow/column.js';
 import { take } from '../../arrow/kernels/take.js';
 import type { DataType } from '../../plan/types.js';
 import { type KeyIndex, makeKeyIndex } from '../hash/key-index.js';
@@ -43,7 +43,8 @@ export class GroupKeys {
 
   /** Codes the first batch; if a text key has a value longer than two bytes there, starts over with a `KeyIndex`. */
   #first(keys: readonly Column[], n: number): Int32Array {
-    if (this.#types.some((t) => t.id === 'utf8')) {
+    // A long value in the first rows ends the coded attempt anyway: look before coding (q10's names and comments).
+    if (this.#types.some((t) => t.id === 'utf8') && keys.every((k) => k.type.id !== 'utf8' || allShort(k, n))) {
       const coded = new CodedGroupKeys(this.#types);
       const ids = coded.assign(keys, n);
       if (coded.hasOnlyShortTexts()) {
@@ -55,4 +56,18 @@ export class GroupKeys {
     this.#table = table;
     return table.insert(keys, n);
   }
+}
+
+/** Whether every value of rows [0, n) of a text column is at most two UTF-8 bytes (NULLs count as short). */
+function allShort(col: Column, n: number): boolean {
+  const bytes = utf8BytesOf(col);
+  if (bytes !== null) {
+    const offsets = bytes.offsets;
+    for (let i = 0; i < n; i++) if (offsets[i + 1]! - offsets[i]! > 2) return false;
+    return true;
+  }
+  // JS strings: two UTF-16 units may be up to six bytes; the coded table itself decides those exactly.
+  const values = strings(col);
+  for (let i = 0; i < n; i++) if (values[i]!.length > 2) return false;
+  return true;
 }
