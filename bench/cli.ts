@@ -38,10 +38,11 @@ const USAGE = `usage: npm run bench -- <command> [options]
   gen [--sf 1] [--seed 1]
       Generates (or finds cached) TPC-H data under .floe/bench-data/ and prints its row counts.`;
 
-const [command, ...rest] = process.argv.slice(2);
+let [command, ...rest] = process.argv.slice(2);
 const log = (line: string) => console.log(line);
 
 async function main(): Promise<number> {
+  if (rest.includes('--help') || rest.includes('-h')) command = 'help';
   switch (command) {
     case 'tpch':
       return tpch(rest);
@@ -177,4 +178,14 @@ function usage(problem: string): number {
   return 2;
 }
 
-process.exitCode = await main();
+/** node:util parseArgs rejects an unknown or malformed option with an error of this code family. */
+function isArgumentError(e: unknown): e is Error {
+  return e instanceof Error && String((e as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS_');
+}
+
+try {
+  process.exitCode = await main();
+} catch (e) {
+  if (!isArgumentError(e)) throw e;
+  process.exitCode = usage(e.message);
+}
