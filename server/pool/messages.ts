@@ -2,6 +2,14 @@
 import type { ParamValues } from '../../engine/index.js';
 import type { ResultFormat } from '../serialize/serializer.js';
 
+/**
+ * Cancel flags shared by the main thread and every worker: a query is cancelled when slot `id & CANCEL_MASK`
+ * holds its id (the main thread stores it when the client is gone). Storing the id rather than 1 means a slot
+ * needs no reset between the queries that share it.
+ */
+export const CANCEL_SLOTS = 65_536;
+export const CANCEL_MASK = CANCEL_SLOTS - 1;
+
 /** One query for a worker (a Piscina task). */
 export interface QueryTask {
   /** Names the query in stream messages on the worker's port. */
@@ -9,11 +17,6 @@ export interface QueryTask {
   readonly sql: string;
   readonly params?: ParamValues;
   readonly format: ResultFormat;
-  /**
-   * One Int32 on shared memory: the main thread stores 1 when the client is gone. The worker reads it before it
-   * starts (a query cancelled while queued is skipped) and each time the engine checks its signal.
-   */
-  readonly cancel: Int32Array;
 }
 
 /**

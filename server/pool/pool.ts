@@ -6,7 +6,17 @@ import type { CatalogSnapshot } from '../../catalog/snapshot.js';
 import type { ParamValues } from '../../engine/index.js';
 import type { ResultFormat } from '../serialize/serializer.js';
 import { logInternalError } from './error-ref.js';
-import type { Head, MainMessage, QueryTask, StreamMessage, WireError, WorkerHello, WorkerMessage } from './messages.js';
+import {
+  CANCEL_MASK,
+  CANCEL_SLOTS,
+  type Head,
+  type MainMessage,
+  type QueryTask,
+  type StreamMessage,
+  type WireError,
+  type WorkerHello,
+  type WorkerMessage,
+} from './messages.js';
 
 /** Receives one query's stream on the main thread. Exactly one of `whole`, `end` or `error` ends it. */
 export interface QuerySink {
@@ -56,13 +66,14 @@ interface Outstanding {
 /**
  * Starts the workers (each builds the catalog from `snapshot` once). A small answer comes back as the task's
  * result; a long one streams over its worker's port (one per worker, made at start-up), tagged with the
- * query's id. Cancelling sets the query's flag in shared memory, which the worker reads before it starts the
- * query and between batches, so an abandoned query stops soon, and one still queued is skipped. Never
+ * query's id. Cancelling stores the query's id in its slot of the shared cancel flags (`CANCEL_SLOTS`), which
+ * the worker reads before it starts the query and between batches, so an abandoned query stops soon, and one still queued is skipped. Never
  * Piscina's abort signal, which would kill the thread. A task that fails outside the query (worker crash)
  * ends as an internal error.
  */
 export function createQueryPool(options: QueryPoolOptions): QueryPool {
   const threads = Math.max(1, options.workers ?? availableParallelism());
+  const cancels = new Int32Array(new SharedArrayBuffer(4 * CANCEL_SLOTS));
   const piscina = new Piscina({
     filename: WORKER_FILE,
     minThreads: threads,
@@ -71,7 +82,9 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
     // Idle workers wait for tasks with Atomics.waitAsync: a new task wakes them without an event-loop message, and
     // their loops keep running, so their ports still receive acks and cancels (Atomics.wait, 'sync', would block them).
     atomics: 'async',
-    workerData: { snapshot: options.snapshot },
+    workerData: { snapshot: options.snapshot, cancels },
+    // Piscina's run/wait-time histograms are not read anywhere; recording them cost every task.
+    recordTiming: false,
     // Each query worker that scans Parquet starts its own decode threads: share the cores among the workers.
     env: { ...process.env, FLOE_DECODE_THREADS: process.env.FLOE_DECODE_THREADS ?? decodeThreadsPerWorker(threads) },
   });
@@ -103,11 +116,12 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
   return {
     ready,
     query(request, sink) {
-      const id = nextId++;
-      const cancel = new Int32Array(new SharedArrayBuffer(4));
+      const id = nextId;
+      // Ids stay positive int32s (they are stored in the cancel slots); reused only after 2^31 queries.
+      nextId = nextId === 0x7fffffff ? 1 : nextId + 1;
       const q: Outstanding = { sink, port: null };
       outstanding.set(id, q);
-      const task: QueryTask = { ...request, id, cancel };
+      const task: QueryTask = { ...request, id };
       piscina.run(task).then(
         (result: WorkerMessage | null) => {
           // null: the answer streams (or the query was cancelled); its last message closes it.
@@ -122,7 +136,7 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
       );
       return () => {
         if (!outstanding.delete(id)) return;
-        Atomics.store(cancel, 0, 1);
+        Atomics.store(cancels, id & CANCEL_MASK, id);
         // A query waiting for credit idles on its event loop: wake it so it sees the flag.
         q.port?.postMessage({ type: 'cancel', id } satisfies MainMessage);
       };

@@ -5,14 +5,19 @@ import { type CatalogSnapshot, catalogFromSnapshot } from '../../catalog/snapsho
 import { createEngine, type Engine } from '../../engine/index.js';
 import { CONTENT_TYPES, createSerializer } from '../serialize/serializer.js';
 import { ChunkSender } from './chunk-sender.js';
-import { flagSignal } from './flag-signal.js';
-import type { MainMessage, QueryTask, WorkerHello, WorkerMessage } from './messages.js';
+import { FlagSignal } from './flag-signal.js';
+import { CANCEL_MASK, type MainMessage, type QueryTask, type WorkerHello, type WorkerMessage } from './messages.js';
 import { toWireError } from './wire-error.js';
 
 /** What `createQueryPool` hands every worker (structured-cloned; SharedArrayBuffers stay shared). */
 export interface PoolWorkerData {
   readonly snapshot: CatalogSnapshot;
+  /** The shared cancel flags (see `CANCEL_SLOTS`). */
+  readonly cancels: Int32Array;
 }
+
+const cancels = (workerData as PoolWorkerData).cancels;
+const isCancelled = (id: number) => Atomics.load(cancels, id & CANCEL_MASK) === id;
 
 const enginePromise: Promise<Engine> = catalogFromSnapshot((workerData as PoolWorkerData).snapshot).then((catalog) =>
   createEngine({ catalog }),
@@ -21,14 +26,14 @@ const enginePromise: Promise<Engine> = catalogFromSnapshot((workerData as PoolWo
 enginePromise.catch(() => {});
 
 /** Running queries by id: where acks and cancels from the main thread go. */
-const running = new Map<number, { sender: ChunkSender | null; controller: AbortController }>();
+const running = new Map<number, { sender: ChunkSender | null; signal: FlagSignal }>();
 
 // One port per worker for every streamed result, made once (a MessageChannel per query costs ~0.1 ms).
 const { port1: port, port2 } = new MessageChannel();
 port.on('message', (m: MainMessage) => {
   const query = running.get(m.id);
   if (m.type === 'ack') query?.sender?.ack();
-  else query?.controller.abort();
+  else query?.signal.abort();
 });
 // Piscina relays messages that are not its own as the pool's 'message' event. Sent once the engine is built (or
 // failed: each query then reports why), so the pool is ready only when its first queries need not wait.
@@ -43,10 +48,10 @@ enginePromise.finally(() => {
  * flag is set stops between batches and sends nothing more; one cancelled while queued never starts.
  */
 export default async function runQuery(task: QueryTask): Promise<WorkerMessage | null> {
-  if (Atomics.load(task.cancel, 0) !== 0) return null;
-  const controller = new AbortController();
-  const signal = flagSignal(task.cancel, controller);
-  const query: { sender: ChunkSender | null; controller: AbortController } = { sender: null, controller };
+  if (isCancelled(task.id)) return null;
+  const flag = new FlagSignal(() => isCancelled(task.id));
+  const signal = flag.asAbortSignal;
+  const query: { sender: ChunkSender | null; signal: FlagSignal } = { sender: null, signal: flag };
   running.set(task.id, query);
   try {
     const engine = await enginePromise;
