@@ -1,7 +1,7 @@
 // Canonical text of a value (PostgreSQL's output forms), for serializers, EXPLAIN and CAST to text.
 import type { DataType } from '../plan/types.js';
 import { formatDate, formatDecimal, formatFloat, formatTimestamp } from '../plan/values.js';
-import { type Column, exactAt, strings } from './column.js';
+import { type Column, decodedStrings, decodeRange, exactAt, strings, utf8BytesOf } from './column.js';
 
 export { formatFloat };
 
@@ -25,8 +25,13 @@ function valueText(type: DataType, col: Column, i: number): string | null {
       return formatFloat((col.values as Float64Array)[i] as number);
     case 'decimal':
       return formatDecimal(exactAt(col, i), type.scale);
-    case 'utf8':
-      return strings(col)[i] as string;
+    case 'utf8': {
+      // Decoded strings when the column has them; else just this row (a result of a few rows is never decoded
+      // whole, and a serializer reads each row once anyway).
+      const bytes = decodedStrings(col) === null ? utf8BytesOf(col) : null;
+      if (bytes === null) return strings(col)[i] as string;
+      return decodeRange(bytes.bytes, bytes.offsets[i] as number, bytes.offsets[i + 1] as number);
+    }
     case 'date':
       return formatDate((col.values as Int32Array)[i] as number);
     case 'timestamp':

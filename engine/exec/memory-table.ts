@@ -129,7 +129,19 @@ class ZoneMaps {
 
 /** The distinct column names `filters` read. */
 function columnNames(filters: readonly Expr[]): string[] {
-  return [...new Set(filters.flatMap((f) => columnsOf(f).map((c) => c.name)))];
+  if (filters.length === 1) return namesOf(filters[0]!);
+  return [...new Set(filters.flatMap(namesOf))];
+}
+
+// A cached plan hands the same filter expressions to every run of a statement: their names are found once.
+const filterNames = new WeakMap<Expr, string[]>();
+function namesOf(filter: Expr): string[] {
+  let out = filterNames.get(filter);
+  if (out === undefined) {
+    out = [...new Set(columnsOf(filter).map((c) => c.name))];
+    filterNames.set(filter, out);
+  }
+  return out;
 }
 
 /** The stats of each zone of a chunk's column and of the whole chunk; undefined when the column has none. */
