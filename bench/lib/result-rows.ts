@@ -13,7 +13,8 @@ import { type Batch, cellText, type Schema } from '../../engine/index.js';
 /** Relative tolerance for floats: summation order differs between engines (and between runs of one). */
 export const FLOAT_REL_TOLERANCE = 1e-9;
 
-export type Rows = (string | null)[][];
+export type Row = (string | null)[];
+export type Rows = Row[];
 
 export interface ResultRows {
   readonly names: readonly string[];
@@ -64,24 +65,70 @@ function timestampText(micros: bigint): string {
 }
 
 /**
- * Why `actual` and `expected` differ, or null when they hold the same rows (in the same order when `ordered`).
- * A column is a float column when either side says so.
+ * Why `actual` and `expected` differ, or null when they hold the same rows. `order`: false = any order; true =
+ * the same order; column indexes = ordered by those columns, rows with equal values there in any order among
+ * themselves (SQL leaves the order of ties open). A column is a float column when either side says so.
  */
-export function compareRows(actual: ResultRows, expected: ResultRows, ordered: boolean): string | null {
+export function compareRows(
+  actual: ResultRows,
+  expected: ResultRows,
+  order: boolean | readonly number[],
+): string | null {
   const width = actual.names.length;
   if (expected.names.length !== width) return `column count: ${width} vs ${expected.names.length}`;
   const floats = actual.floats.map((f, c) => f || expected.floats[c] === true);
   if (actual.rows.length !== expected.rows.length) {
     return `row count: ${actual.rows.length} vs ${expected.rows.length}\n${show(actual.rows, expected.rows)}`;
   }
-  const a = ordered ? actual.rows : sortRows(actual.rows, floats);
-  const b = ordered ? expected.rows : sortRows(expected.rows, floats);
-  for (let r = 0; r < a.length; r++) {
-    if (!a[r]!.every((v, c) => sameCell(v, b[r]![c]!, floats[c]!))) {
-      return `row ${r + 1}: ${JSON.stringify(a[r])} vs ${JSON.stringify(b[r])}\n${show(a, b)}`;
+  const a = order === false ? sortRows(actual.rows, floats) : actual.rows;
+  const b = order === false ? sortRows(expected.rows, floats) : expected.rows;
+  /** The first row where `x` and `y` differ, or -1. */
+  const differs = (x: Rows, y: Rows) =>
+    x.findIndex((row, r) => !row.every((v, c) => sameCell(v, y[r]![c]!, floats[c]!)));
+  if (typeof order !== 'object') {
+    const r = differs(a, b);
+    return r < 0 ? null : `row ${r + 1}: ${JSON.stringify(a[r])} vs ${JSON.stringify(b[r])}\n${show(a, b)}`;
+  }
+  // Runs of equal sort keys in the expected rows; the actual rows there must have the same keys, in any order.
+  const sameKey = (x: Row, y: Row) => order.every((c) => sameCell(x[c]!, y[c]!, floats[c]!));
+  for (let start = 0; start < b.length; ) {
+    let end = start + 1;
+    while (end < b.length && sameKey(b[end]!, b[start]!)) end++;
+    const run = (rows: Rows) => sortRows(rows.slice(start, end), floats);
+    const x = end - start === 1 ? a.slice(start, end) : run(a);
+    const y = end - start === 1 ? b.slice(start, end) : run(b);
+    const r = differs(x, y);
+    if (r >= 0) {
+      const where = start + r + 1;
+      return `row ${where}: ${JSON.stringify(x[r])} vs ${JSON.stringify(y[r])}\n${show(a, b)}`;
     }
+    start = end;
   }
   return null;
+}
+
+/**
+ * The output columns of a query's last ORDER BY, as indexes into `names` (matched by name, case-insensitively,
+ * or by position); null when it has none, or an item is not a plain output column (compare in strict order).
+ */
+export function orderColumns(sql: string, names: readonly string[]): number[] | null {
+  const clauses = [...sql.matchAll(/\border\s+by\s+([\s\S]*?)(?=\blimit\b|;|\)|$)/gi)];
+  const last = clauses.at(-1)?.[1];
+  if (last === undefined) return null;
+  const lower = names.map((n) => n.toLowerCase());
+  const out: number[] = [];
+  for (const item of last.split(',')) {
+    const name = item
+      .trim()
+      .replace(/\s+nulls\s+(first|last)$/i, '')
+      .replace(/\s+(asc|desc)$/i, '')
+      .trim()
+      .toLowerCase();
+    const at = /^\d+$/.test(name) ? Number(name) - 1 : lower.indexOf(name.replace(/^\w+\./, ''));
+    if (at < 0 || at >= names.length) return null;
+    out.push(at);
+  }
+  return out;
 }
 
 export function sameCell(a: string | null, b: string | null, float: boolean): boolean {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { generateTpch, TPCH_GENERATOR_VERSION } from '../data/tpch-gen.js';
 import { machineFacts } from '../lib/machine.js';
 import { TPCH_QUERIES_DIR } from '../lib/paths.js';
-import { compareRows } from '../lib/result-rows.js';
+import { compareRows, orderColumns } from '../lib/result-rows.js';
 import { median } from '../lib/stats.js';
 import type { DataMode } from './bench-engines.js';
 import type { ChildReply } from './engine-child.js';
@@ -164,12 +164,15 @@ async function runQuery(
   }
   const outcome = (name: EngineName): EngineOutcome =>
     failed[name] !== undefined ? { error: failed[name] } : { medianMs: median(runs[name]), runsMs: runs[name] };
-  const ordered = /\border\s+by\b/i.test(sqlOf('duckdb').sql);
   const dw = warm.duckdb;
-  /** Why `name`'s warm-up rows differ from DuckDB's; undefined when either has no rows. */
+  /** Why `name`'s warm-up rows differ from DuckDB's (rows tied on the ORDER BY keys in any order among
+   * themselves); undefined when either has no rows. */
   const mismatchOf = (name: EngineName) => {
     const w = warm[name];
-    return 'rows' in w && 'rows' in dw ? compareRows(w.rows!, dw.rows!, ordered) : undefined;
+    if (!('rows' in w && 'rows' in dw)) return undefined;
+    const sql = sqlOf('duckdb').sql;
+    const order = /\border\s+by\b/i.test(sql) ? (orderColumns(sql, dw.rows!.names) ?? true) : false;
+    return compareRows(w.rows!, dw.rows!, order);
   };
   const duckdb = outcome('duckdb');
   const judged = (name: EngineName) => {
