@@ -3,6 +3,7 @@ import type { Column } from '../../arrow/column.js';
 import type { DataType } from '../../plan/types.js';
 import { KeyTable } from './key-table.js';
 import { NumberKeyTable } from './number-key-table.js';
+import { PairKeyTable } from './pair-key-table.js';
 
 /** Dense ids (0, 1, … in first-insertion order) for distinct key tuples. */
 export interface KeyIndex {
@@ -20,10 +21,13 @@ export interface KeyIndex {
 
 /**
  * One numeric key (integers, dates, decimals, floats, bools) gets `NumberKeyTable`, which keeps the key itself
- * in its slots; anything else (text, several columns) gets `KeyTable`. `nullsEqual`: NULL is one key (GROUP BY,
+ * in its slots; two int32/date columns of a join get `PairKeyTable` (packed into one number); anything else
+ * (text, several columns) gets `KeyTable`. `nullsEqual`: NULL is one key (GROUP BY,
  * set operations), else NULL keys never match (joins).
  */
 export function makeKeyIndex(types: readonly DataType[], nullsEqual: boolean): KeyIndex {
   if (types.length === 1 && types[0]!.id !== 'utf8') return new NumberKeyTable(nullsEqual);
+  if (!nullsEqual && types.length === 2 && types.every((t) => t.id === 'int32' || t.id === 'date'))
+    return new PairKeyTable(types);
   return new KeyTable(types, nullsEqual);
 }

@@ -211,7 +211,7 @@ function sliceRows(batch: Batch, from: number, to: number): Column[] {
   return gatherColumns(batch.columns, idx, idx.length, false);
 }
 
-/** An input as one batch; with a hash join, its `keys` go into `table` batch by batch (never concatenated). */
+/** An input as one batch; with a hash join, its `keys` go into `table` batch by batch (never concatenated), once the input's size is known. */
 export async function materializeBuild(
   op: PhysicalOperator,
   ctx: ExecContext,
@@ -223,13 +223,18 @@ export async function materializeBuild(
     checkCancelled(ctx);
     if (b.length === 0) continue;
     batches.push(b);
-    if (table)
-      table.add(
-        keys.map((k) => k.evaluate(b)),
-        b.length,
-      );
   }
   const length = batches.reduce((n, b) => n + b.length, 0);
+  // Keys go in once every batch is here, so the table knows the build's size and is sized once.
+  for (const b of batches) {
+    if (table === null) break;
+    checkCancelled(ctx);
+    table.add(
+      keys.map((k) => k.evaluate(b)),
+      b.length,
+      length,
+    );
+  }
   const columns = op.schema.fields.map((f, c) =>
     batches.length === 0
       ? makeColumn(f.type, null, new Uint8Array(0), 0)

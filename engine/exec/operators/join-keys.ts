@@ -23,8 +23,11 @@ export class JoinHashTable {
   /** Whether some build row has a NULL key (NOT IN needs to know). */
   hasNullKey = false;
 
-  /** Adds the next `n` build rows, given their key columns. */
-  add(keys: readonly Column[], n: number): void {
+  /**
+   * Adds the next `n` build rows, given their key columns. `total`: the build's row count when known (every batch
+   * is at hand): after the first batch, room is made once for the rest at the first batch's rate of new keys.
+   */
+  add(keys: readonly Column[], n: number, total: number | null = null): void {
     this.#index ??= makeKeyIndex(
       keys.map((k) => k.type),
       false,
@@ -32,9 +35,13 @@ export class JoinHashTable {
     // Reserve for as many new keys as the last batch brought (per row): a unique-key build sizes its table once,
     // a low-cardinality one stays small enough to probe in cache.
     const before = this.#index.size;
-    this.#index.reserve(Math.ceil(n * this.#newKeysPerRow));
+    const first = this.#rows === 0;
+    // The first batch of a build of known size is taken to be all new keys (at most 4 slots a row of it).
+    this.#index.reserve(first && total !== null ? n : Math.ceil(n * this.#newKeysPerRow));
     const ids = this.#index.insert(keys, n);
     this.#newKeysPerRow = (this.#index.size - before) / n;
+    // Growing a hashed table by doublings rehashes every key each time (q9's 800k two-column keys).
+    if (first && total !== null && total > n) this.#index.reserve(Math.ceil((total - n) * this.#newKeysPerRow));
     this.#head = fit(this.#head, this.#index.size, -1);
     this.#next = fit(this.#next, this.#rows + n, -1);
     const head = this.#head;
