@@ -18,6 +18,33 @@ export function microsOf(c: Column): (i: number) => number {
   return c.type.id === 'date' ? (i) => (v[i] as number) * MICROS_PER_DAY : (i) => v[i] as number;
 }
 
+/** Fields `civilField` computes from a day number. */
+export const CIVIL_FIELDS: ReadonlySet<string> = new Set(['year', 'quarter', 'month', 'day']);
+
+/**
+ * Year, quarter, month or day of the month of day number `z` (days since 1970-01-01, proleptic Gregorian), by
+ * Howard Hinnant's civil_from_days: integer arithmetic only.
+ */
+export function civilField(field: string, z: number): number {
+  const shifted = z + 719468;
+  const era = Math.floor(shifted / 146097);
+  const doe = shifted - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  switch (field) {
+    case 'year':
+      return yoe + era * 400 + (month <= 2 ? 1 : 0);
+    case 'month':
+      return month;
+    case 'quarter':
+      return Math.floor((month - 1) / 3) + 1;
+    default:
+      return doy - Math.floor((153 * mp + 2) / 5) + 1;
+  }
+}
+
 /** The field's value at `micros` (double precision: seconds carry their fraction). */
 export function extractField(field: string, micros: number): number {
   const d = new Date(Math.floor(micros / 1000));

@@ -1,9 +1,18 @@
 // EXTRACT(field FROM d) as PostgreSQL 14+ types it: numeric, exact (seconds keep their microseconds).
-import { makeColumn, narrowExact } from '../../arrow/column.js';
+import { MAX_EXACT, makeColumn } from '../../arrow/column.js';
 import { ExecError } from '../../errors.js';
 import { type DataType, decimal, typeName, UTF8 } from '../../plan/types.js';
 import type { ScalarFunction } from '../function.js';
-import { extractField, fieldName, isTemporal, KNOWN_FIELDS, microsOf, TIME_FIELDS } from './date.js';
+import {
+  CIVIL_FIELDS,
+  civilField,
+  extractField,
+  fieldName,
+  isTemporal,
+  KNOWN_FIELDS,
+  microsOf,
+  TIME_FIELDS,
+} from './date.js';
 import { stringArg } from './helpers.js';
 
 const MICROS_PER_MINUTE = 60e6;
@@ -43,9 +52,23 @@ export const extract: ScalarFunction = {
     const field = fieldName(stringArg(f!)[0] ?? '');
     if (n > 0 && !KNOWN_FIELDS.includes(field)) throw new ExecError(`unit "${field}" not recognized for extract`);
     const scale = returns.id === 'decimal' ? returns.scale : 0;
-    const at = microsOf(d!);
     const out = new Float64Array(n);
-    for (let i = 0; i < n; i++) if (d!.valid === null || d!.valid[i] === 1) out[i] = scaledField(field, at(i), scale);
-    return makeColumn(returns, narrowExact(BigInt64Array.from(out, (v) => BigInt(Math.round(v)))), d!.valid, n);
+    const valid = d!.valid;
+    if (d!.type.id === 'date' && CIVIL_FIELDS.has(field)) {
+      // A date's year, quarter, month or day from its day number (no Date object per row: q9's extract(year)).
+      const days = d!.values as Int32Array;
+      for (let i = 0; i < n; i++) if (valid === null || valid[i] === 1) out[i] = civilField(field, days[i]!);
+      return makeColumn(returns, out, valid, n);
+    }
+    const at = microsOf(d!);
+    let exact = true;
+    for (let i = 0; i < n; i++) {
+      if (valid !== null && valid[i] === 0) continue;
+      const v = Math.round(scaledField(field, at(i), scale));
+      out[i] = v;
+      if (v > MAX_EXACT || v < -MAX_EXACT) exact = false;
+    }
+    // Scaled integers stay doubles while exact (the decimal representation); far-off epochs need 64 bits.
+    return makeColumn(returns, exact ? out : BigInt64Array.from(out, (v) => BigInt(v)), valid, n);
   },
 };
