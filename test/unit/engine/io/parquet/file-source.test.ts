@@ -1,6 +1,7 @@
 // The file source: one-byte text columns are read as dictionaries and expanded to the written strings.
 import assert from 'node:assert/strict';
-import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import { readdirSync, readlinkSync } from 'node:fs';
+import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -130,4 +131,42 @@ test('a file that shrinks under the source fails the read instead of returning s
   await fh.truncate(10);
   await fh.close();
   await assert.rejects(source.slice(0, 20).arrayBuffer(), /ended at byte 10/);
+});
+
+/** How many of this process's file descriptors point at `file` (Linux). */
+function openCount(file: string): number {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === file;
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
+test('reads close together share one handle, which closes once reads stop; a failed read drops it', async () => {
+  // A file of its own: other tests' sources (and decode threads) may still hold the shared one for a moment.
+  const own = join(dir, 'own.parquet');
+  await writeFile(own, await readFile(path));
+  const source = await openFileSource(own);
+  const size = source.size;
+  const parts = await Promise.all(
+    [0, 1, 2, 3].map((k) => source.slice(Math.floor((k * size) / 4), Math.floor(((k + 1) * size) / 4)).arrayBuffer()),
+  );
+  const whole = Buffer.concat(parts.map((b) => new Uint8Array(b)));
+  assert.equal(whole.length, size);
+  assert.equal(openCount(own), 1);
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  assert.equal(openCount(own), 0);
+
+  const shrinking = join(dir, 'shrinks-then-grows.parquet');
+  await writeParquetFile(shrinking, [{ name: 'x', type: { id: 'int32' }, values: [1, 2, 3] }]);
+  const bytes = await readFile(shrinking);
+  const again = await openFileSource(shrinking);
+  const fh = await open(shrinking, 'r+');
+  await fh.truncate(10);
+  await assert.rejects(again.slice(0, 20).arrayBuffer(), /ended at byte 10/);
+  await fh.write(bytes, 0, bytes.length, 0);
+  await fh.close();
+  assert.deepEqual(new Uint8Array(await again.slice(0, 20).arrayBuffer()), new Uint8Array(bytes.subarray(0, 20)));
 });
