@@ -94,7 +94,8 @@ function validityOf(data: arrow.Data): Uint8Array | null {
   return unpackBits(data.nullBitmap, data.offset, data.length);
 }
 
-function unpackBits(bits: Uint8Array, offset: number, n: number): Uint8Array {
+/** One byte per slot from an LSB-first bitmap (Arrow validity and booleans), slots [offset, offset + n). */
+export function unpackBits(bits: Uint8Array, offset: number, n: number): Uint8Array {
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const b = offset + i;

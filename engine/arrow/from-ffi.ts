@@ -3,7 +3,7 @@ import * as arrow from 'apache-arrow';
 import { NotSupportedError } from '../errors.js';
 import { type DataType, typeName } from '../plan/types.js';
 import { type Column, type ColumnValues, MAX_EXACT, makeColumn, type Utf8Bytes } from './column.js';
-import { columnFromArrow, typeFromArrow } from './from-arrow.js';
+import { columnFromArrow, typeFromArrow, unpackBits } from './from-arrow.js';
 
 /**
  * A column of the exported batch: its Arrow type (from the file schema), floe's, and how its buffers are read
@@ -110,7 +110,7 @@ export function columnsFromFFI(
       dictionary: u32(child + DICTIONARY),
     };
     if (f.read === 'arrow') return viaArrow(memory, c, f);
-    const valid = c.nullCount === 0 || c.ptrs[0] === 0 ? null : unpackBits(memory, c.ptrs[0], c.offset, length);
+    const valid = c.nullCount === 0 || c.ptrs[0] === 0 ? null : bitsAt(memory, c.ptrs[0], c.offset, length);
     if (f.read === 'dictionary') return makeColumn(f.type, expandDictionary(memory, c, valid), valid, length);
     return makeColumn(f.type, valuesOf(memory, c, f), valid, length);
   });
@@ -121,7 +121,7 @@ function valuesOf(memory: ArrayBuffer, c: Child, f: FFIField): ColumnValues {
   const { offset, length: n, ptrs } = c;
   switch (f.read) {
     case 'bool':
-      return unpackBits(memory, ptrs[1], offset, n);
+      return bitsAt(memory, ptrs[1], offset, n);
     case 'int32':
       return new Int32Array(memory.slice(ptrs[1] + 4 * offset, ptrs[1] + 4 * (offset + n)));
     case 'float64':
@@ -135,15 +135,9 @@ function valuesOf(memory: ArrayBuffer, c: Child, f: FFIField): ColumnValues {
   }
 }
 
-/** One byte per slot from an LSB-first bitmap, slots [offset, offset + n). */
-function unpackBits(memory: ArrayBuffer, ptr: number, offset: number, n: number): Uint8Array {
-  const bits = new Uint8Array(memory, ptr, (offset + n + 7) >> 3);
-  const out = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    const b = offset + i;
-    out[i] = ((bits[b >> 3] as number) >> (b & 7)) & 1;
-  }
-  return out;
+/** The bitmap at `ptr` in wasm memory as one byte per slot, slots [offset, offset + n). */
+function bitsAt(memory: ArrayBuffer, ptr: number, offset: number, n: number): Uint8Array {
+  return unpackBits(new Uint8Array(memory, ptr, (offset + n + 7) >> 3), offset, n);
 }
 
 /**
