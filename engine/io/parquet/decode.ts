@@ -4,17 +4,32 @@ import { DEFAULT_BATCH_ROWS } from '../../arrow/batch.js';
 import type { Column } from '../../arrow/column.js';
 import { type DecodedIPC, decodeIPC } from '../../arrow/from-arrow.js';
 import { columnsFromFFI, type FFIField, ffiFields } from '../../arrow/from-ffi.js';
+import type { DataType } from '../../plan/types.js';
 import { openFileSource } from './file-source.js';
 
-/** Opens a file for reading; byte ranges are read lazily (`openFileSource`, which also asks for dictionaries). */
+/** The decimal columns each open file serves as plain INT64 (see `withPlainDecimals`), by name. */
+const decimalsByFile = new WeakMap<ParquetFile, ReadonlyMap<string, DataType>>();
+
+/**
+ * Opens a file for reading; byte ranges are read lazily (`openFileSource`, which also rewrites the footer
+ * parquet-wasm sees: dictionaries asked for, INT64 decimals served as INT64 and given their type back here).
+ */
 export async function openParquet(path: string): Promise<ParquetFile> {
+  const source = await openFileSource(path);
   // parquet-wasm reads a Blob only through `size` and `slice(start, end).arrayBuffer()`.
-  return ParquetFile.fromFile((await openFileSource(path)) as unknown as Blob);
+  const file = await ParquetFile.fromFile(source as unknown as Blob);
+  if (source.decimals.size > 0) decimalsByFile.set(file, source.decimals);
+  return file;
+}
+
+/** The floe type of `name` in `file`: `type`, unless the column is a decimal served as INT64. */
+function typeOf(file: ParquetFile, name: string, type: DataType | null): DataType | null {
+  return (type?.id === 'int64' && decimalsByFile.get(file)?.get(name)) || type;
 }
 
 /** The file's Arrow schema as floe fields (unsupported types have `type: null`). */
 export function fileSchema(file: ParquetFile): DecodedIPC['fields'] {
-  return decodeIPC(file.schema().intoIPCStream()).fields;
+  return decodeIPC(file.schema().intoIPCStream()).fields.map((f) => ({ ...f, type: typeOf(file, f.name, f.type) }));
 }
 
 /** One row group's rows as batches of columns (plain data: posted between threads). */
@@ -27,6 +42,10 @@ function fileFields(file: ParquetFile): { names: string[]; fields: Map<string, F
   let out = fieldsByFile.get(file);
   if (out === undefined) {
     const fields = ffiFields(file.schema().intoIPCStream());
+    for (const [name, f] of fields) {
+      const type = f === null ? null : typeOf(file, name, f.type);
+      if (f !== null && type !== f.type) fields.set(name, { ...f, type: type as DataType });
+    }
     out = { names: [...fields.keys()], fields };
     fieldsByFile.set(file, out);
   }
@@ -68,5 +87,12 @@ export async function decodeRowGroup(
   }
   const decoded = decodeIPC(table.intoIPCStream());
   const ipcOrder = columns.map((name) => decoded.fields.findIndex((f) => f.name === name));
-  return decoded.batches.map((b) => ({ length: b.length, columns: ipcOrder.map((i) => b.columns[i]!) as Column[] }));
+  const types = ipcOrder.map((i) => typeOf(file, decoded.fields[i]!.name, decoded.fields[i]!.type));
+  return decoded.batches.map((b) => ({
+    length: b.length,
+    columns: ipcOrder.map((i, k) => {
+      const c = b.columns[i]!;
+      return c.type === types[k] ? c : { ...c, type: types[k]! };
+    }),
+  }));
 }

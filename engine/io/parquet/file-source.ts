@@ -1,37 +1,47 @@
-// `openFileSource`: a Parquet file as the Blob-like byte source parquet-wasm reads, with its footer's Arrow schema
-// asking for dictionary-encoded text columns to stay dictionaries.
+// `openFileSource`: a Parquet file as the Blob-like byte source parquet-wasm reads, served with a footer rewritten
+// so that parquet-wasm decodes less: INT64 decimals as plain INT64, short dictionary-encoded text as dictionaries.
 import { open } from 'node:fs/promises';
 import { parquetMetadata } from 'hyparquet';
 import { withDictionaryFields } from '../../arrow/dictionary-hint.js';
+import type { DataType } from '../../plan/types.js';
+import { withPlainDecimals } from './plain-decimals.js';
+import { varint } from './thrift-compact.js';
 
-/** What parquet-wasm's `ParquetFile.fromFile` uses of a Blob. */
+/** What parquet-wasm's `ParquetFile.fromFile` uses of a Blob, and what the served footer changed. */
 export interface ByteSource {
   readonly size: number;
   slice(start: number, end?: number): { arrayBuffer(): Promise<ArrayBuffer> };
+  /** The decimal type of each column served as plain INT64 (`withPlainDecimals`), by name. */
+  readonly decimals: ReadonlyMap<string, DataType>;
 }
 
 const TAIL_BYTES = 8; // int32 footer length + "PAR1"
 const DICTIONARY_ENCODINGS = new Set(['RLE_DICTIONARY', 'PLAIN_DICTIONARY']);
+const NONE: ReadonlyMap<string, DataType> = new Map();
 
 /**
  * Opens `path` (reading only its footer now). Byte ranges are read when parquet-wasm asks, through a handle
- * that closes once reads stop coming (`FileSource`), so nothing stays open between scans. A text column whose pages are all dictionary-encoded, with a small
- * dictionary, is declared Dictionary<Int32, Utf8> in the served footer's `ARROW:schema`: parquet-wasm then
- * hands out dictionary indices instead of copying each row's string (`columnsFromFFI` expands them). Any other
+ * that closes once reads stop coming (`FileSource`), so nothing stays open between scans. The footer served is
+ * rewritten twice: INT64 columns annotated DECIMAL lose the annotation (`withPlainDecimals`; the reader puts the
+ * decimal type back from `decimals`), and a text column whose pages are all dictionary-encoded, with a small
+ * dictionary, is declared Dictionary<Int32, Utf8> in its `ARROW:schema` (`withDictionaryHints`: parquet-wasm then
+ * hands out dictionary indices instead of copying each row's string; `columnsFromFFI` expands them). Any other
  * file, a footer it cannot parse included, is served unchanged (parquet-wasm reports its problems).
  */
 export async function openFileSource(path: string): Promise<ByteSource> {
   const fh = await open(path, 'r');
   try {
     const { size } = await fh.stat();
-    if (size < 2 * TAIL_BYTES) return new FileSource(path, size, null);
+    if (size < 2 * TAIL_BYTES) return new FileSource(path, size, null, NONE);
     const tail = await readAt(path, fh, size - TAIL_BYTES, TAIL_BYTES);
     const footerLength = new DataView(tail.buffer).getUint32(0, true);
-    if (footerLength > size - 2 * TAIL_BYTES) return new FileSource(path, size, null);
+    if (footerLength > size - 2 * TAIL_BYTES) return new FileSource(path, size, null, NONE);
     const at = size - TAIL_BYTES - footerLength;
     const footer = await readAt(path, fh, at, footerLength + TAIL_BYTES);
-    const rewritten = withDictionaryHints(footer);
-    return new FileSource(path, size, rewritten === null ? null : { at, bytes: rewritten });
+    const plain = withPlainDecimals(footer);
+    const base = plain?.footer ?? footer;
+    const served = withDictionaryHints(base) ?? base;
+    return new FileSource(path, size, served === footer ? null : { at, bytes: served }, plain?.types ?? NONE);
   } finally {
     await fh.close();
   }
@@ -47,14 +57,21 @@ const IDLE_CLOSE_MS = 200;
  */
 class FileSource implements ByteSource {
   readonly size: number;
+  readonly decimals: ReadonlyMap<string, DataType>;
   readonly #path: string;
   readonly #footer: { at: number; bytes: Uint8Array } | null;
   /** The handle reads share while they come close together; null when closed (or dropped after a failure). */
   #open: SharedHandle | null = null;
 
-  constructor(path: string, fileSize: number, footer: { at: number; bytes: Uint8Array } | null) {
+  constructor(
+    path: string,
+    fileSize: number,
+    footer: { at: number; bytes: Uint8Array } | null,
+    decimals: ReadonlyMap<string, DataType>,
+  ) {
     this.#path = path;
     this.#footer = footer;
+    this.decimals = decimals;
     this.size = footer === null ? fileSize : footer.at + footer.bytes.length;
   }
 
@@ -166,7 +183,7 @@ export function withDictionaryHints(footer: Uint8Array): Uint8Array | null {
   const text = Buffer.from(Buffer.from(hinted).toString('base64'));
   const head = footer.subarray(0, place.lengthAt);
   const rest = footer.subarray(place.end, footer.length - TAIL_BYTES);
-  const length = varint(text.length);
+  const length = Uint8Array.from(varint(text.length));
   const metadataLength = head.length + length.length + text.length + rest.length;
   const tail = Buffer.alloc(TAIL_BYTES);
   tail.writeUInt32LE(metadataLength, 0);
@@ -223,11 +240,4 @@ function findValue(footer: Uint8Array, value: string): { lengthAt: number; end: 
 
 function isOneByte(v: unknown): boolean {
   return typeof v === 'string' ? Buffer.byteLength(v) === 1 : v instanceof Uint8Array && v.length === 1;
-}
-
-function varint(n: number): Uint8Array {
-  const out: number[] = [];
-  for (; n >= 0x80; n = Math.floor(n / 0x80)) out.push((n & 0x7f) | 0x80);
-  out.push(n);
-  return Uint8Array.from(out);
 }
