@@ -38,6 +38,65 @@ export function arithmetic(op: ArithOp, a: Column, b: Column, type: DataType): C
   return makeColumn(type, out, valid, n);
 }
 
+/**
+ * `a op value` (or `value op a` when `literalFirst`) for a literal's stored value (scaled like `a` for decimals, as
+ * the binder cast it), without a constant column: one load a row instead of two. Only +, - and * of exact types
+ * over number arrays; null when that does not apply or a result leaves the exact range (the caller then takes
+ * `arithmetic` over a constant column, which also handles NULL rows whose garbage overflows).
+ */
+export function arithmeticScalar(
+  op: ArithOp,
+  a: Column,
+  value: number,
+  literalFirst: boolean,
+  type: DataType,
+): Column | null {
+  if (type.id === 'float64' || a.type.id === 'float64' || !Number.isSafeInteger(value)) return null;
+  const x = a.values;
+  if (!(x instanceof Float64Array || x instanceof Int32Array)) return null;
+  const n = a.length;
+  let out: Float64Array | null;
+  if (op === '+') out = addScalar(x, value, n);
+  else if (op === '*') out = mulScalar(x, value, n);
+  else if (op === '-') out = literalFirst ? subFromScalar(x, value, n) : addScalar(x, -value, n);
+  else return null;
+  if (out === null) return null;
+  return makeColumn(type, type.id === 'int32' ? toInt32(out, a.valid) : out, a.valid, n);
+}
+
+function addScalar(x: Num, c: number, n: number): Float64Array | null {
+  const out = new Float64Array(n);
+  let max = 0;
+  for (let i = 0; i < n; i++) {
+    const r = (x[i] as number) + c;
+    out[i] = r;
+    max = Math.max(max, Math.abs(r));
+  }
+  return max > MAX_EXACT ? null : out;
+}
+
+function subFromScalar(x: Num, c: number, n: number): Float64Array | null {
+  const out = new Float64Array(n);
+  let max = 0;
+  for (let i = 0; i < n; i++) {
+    const r = c - (x[i] as number);
+    out[i] = r;
+    max = Math.max(max, Math.abs(r));
+  }
+  return max > MAX_EXACT ? null : out;
+}
+
+function mulScalar(x: Num, c: number, n: number): Float64Array | null {
+  const out = new Float64Array(n);
+  let max = 0;
+  for (let i = 0; i < n; i++) {
+    const r = (x[i] as number) * c;
+    out[i] = r;
+    max = Math.max(max, Math.abs(r));
+  }
+  return max > MAX_EXACT ? null : out;
+}
+
 /** Integer (or scaled decimal) arithmetic in float64; null when a result leaves the exact range. */
 function exactArith(op: ArithOp, x: Num, y: Num, n: number, valid: Uint8Array | null): Float64Array | null {
   const out = new Float64Array(n);

@@ -3,7 +3,7 @@ import type { Batch } from '../../arrow/batch.js';
 import { type Column, constantColumn, makeColumn, utf8BytesOf } from '../../arrow/column.js';
 import { cast } from '../../arrow/kernels/cast.js';
 import { compareScalar, flipCmp } from '../../arrow/kernels/compare-scalar.js';
-import { arithmetic, compare } from '../../arrow/kernels/numeric.js';
+import { arithmetic, arithmeticScalar, compare } from '../../arrow/kernels/numeric.js';
 import { compareUtf8Literal } from '../../arrow/kernels/utf8-compare.js';
 import { InternalError, NotSupportedError } from '../../errors.js';
 import { lookupFunction } from '../../functions/registry.js';
@@ -157,7 +157,21 @@ function compileNode(e: Expr, schema: Schema, shared: Map<string, PhysicalExpr> 
         return general;
       }
       const op = e.op as ArithmeticOp;
-      return { evaluate: (b) => arithmetic(op, l.evaluate(b), r.evaluate(b), e.type) };
+      const general: PhysicalExpr = { evaluate: (b) => arithmetic(op, l.evaluate(b), r.evaluate(b), e.type) };
+      const literalFirst = e.left.kind === 'literal';
+      const lit = literalFirst ? e.left : e.right;
+      if (
+        lit.kind !== 'literal' ||
+        typeof lit.value !== 'number' ||
+        (e.left.kind === 'literal') === (e.right.kind === 'literal')
+      )
+        return general;
+      // `x op literal` (q1's 1 - l_discount): no constant column, one load a row.
+      const operand = literalFirst ? r : l;
+      const value = lit.value;
+      return {
+        evaluate: (b) => arithmeticScalar(op, operand.evaluate(b), value, literalFirst, e.type) ?? general.evaluate(b),
+      };
     }
     case 'unary': {
       const inner = compileExpr(e.expr, schema);

@@ -3,6 +3,7 @@
 import { type Column, MAX_EXACT, makeColumn, narrowExact, strings } from '../../arrow/column.js';
 import type { AggregateCall } from '../../plan/logical/index.js';
 import type { DataType } from '../../plan/types.js';
+import type { BatchRows } from './batch-rows.js';
 import { GroupNumbers } from './group-numbers.js';
 import { MinMaxAcc } from './min-max-accumulator.js';
 import { StringAggAcc } from './string-agg-accumulator.js';
@@ -14,14 +15,29 @@ export type Key = number | bigint | string | boolean;
 export interface Accumulator {
   /**
    * Adds rows of `arg` (absent for COUNT(*)) to groups `groups[i]`; `ngroups` is the current group count.
-   * `extra` holds the call's further arguments (string_agg's separator and ORDER BY keys), row-aligned.
+   * `extra` holds the call's further arguments (string_agg's separator and ORDER BY keys), row-aligned. `rows`,
+   * when given, counts these same `groups[0..n)` per group (shared by the batch's accumulators).
    */
-  update(groups: Int32Array, n: number, arg: Column | null, ngroups: number, extra?: readonly Column[]): void;
+  update(
+    groups: Int32Array,
+    n: number,
+    arg: Column | null,
+    ngroups: number,
+    extra?: readonly Column[],
+    rows?: BatchRows,
+  ): void;
   /**
    * Optional: as `update`, but row j of the batch is `arg` row `sel[j]` (a filter's selection: the argument was
    * evaluated over the whole batch and is not copied). Accumulators without it get `arg` taken by `sel`.
    */
-  updateSelected?(groups: Int32Array, n: number, arg: Column | null, ngroups: number, sel: Int32Array): void;
+  updateSelected?(
+    groups: Int32Array,
+    n: number,
+    arg: Column | null,
+    ngroups: number,
+    sel: Int32Array,
+    rows?: BatchRows,
+  ): void;
   finish(ngroups: number): Column;
 }
 
@@ -69,17 +85,31 @@ function makeInner(call: AggregateCall): Accumulator {
 class CountAcc implements Accumulator {
   readonly #counts = new GroupNumbers();
   constructor(readonly star: boolean) {}
-  update(groups: Int32Array, n: number, arg: Column | null, ngroups: number): void {
+  update(
+    groups: Int32Array,
+    n: number,
+    arg: Column | null,
+    ngroups: number,
+    _extra?: readonly Column[],
+    rows?: BatchRows,
+  ): void {
     const c = this.#counts.ensure(ngroups);
     const valid = arg === null ? null : arg.type.id === 'null' ? new Uint8Array(n) : arg.valid;
-    if (valid === null) for (let i = 0; i < n; i++) c[groups[i]!]!++;
-    else for (let i = 0; i < n; i++) c[groups[i]!]! += valid[i]!;
+    if (valid !== null) for (let i = 0; i < n; i++) c[groups[i]!]! += valid[i]!;
+    else if (rows?.addCountsTo(c) !== true) for (let i = 0; i < n; i++) c[groups[i]!]!++;
   }
-  updateSelected(groups: Int32Array, n: number, arg: Column | null, ngroups: number, sel: Int32Array): void {
+  updateSelected(
+    groups: Int32Array,
+    n: number,
+    arg: Column | null,
+    ngroups: number,
+    sel: Int32Array,
+    rows?: BatchRows,
+  ): void {
     const c = this.#counts.ensure(ngroups);
     const valid = arg === null ? null : arg.type.id === 'null' ? new Uint8Array(arg.length) : arg.valid;
-    if (valid === null) for (let i = 0; i < n; i++) c[groups[i]!]!++;
-    else for (let i = 0; i < n; i++) c[groups[i]!]! += valid[sel[i]!]!;
+    if (valid !== null) for (let i = 0; i < n; i++) c[groups[i]!]! += valid[sel[i]!]!;
+    else if (rows?.addCountsTo(c) !== true) for (let i = 0; i < n; i++) c[groups[i]!]!++;
   }
   finish(ngroups: number): Column {
     return makeColumn({ id: 'int64' }, this.#counts.ensure(ngroups).slice(0, ngroups), null, ngroups);

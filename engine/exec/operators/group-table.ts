@@ -5,6 +5,7 @@ import { exprText } from '../../plan/expr/display.js';
 import type { AggregateCall } from '../../plan/logical/index.js';
 import type { DataType } from '../../plan/types.js';
 import { type Accumulator, makeAccumulator } from './accumulators.js';
+import { BatchRows } from './batch-rows.js';
 import { GroupKeys } from './group-keys.js';
 import { SumAcc } from './sum-accumulator.js';
 
@@ -39,9 +40,10 @@ export class GroupTable {
   update(keys: readonly Column[], n: number, inputs: readonly AggregateInput[]): void {
     const groups = this.#groups(keys, n);
     const ngroups = this.size;
+    const rows = new BatchRows(groups, n, ngroups);
     this.#accs.forEach((acc, j) => {
       const { values, extra, keep } = inputs[j]!;
-      if (keep === null) acc.update(groups, n, values, ngroups, extra);
+      if (keep === null) acc.update(groups, n, values, ngroups, extra, rows);
       else acc.update(takeGroups(groups, keep), keep.length, values, ngroups, extra);
     });
   }
@@ -54,10 +56,11 @@ export class GroupTable {
   updateSelected(keys: readonly Column[], n: number, sel: Int32Array, args: readonly (Column | null)[]): void {
     const groups = this.#groups(keys, n, sel);
     const ngroups = this.size;
+    const rows = new BatchRows(groups, n, ngroups);
     this.#accs.forEach((acc, j) => {
       const arg = args[j]!;
-      if (acc.updateSelected) acc.updateSelected(groups, n, arg, ngroups, sel);
-      else acc.update(groups, n, arg === null ? null : take(arg, sel, n), ngroups, []);
+      if (acc.updateSelected) acc.updateSelected(groups, n, arg, ngroups, sel, rows);
+      else acc.update(groups, n, arg === null ? null : take(arg, sel, n), ngroups, [], rows);
     });
   }
 

@@ -4,6 +4,7 @@ import { monomorphicCopy } from '../../arrow/kernels/monomorphic.js';
 import { ExecError } from '../../errors.js';
 import type { DataType } from '../../plan/types.js';
 import type { Accumulator } from './accumulators.js';
+import type { BatchRows } from './batch-rows.js';
 import { GroupNumbers } from './group-numbers.js';
 
 /**
@@ -25,27 +26,48 @@ export class SumAcc implements Accumulator {
     this.#exact = argType.id !== 'float64';
     this.#inScale = argType.id === 'decimal' ? argType.scale : 0;
   }
-  update(groups: Int32Array, n: number, arg: Column | null, ngroups: number): void {
-    this.#add(groups, n, arg!, ngroups, null);
+  update(
+    groups: Int32Array,
+    n: number,
+    arg: Column | null,
+    ngroups: number,
+    _extra?: readonly Column[],
+    rows?: BatchRows,
+  ): void {
+    this.#add(groups, n, arg!, ngroups, null, rows);
   }
-  updateSelected(groups: Int32Array, n: number, arg: Column | null, ngroups: number, sel: Int32Array): void {
-    this.#add(groups, n, arg!, ngroups, sel);
+  updateSelected(
+    groups: Int32Array,
+    n: number,
+    arg: Column | null,
+    ngroups: number,
+    sel: Int32Array,
+    rows?: BatchRows,
+  ): void {
+    this.#add(groups, n, arg!, ngroups, sel, rows);
   }
-  /** Adds row `sel[i]` (or i) of `col` to group `groups[i]` for i < n. */
-  #add(groups: Int32Array, n: number, col: Column, ngroups: number, sel: Int32Array | null): void {
+  /**
+   * Adds row `sel[i]` (or i) of `col` to group `groups[i]` for i < n. Without NULLs, and with the batch's rows
+   * counted per group in `rows`, only the values are added here (one group: in a register) and the counts taken
+   * from `rows`.
+   */
+  #add(groups: Int32Array, n: number, col: Column, ngroups: number, sel: Int32Array | null, rows?: BatchRows): void {
     const sum = this.#sum.ensure(ngroups);
     const count = this.#count.ensure(ngroups);
     if (col.type.id === 'null') return;
     const v = col.values;
     const limit = this.#exact ? MAX_EXACT : Number.POSITIVE_INFINITY;
     let overflow = -1;
-    if (sel === null) {
+    if (!(v instanceof Float64Array || v instanceof Int32Array)) overflow = 0;
+    else if (col.valid === null && rows !== undefined && rows.counts() !== null) {
+      overflow = addValues(v, groups, n, sum, limit, sel, ngroups === 1);
+      if (overflow < 0) rows.addCountsTo(count);
+      else for (let i = 0; i < overflow; i++) count[groups[i]!]!++;
+    } else if (sel === null) {
       if (v instanceof Float64Array) overflow = addF64(v, col.valid, groups, n, sum, count, limit);
-      else if (v instanceof Int32Array) overflow = addI32(v, col.valid, groups, n, sum, count, limit);
-      else overflow = 0;
+      else overflow = addI32(v, col.valid, groups, n, sum, count, limit);
     } else if (v instanceof Float64Array) overflow = addSelF64(v, col.valid, groups, n, sum, count, limit, sel);
-    else if (v instanceof Int32Array) overflow = addSelI32(v, col.valid, groups, n, sum, count, limit, sel);
-    else overflow = 0;
+    else overflow = addSelI32(v, col.valid, groups, n, sum, count, limit, sel);
     // From the first row whose group would leave the exact range (or a BigInt column), add row by row.
     if (overflow >= 0)
       this.#addExactFrom(overflow, v as Float64Array | Int32Array | BigInt64Array, col, groups, n, sel);
@@ -164,6 +186,97 @@ function addSelected(
   return -1;
 }
 
+/**
+ * Adds values only (no NULLs; the caller counts): row `sel[i]` (or i) to `sum[groups[i]]`, or with `one` group all
+ * into `sum[0]` through a register. Returns as `addNumbers`.
+ */
+function addValues(
+  v: Float64Array | Int32Array,
+  groups: Int32Array,
+  n: number,
+  sum: Float64Array,
+  limit: number,
+  sel: Int32Array | null,
+  one: boolean,
+): number {
+  const f64 = v instanceof Float64Array;
+  if (one) {
+    if (sel === null) return f64 ? totalF64(v, n, sum, limit) : totalI32(v, n, sum, limit);
+    return f64 ? totalSelF64(v, n, sum, limit, sel) : totalSelI32(v, n, sum, limit, sel);
+  }
+  if (sel === null) return f64 ? sumF64(v, groups, n, sum, limit) : sumI32(v, groups, n, sum, limit);
+  return f64 ? sumSelF64(v, groups, n, sum, limit, sel) : sumSelI32(v, groups, n, sum, limit, sel);
+}
+
+function sumValues(v: Float64Array | Int32Array, groups: Int32Array, n: number, sum: Float64Array, limit: number) {
+  for (let i = 0; i < n; i++) {
+    const g = groups[i]!;
+    const s = sum[g]! + v[i]!;
+    if (s > limit || s < -limit) return i;
+    sum[g] = s;
+  }
+  return -1;
+}
+
+function sumSelectedValues(
+  v: Float64Array | Int32Array,
+  groups: Int32Array,
+  n: number,
+  sum: Float64Array,
+  limit: number,
+  sel: Int32Array,
+) {
+  for (let i = 0; i < n; i++) {
+    const g = groups[i]!;
+    const s = sum[g]! + v[sel[i]!]!;
+    if (s > limit || s < -limit) return i;
+    sum[g] = s;
+  }
+  return -1;
+}
+
+function totalValues(v: Float64Array | Int32Array, n: number, sum: Float64Array, limit: number) {
+  let s = sum[0]!;
+  for (let i = 0; i < n; i++) {
+    const t = s + v[i]!;
+    if (t > limit || t < -limit) {
+      sum[0] = s;
+      return i;
+    }
+    s = t;
+  }
+  sum[0] = s;
+  return -1;
+}
+
+function totalSelectedValues(
+  v: Float64Array | Int32Array,
+  n: number,
+  sum: Float64Array,
+  limit: number,
+  sel: Int32Array,
+) {
+  let s = sum[0]!;
+  for (let i = 0; i < n; i++) {
+    const t = s + v[sel[i]!]!;
+    if (t > limit || t < -limit) {
+      sum[0] = s;
+      return i;
+    }
+    s = t;
+  }
+  sum[0] = s;
+  return -1;
+}
+
+const sumF64 = monomorphicCopy(sumValues);
+const sumI32 = monomorphicCopy(sumValues);
+const sumSelF64 = monomorphicCopy(sumSelectedValues);
+const sumSelI32 = monomorphicCopy(sumSelectedValues);
+const totalF64 = monomorphicCopy(totalValues);
+const totalI32 = monomorphicCopy(totalValues);
+const totalSelF64 = monomorphicCopy(totalSelectedValues);
+const totalSelI32 = monomorphicCopy(totalSelectedValues);
 const addF64 = monomorphicCopy(addNumbers);
 const addI32 = monomorphicCopy(addNumbers);
 const addSelF64 = monomorphicCopy(addSelected);
