@@ -246,18 +246,35 @@ function isSingleBytes(starts: Int32Array, n: number): boolean {
   return true;
 }
 
-/** Every dictionary entry is one byte (flags, status letters) and no row is null: row i is byte i. */
+/**
+ * Every dictionary entry is one byte (flags, status letters) and no row is null: row i is byte i, and the offsets
+ * are 0, 1, 2, ... (`identityOffsets`, shared).
+ */
 function singleBytes(keys: Int32Array, chars: Uint8Array, first: number, dLength: number): Utf8Bytes {
   const n = keys.length;
-  const offsets = new Int32Array(n + 1);
   const bytes = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const k = keys[i] as number;
     if (k >>> 0 >= dLength) throw new RangeError(`dictionary index ${k} is outside the dictionary (${dLength})`);
     bytes[i] = chars[first + k] as number;
-    offsets[i + 1] = i + 1;
   }
-  return { offsets, bytes };
+  return { offsets: identityOffsets(n), bytes };
+}
+
+let identity = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * 0, 1, ..., n: the offsets of n one-byte strings, as a view of one array per thread. Columns are never written
+ * once made, so every such column shares it; it lives in a SharedArrayBuffer, so posting a column to another
+ * thread shares it instead of moving (and detaching) it.
+ */
+function identityOffsets(n: number): Int32Array {
+  if (identity.length < n + 1) {
+    const size = Math.max(n + 1, 2 * identity.length);
+    identity = new Int32Array(new SharedArrayBuffer(4 * size));
+    for (let i = 0; i < size; i++) identity[i] = i;
+  }
+  return identity.subarray(0, n + 1);
 }
 
 /** The rarer flat types (narrow or unsigned ints, float32, 64-bit dates, timestamps, large strings). */
