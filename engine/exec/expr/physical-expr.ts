@@ -18,6 +18,7 @@ import type {
 } from '../../plan/expr/index.js';
 import { type Schema, sameType } from '../../plan/types.js';
 import { evaluateCase } from './case.js';
+import { canFuse, fusedArithmetic } from './fused-arith.js';
 import { evaluateInList } from './in-list.js';
 import { compileLike } from './like.js';
 import { isPredicate, negate, not } from './logic.js';
@@ -156,22 +157,9 @@ function compileNode(e: Expr, schema: Schema, shared: Map<string, PhysicalExpr> 
           return textCompare(r, flipCmp(op), e.left.value as string);
         return general;
       }
-      const op = e.op as ArithmeticOp;
-      const general: PhysicalExpr = { evaluate: (b) => arithmetic(op, l.evaluate(b), r.evaluate(b), e.type) };
-      const literalFirst = e.left.kind === 'literal';
-      const lit = literalFirst ? e.left : e.right;
-      if (
-        lit.kind !== 'literal' ||
-        typeof lit.value !== 'number' ||
-        (e.left.kind === 'literal') === (e.right.kind === 'literal')
-      )
-        return general;
-      // `x op literal` (q1's 1 - l_discount): no constant column, one load a row.
-      const operand = literalFirst ? r : l;
-      const value = lit.value;
-      return {
-        evaluate: (b) => arithmeticScalar(op, operand.evaluate(b), value, literalFirst, e.type) ?? general.evaluate(b),
-      };
+      const single = arithmeticNode(e, l, r);
+      // Two or more exact operators in a row (price * (1 - discount)): one pass for the whole tree.
+      return canFuse(e) ? fusedArithmetic(e, (leaf) => compileExpr(leaf, schema, shared), single) : single;
     }
     case 'unary': {
       const inner = compileExpr(e.expr, schema);
@@ -208,6 +196,21 @@ function compileNode(e: Expr, schema: Schema, shared: Map<string, PhysicalExpr> 
     case 'like':
       return compileLike(e, compileExpr(e.expr, schema), compileExpr(e.pattern, schema));
   }
+}
+
+/** One arithmetic operator over its compiled operands; `x op literal` reads the column once, without a constant column. */
+function arithmeticNode(e: BinaryExpr, l: PhysicalExpr, r: PhysicalExpr): PhysicalExpr {
+  const op = e.op as ArithmeticOp;
+  const general: PhysicalExpr = { evaluate: (b) => arithmetic(op, l.evaluate(b), r.evaluate(b), e.type) };
+  const literalFirst = e.left.kind === 'literal';
+  const lit = literalFirst ? e.left : e.right;
+  if (lit.kind !== 'literal' || typeof lit.value !== 'number' || literalFirst === (e.right.kind === 'literal'))
+    return general;
+  const operand = literalFirst ? r : l;
+  const value = lit.value;
+  return {
+    evaluate: (b) => arithmeticScalar(op, operand.evaluate(b), value, literalFirst, e.type) ?? general.evaluate(b),
+  };
 }
 
 /** `t ± INTERVAL '…'` or `INTERVAL '…' + t`; the interval must be a literal. */
