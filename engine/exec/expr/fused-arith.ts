@@ -22,18 +22,27 @@ export function canFuse(e: Expr): boolean {
   return fusedNodes(e) >= 2;
 }
 
-type Loop = (columns: readonly (Float64Array | Int32Array)[], n: number, out: Float64Array) => number;
+type Loop = (
+  columns: readonly (Float64Array | Int32Array)[],
+  constants: readonly number[],
+  n: number,
+  out: Float64Array,
+) => number;
 
-/** Loops by source text: an expression shape is compiled once per thread. */
+/**
+ * Loops by source text: an expression shape is compiled once per thread (literals are parameters, so `x * 3 + y`
+ * and `x * 4 + y` share one). Emptied past MAX_LOOPS shapes, so a long-running server does not keep every one.
+ */
 const loops = new Map<string, Loop>();
+const MAX_LOOPS = 512;
 
 /**
  * `e` (where `canFuse(e)`) as one pass over its leaves: each row's whole tree is computed in registers and stored
  * once, instead of one pass and one stored column per operator (q1's `l_extendedprice * (1 - l_discount) *
  * (1 + l_tax)`: one pass instead of four). Leaves are the operands that are not fused nodes, compiled by
- * `compile`; literals that are safe integers are inlined. Falls back to `unfused` for a batch where a leaf holds
- * BigInts or some intermediate result leaves ±2^53 (NULL rows' garbage included: the unfused kernels then skip
- * them), so results are exactly those of the per-operator kernels.
+ * `compile`; literals that are safe integers are parameters of the loop. Falls back to `unfused` for a batch
+ * where a leaf holds BigInts or some intermediate result leaves ±2^53 (NULL rows' garbage included: the unfused
+ * kernels then skip them), so results are exactly those of the per-operator kernels.
  */
 export function fusedArithmetic(
   e: BinaryExpr,
@@ -41,10 +50,14 @@ export function fusedArithmetic(
   unfused: PhysicalExpr,
 ): PhysicalExpr {
   const leaves: PhysicalExpr[] = [];
+  const constants: number[] = [];
   const body: string[] = [];
   let temps = 0;
   const emit = (x: Expr): string => {
-    if (x.kind === 'literal' && typeof x.value === 'number' && Number.isSafeInteger(x.value)) return `(${x.value})`;
+    if (x.kind === 'literal' && typeof x.value === 'number' && Number.isSafeInteger(x.value)) {
+      constants.push(x.value);
+      return `k${constants.length - 1}`;
+    }
     if (!isFusedNode(x)) {
       leaves.push(compile(x));
       return `c${leaves.length - 1}[i]`;
@@ -57,7 +70,8 @@ export function fusedArithmetic(
   };
   const result = emit(e);
   const source = [
-    `const [${leaves.map((_, k) => `c${k}`).join(', ')}] = columns;`,
+    ...leaves.map((_, k) => `const c${k} = columns[${k}];`),
+    ...constants.map((_, k) => `const k${k} = constants[${k}];`),
     'let m = 0;',
     'for (let i = 0; i < n; i++) {',
     ...body,
@@ -67,7 +81,8 @@ export function fusedArithmetic(
   ].join('\n');
   let loop = loops.get(source);
   if (loop === undefined) {
-    loop = new Function('columns', 'n', 'out', source) as Loop;
+    if (loops.size >= MAX_LOOPS) loops.clear();
+    loop = new Function('columns', 'constants', 'n', 'out', source) as Loop;
     loops.set(source, loop);
   }
   const run = loop;
@@ -81,7 +96,7 @@ export function fusedArithmetic(
       }
       const n = b.length;
       const out = new Float64Array(n);
-      if (run(values, n, out) > MAX_EXACT) return unfused.evaluate(b);
+      if (run(values, constants, n, out) > MAX_EXACT) return unfused.evaluate(b);
       return makeColumn(e.type, out, andValidity(columns, n), n);
     },
   };
