@@ -1,5 +1,6 @@
-#!/usr/bin/env node
-// The `floe` executable: parses the command line, starts the server, handles signals and exit codes.
+#!/usr/bin/env -S node --single-threaded-gc
+// The `floe` executable: parses the command line, starts the server, handles signals and exit codes. Its V8 flags
+// (the shebang's) are SERVER_NODE_FLAGS (node-flags.ts).
 import { existsSync } from 'node:fs';
 import { DatasetError } from '../catalog/datasets.js';
 import { parseCliArgs, type RunCommand, USAGE, UsageError } from './cli-args.js';

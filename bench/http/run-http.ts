@@ -3,6 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '../../server/node-flags.js';
 import { generateTpch, TPCH_TABLES } from '../data/tpch-gen.js';
 import { machineFacts, machineLine } from '../lib/machine.js';
 import { REPO_ROOT } from '../lib/paths.js';
@@ -153,7 +154,15 @@ function startFloe(dir: string, workers: number | undefined, cache: boolean): Pr
   const runtime = { caching: { sql_results: { enabled: cache } } };
   // JSON is YAML: the manifest is written as JSON.
   writeFileSync(manifest, JSON.stringify({ version: 'v1', kind: 'Spicepod', name: 'http-bench', datasets, runtime }));
-  const args = [join(REPO_ROOT, 'dist/server/cli.js'), 'run', '--manifest', manifest, '--http', '127.0.0.1:0'];
+  const args = [
+    ...SERVER_NODE_FLAGS,
+    join(REPO_ROOT, 'dist/server/cli.js'),
+    'run',
+    '--manifest',
+    manifest,
+    '--http',
+    '127.0.0.1:0',
+  ];
   if (workers !== undefined) args.push('--workers', String(workers));
   return startServerProcess(args, /floe ready: http:\/\/127\.0\.0\.1:(\d+)/);
 }

@@ -28,7 +28,11 @@ export function startServerProcess(
     let out = '';
     const timer = setTimeout(() => {
       void stop();
-      reject(new Error(`${args[0]} did not become ready within ${timeoutMs / 1000} s\n${stderr}`));
+      reject(
+        new Error(
+          `${args.find((a) => !a.startsWith('-'))} did not become ready within ${timeoutMs / 1000} s\n${stderr}`,
+        ),
+      );
     }, timeoutMs);
     child.stdout.on('data', (d: Buffer) => {
       out += d;

@@ -2,6 +2,7 @@
 // fresh child (data loaded again) after a crash, so one runaway query cannot end the whole benchmark.
 import { type ChildProcess, fork } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { SERVER_NODE_FLAGS } from '../../server/node-flags.js';
 import type { ChildReply, ChildRequest } from './engine-child.js';
 
 const CHILD_SCRIPT = new URL('./engine-child.js', import.meta.url);
@@ -33,7 +34,8 @@ export class EngineProcess {
     const child = fork(CHILD_SCRIPT, [], {
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
       serialization: 'advanced',
-      execArgv: [...process.execArgv, '--expose-gc'],
+      // floe runs with the server's V8 flags, as it does behind `npm start`.
+      execArgv: [...process.execArgv, '--expose-gc', ...(this.#load.engine === 'floe' ? SERVER_NODE_FLAGS : [])],
     });
     this.#child = child;
     createInterface({ input: child.stderr! }).on('line', (line) => {

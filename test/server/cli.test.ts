@@ -1,10 +1,11 @@
 // The `floe` executable as a user runs it: ready line, queries, signals, exit codes, the built-in sample.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { stat, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '../../server/node-flags.js';
 import { makeTempDir, writePeople } from '../helpers/fixtures.js';
 import { post } from '../helpers/http.js';
 
@@ -121,5 +122,17 @@ describe('floe run', () => {
     const help = await runCli(['--help'], dir).exit;
     assert.equal(help.code, 0);
     assert.match(help.stdout, /Usage: floe run \[options\]/);
+  });
+});
+
+describe("the server's V8 flags", () => {
+  it("are in the executable's shebang and npm start, and this node accepts them", async () => {
+    const flags = SERVER_NODE_FLAGS.join(' ');
+    const shebang = (await readFile(CLI, 'utf8')).split('\n', 1)[0];
+    assert.equal(shebang, `#!/usr/bin/env -S node ${flags}`);
+    const pkg = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8'));
+    assert.match(pkg.scripts.start, new RegExp(` node ${flags} dist/server/cli\\.js run$`));
+    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, '-e', 'process.exit(7)'], { stdio: 'ignore' });
+    assert.equal(await new Promise((resolve) => child.on('exit', resolve)), 7);
   });
 });
