@@ -11,12 +11,12 @@ import type { DataMode } from './tpch/bench-engines.js';
 import { compareTpch, comparisonReport } from './tpch/compare-tpch.js';
 import { parseEngines } from './tpch/engine-names.js';
 import { extraReport } from './tpch/extra-report.js';
-import { runTpch } from './tpch/run-tpch.js';
+import { parseQueryIds, runTpch } from './tpch/run-tpch.js';
 import { type TpchResults, tpchReport } from './tpch/tpch-results.js';
 
 const USAGE = `usage: npm run bench -- <command> [options]
 
-  tpch [--sf 1] [--mode files|memory|both] [--runs 5] [--threads 1] [--queries 1,6,...]
+  tpch [--sf 1] [--mode files|memory|both] [--runs 5] [--threads 1] [--queries 1,6,12..14]
        [--timeout 300] [--seed 1] [--label NAME] [--no-save] [--engines floe,duckdb[,polars][,alasql]]
       The 22 TPC-H queries on floe and DuckDB, interleaved; writes bench/results/<date>-<label>.json
       (label default: tpch-sf<sf>-<mode>). --threads is DuckDB's (floe runs a query on one thread, plus one Parquet decode thread per core in files mode).
@@ -122,7 +122,8 @@ async function tpch(args: string[]): Promise<number> {
   }
   const modes = values.mode === 'both' ? ['files', 'memory'] : [values.mode];
   if (!modes.every((m) => m === 'files' || m === 'memory')) return usage('--mode is files, memory or both');
-  const queries = values.queries?.split(',').map((q) => `q${q.replace(/^q/i, '').padStart(2, '0')}`);
+  const queries = values.queries === undefined ? undefined : parseQueryIds(values.queries);
+  if (queries === null) return usage('--queries takes query numbers 1-22 and ranges, e.g. 1,6,12..14');
   for (const mode of modes as DataMode[]) {
     const label = values.label ?? `tpch-sf${values.sf}-${mode}`;
     const results = await runTpch({

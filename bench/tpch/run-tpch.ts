@@ -43,6 +43,20 @@ export interface TpchOptions {
   readonly log: (line: string) => void;
 }
 
+/** `1,6,q12..14` (or `12-14`) as query ids `q01`, `q06`, `q12` … `q14`; null when an item is not 1-22 or a range of them. */
+export function parseQueryIds(text: string): string[] | null {
+  const out: string[] = [];
+  for (const item of text.split(',')) {
+    const m = /^\s*q?(\d+)\s*(?:(?:\.\.|-)\s*q?(\d+)\s*)?$/i.exec(item);
+    if (m === null) return null;
+    const from = Number(m[1]);
+    const to = m[2] === undefined ? from : Number(m[2]);
+    if (from < 1 || to > 22 || from > to) return null;
+    for (let q = from; q <= to; q++) out.push(`q${String(q).padStart(2, '0')}`);
+  }
+  return out;
+}
+
 /** The query texts by id (`q01` …), from bench/tpch/queries/. */
 export function loadQueries(ids?: readonly string[]): Map<string, string> {
   const all = readdirSync(TPCH_QUERIES_DIR)

@@ -5,6 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
+import { parseQueryIds } from '../../../bench/tpch/run-tpch.js';
+
 const CLI = fileURLToPath(new URL('../../../bench/cli.js', import.meta.url));
 const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
 
@@ -20,4 +22,13 @@ test('bench CLI: --help after a command prints the usage', () => {
   const r = run('http', '--help');
   assert.equal(r.status, 0);
   assert.match(r.stdout, /usage: npm run bench/);
+});
+
+test('bench CLI: --queries takes numbers and ranges; anything else is a usage error, not a stack trace', () => {
+  assert.deepEqual(parseQueryIds('1,q6, 12..14,20-21'), ['q01', 'q06', 'q12', 'q13', 'q14', 'q20', 'q21']);
+  for (const bad of ['0', '23', '5..3', '1..', 'x', '']) assert.equal(parseQueryIds(bad), null, bad);
+  const r = run('tpch', '--queries', '1..30', '--no-save');
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--queries takes query numbers 1-22/);
+  assert.doesNotMatch(r.stderr, /\n\s+at /);
 });
