@@ -55,42 +55,26 @@ export function arithmeticScalar(
   const x = a.values;
   if (!(x instanceof Float64Array || x instanceof Int32Array)) return null;
   const n = a.length;
-  let out: Float64Array | null;
-  if (op === '+') out = addScalar(x, value, n);
-  else if (op === '*') out = mulScalar(x, value, n);
-  else if (op === '-') out = literalFirst ? subFromScalar(x, value, n) : addScalar(x, -value, n);
-  else return null;
+  // x + v = x·1 + v, x - v = x·1 + (-v), v - x = x·(-1) + v, x · v = x·v + (-0): one loop (adding -0 keeps a -0
+  // product, as the two-column kernel gives it). x·(±1) is exact, so the sum's range check covers the whole row.
+  if (op === '+') return scalarColumn(linearScalar(x, 1, value, n), a, type);
+  if (op === '-')
+    return scalarColumn(literalFirst ? linearScalar(x, -1, value, n) : linearScalar(x, 1, -value, n), a, type);
+  if (op === '*') return scalarColumn(linearScalar(x, value, -0, n), a, type);
+  return null;
+}
+
+function scalarColumn(out: Float64Array | null, a: Column, type: DataType): Column | null {
   if (out === null) return null;
-  return makeColumn(type, type.id === 'int32' ? toInt32(out, a.valid) : out, a.valid, n);
+  return makeColumn(type, type.id === 'int32' ? toInt32(out, a.valid) : out, a.valid, a.length);
 }
 
-function addScalar(x: Num, c: number, n: number): Float64Array | null {
+/** `x[i] * k + c` for every row; null when one leaves ±2^53. */
+function linearScalar(x: Num, k: number, c: number, n: number): Float64Array | null {
   const out = new Float64Array(n);
   let max = 0;
   for (let i = 0; i < n; i++) {
-    const r = (x[i] as number) + c;
-    out[i] = r;
-    max = Math.max(max, Math.abs(r));
-  }
-  return max > MAX_EXACT ? null : out;
-}
-
-function subFromScalar(x: Num, c: number, n: number): Float64Array | null {
-  const out = new Float64Array(n);
-  let max = 0;
-  for (let i = 0; i < n; i++) {
-    const r = c - (x[i] as number);
-    out[i] = r;
-    max = Math.max(max, Math.abs(r));
-  }
-  return max > MAX_EXACT ? null : out;
-}
-
-function mulScalar(x: Num, c: number, n: number): Float64Array | null {
-  const out = new Float64Array(n);
-  let max = 0;
-  for (let i = 0; i < n; i++) {
-    const r = (x[i] as number) * c;
+    const r = (x[i] as number) * k + c;
     out[i] = r;
     max = Math.max(max, Math.abs(r));
   }
