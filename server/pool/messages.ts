@@ -10,13 +10,33 @@ import type { ResultFormat } from '../serialize/serializer.js';
 export const CANCEL_SLOTS = 65_536;
 export const CANCEL_MASK = CANCEL_SLOTS - 1;
 
-/** One query for a worker (a Piscina task). */
+/** One query for a worker. */
 export interface QueryTask {
   /** Names the query in stream messages on the worker's port. */
   readonly id: number;
+  /** This hand-out's claim ticket (see `CLAIM_SLOTS`): the worker runs the query only if it claims it. */
+  readonly ticket: number;
   readonly sql: string;
   readonly params?: ParamValues;
   readonly format: ResultFormat;
+}
+
+/** One Piscina task: queries the worker runs one after the other (see `BatchQueue`). */
+export interface QueryBatch {
+  readonly tasks: readonly QueryTask[];
+}
+
+/** A query the worker has finished: its answer when it did not stream (null when it streamed or was cancelled). */
+export interface Finished {
+  readonly id: number;
+  /** What running and serializing it took (the main thread learns which queries are cheap); -1 if cancelled. */
+  readonly ms: number;
+  readonly message: WorkerMessage | null;
+}
+
+/** A batch's task result: the queries it ran, in order (not those the main thread took back). */
+export interface BatchResult {
+  readonly finished: readonly Finished[];
 }
 
 /**
@@ -30,9 +50,9 @@ export interface WireError {
 }
 
 /**
- * How one query ends or streams. A result that fits one chunk comes back as the task's own result (`whole`,
- * or `error` before any output): one message each way. A longer one goes over the worker's port as `head`,
- * `chunk`*, then `end` or `error`, and the task's result is null.
+ * How one query ends or streams. A result that fits one chunk comes back whole (`whole`, or `error` before any
+ * output) among its batch's `Finished` answers. A longer one goes over the worker's port as `head`,
+ * `chunk`*, then `end` or `error`, and its `Finished` message is null.
  */
 export type WorkerMessage =
   | { readonly type: 'whole'; readonly head: Head; readonly body: ArrayBuffer }

@@ -5,18 +5,24 @@ import { Piscina } from 'piscina';
 import type { CatalogSnapshot } from '../../catalog/snapshot.js';
 import type { ParamValues } from '../../engine/index.js';
 import type { ResultFormat } from '../serialize/serializer.js';
+import { BATCH_BUDGET_MS, BatchQueue, costKey, MAX_BATCH } from './batch-queue.js';
+import { CLAIM_SLOTS, stealTicket } from './claims.js';
 import { logInternalError } from './error-ref.js';
 import {
+  type BatchResult,
   CANCEL_MASK,
   CANCEL_SLOTS,
+  type Finished,
   type Head,
   type MainMessage,
+  type QueryBatch,
   type QueryTask,
   type StreamMessage,
   type WireError,
   type WorkerHello,
   type WorkerMessage,
 } from './messages.js';
+import type { PoolWorkerData } from './worker.js';
 
 /** Receives one query's stream on the main thread. Exactly one of `whole`, `end` or `error` ends it. */
 export interface QuerySink {
@@ -39,7 +45,7 @@ export interface QueryPool {
   readonly ready: Promise<void>;
   /** Queues a query; returns a function that cancels it (safe to call at any time, also after the end). */
   query(request: QueryRequest, sink: QuerySink): () => void;
-  /** Waits for running tasks, then stops the workers. */
+  /** Waits for the queued and running queries, then stops the workers. */
   close(): Promise<void>;
 }
 
@@ -58,22 +64,40 @@ function decodeThreadsPerWorker(workers: number): string {
 
 /** One query's state on the main thread while its answer is outstanding. */
 interface Outstanding {
+  readonly id: number;
+  readonly request: QueryRequest;
   readonly sink: QuerySink;
+  /** `costKey` of its SQL. */
+  readonly key: string | null;
+  /** Its claim ticket in the batch it was last handed out in (see `CLAIM_SLOTS`). */
+  ticket: number;
   /** The worker port its stream arrives on, once the first streamed message came. */
   port: MessagePort | null;
+  cancelled: boolean;
+}
+
+/** A batch a worker is running: the queries not taken back, and when it was handed out. */
+interface RunningBatch {
+  readonly queries: Outstanding[];
+  readonly started: number;
 }
 
 /**
- * Starts the workers (each builds the catalog from `snapshot` once). A small answer comes back as the task's
- * result; a long one streams over its worker's port (one per worker, made at start-up), tagged with the
- * query's id. Cancelling stores the query's id in its slot of the shared cancel flags (`CANCEL_SLOTS`), which
- * the worker reads before it starts the query and between batches, so an abandoned query stops soon, and one still queued is skipped. Never
- * Piscina's abort signal, which would kill the thread. A task that fails outside the query (worker crash)
- * ends as an internal error.
+ * Starts the workers (each builds the catalog from `snapshot` once). Queries wait in a `BatchQueue` on the main
+ * thread; each worker runs one Piscina task at a time, a batch of queries (one, or several that were cheap last
+ * time), handed out as soon as it is free: under load, one task carries many point lookups. If a batch runs past
+ * `BATCH_BUDGET_MS` while a worker is free, the queries it has not started are taken back (`stealTicket`) and
+ * handed out again first. A small answer comes back among the task's result; a long one streams over its
+ * worker's port (one per worker, made at start-up), tagged with the query's id. Cancelling drops a queued query,
+ * and stores the query's id in its slot of the shared cancel flags (`CANCEL_SLOTS`), which the worker reads
+ * before it starts the query and between batches, so an abandoned query stops soon. Never Piscina's abort
+ * signal, which would kill the thread. A task that fails outside its queries (worker crash) ends each of them
+ * still outstanding as an internal error.
  */
 export function createQueryPool(options: QueryPoolOptions): QueryPool {
   const threads = Math.max(1, options.workers ?? availableParallelism());
   const cancels = new Int32Array(new SharedArrayBuffer(4 * CANCEL_SLOTS));
+  const claims = new Int32Array(new SharedArrayBuffer(4 * CLAIM_SLOTS));
   const piscina = new Piscina({
     filename: WORKER_FILE,
     minThreads: threads,
@@ -82,14 +106,21 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
     // Idle workers wait for tasks with Atomics.waitAsync: a new task wakes them without an event-loop message, and
     // their loops keep running, so their ports still receive acks and cancels (Atomics.wait, 'sync', would block them).
     atomics: 'async',
-    workerData: { snapshot: options.snapshot, cancels },
+    workerData: { snapshot: options.snapshot, cancels, claims } satisfies PoolWorkerData,
     // Piscina's run/wait-time histograms are not read anywhere; recording them cost every task.
     recordTiming: false,
     // Each query worker that scans Parquet starts its own decode threads: share the cores among the workers.
     env: { ...process.env, FLOE_DECODE_THREADS: process.env.FLOE_DECODE_THREADS ?? decodeThreadsPerWorker(threads) },
   });
   const outstanding = new Map<number, Outstanding>();
+  const queue = new BatchQueue<Outstanding>();
   const ports: MessagePort[] = [];
+  /** Batches handed to Piscina and not yet settled: at most one per worker. */
+  const running = new Set<RunningBatch>();
+  let nextTicket = 1;
+  let dispatchScheduled = false;
+  let stealTimer: NodeJS.Timeout | null = null;
+  let whenIdle: (() => void) | null = null;
   let allReady = () => {};
   const ready = new Promise<void>((resolve, reject) => {
     allReady = resolve;
@@ -97,6 +128,80 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
   });
   // A failed start is reported through `ready`; if nobody awaits it, it must not be "unhandled".
   ready.catch(() => {});
+
+  /** Delivers finished queries' answers and learns their costs. */
+  const finish = (finished: readonly Finished[]) => {
+    for (const f of finished) {
+      const q = outstanding.get(f.id);
+      if (q === undefined) continue;
+      if (f.ms >= 0) queue.recordCost(q.key, f.ms);
+      // null: the answer streamed (or the query was cancelled); its last stream message closes it.
+      if (f.message === null) continue;
+      outstanding.delete(f.id);
+      deliver(f.message, q.sink, () => {});
+    }
+  };
+  const fail = (queries: readonly Outstanding[], e: unknown) => {
+    const ref = logInternalError('query worker failed', e);
+    for (const q of queries) {
+      if (!outstanding.delete(q.id)) continue;
+      q.sink.error({ kind: 'internal', message: 'Internal server error', ref });
+    }
+  };
+  /** Takes back the queries not yet started of batches running past the budget, to the front of the queue. */
+  const takeBackLate = () => {
+    const now = performance.now();
+    for (const batch of running) {
+      const { queries } = batch;
+      if (queries.length < 2 || now - batch.started < BATCH_BUDGET_MS) continue;
+      // The worker starts them in order: the ones it has not claimed are a tail.
+      let keep = queries.length;
+      while (keep > 1 && stealTicket(claims, queries[keep - 1].ticket)) keep--;
+      queue.putBack(queries.splice(keep));
+    }
+  };
+  const handOut = (queries: Outstanding[]) => {
+    const batch: RunningBatch = { queries, started: performance.now() };
+    running.add(batch);
+    const tasks = queries.map((q): QueryTask => {
+      q.ticket = nextTicket;
+      // Tickets stay positive int32s (their negation marks a query taken back).
+      nextTicket = nextTicket === 0x7fffffff ? 1 : nextTicket + 1;
+      return { ...q.request, id: q.id, ticket: q.ticket };
+    });
+    piscina.run({ tasks } satisfies QueryBatch).then(
+      (result: BatchResult) => {
+        running.delete(batch);
+        finish(result.finished);
+        dispatch();
+      },
+      (e: unknown) => {
+        running.delete(batch);
+        fail(batch.queries, e);
+        dispatch();
+      },
+    );
+  };
+  const dispatch = () => {
+    dispatchScheduled = false;
+    if (running.size < threads) takeBackLate();
+    while (running.size < threads && queue.size > 0) {
+      // Share what waits among the free workers.
+      const queries = queue.take(Math.min(MAX_BATCH, Math.ceil(queue.size / (threads - running.size))));
+      if (queries.length === 0) break;
+      handOut(queries);
+    }
+    if (running.size < threads && stealTimer === null && [...running].some((b) => b.queries.length > 1)) {
+      // A worker is free: look again once the batches running now have used their budget.
+      stealTimer = setTimeout(() => {
+        stealTimer = null;
+        dispatch();
+      }, BATCH_BUDGET_MS);
+      stealTimer.unref();
+    }
+    if (running.size === 0 && queue.size === 0) whenIdle?.();
+  };
+
   piscina.on('message', (m: WorkerHello) => {
     if (m?.type !== 'floe-worker-port') return;
     const port = m.port;
@@ -119,29 +224,27 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
       const id = nextId;
       // Ids stay positive int32s (they are stored in the cancel slots); reused only after 2^31 queries.
       nextId = nextId === 0x7fffffff ? 1 : nextId + 1;
-      const q: Outstanding = { sink, port: null };
+      const q: Outstanding = { id, request, sink, key: costKey(request.sql), ticket: 0, port: null, cancelled: false };
       outstanding.set(id, q);
-      const task: QueryTask = { ...request, id };
-      piscina.run(task).then(
-        (result: WorkerMessage | null) => {
-          // null: the answer streams (or the query was cancelled); its last message closes it.
-          if (result === null || !outstanding.delete(id)) return;
-          deliver(result, sink, () => {});
-        },
-        (e: unknown) => {
-          if (!outstanding.delete(id)) return;
-          const ref = logInternalError('query worker failed', e);
-          sink.error({ kind: 'internal', message: 'Internal server error', ref });
-        },
-      );
+      queue.push(q);
+      // Requests that arrive in one turn of the event loop are handed out together, after it.
+      if (!dispatchScheduled && running.size < threads) {
+        dispatchScheduled = true;
+        setImmediate(dispatch);
+      }
       return () => {
         if (!outstanding.delete(id)) return;
+        q.cancelled = true;
         Atomics.store(cancels, id & CANCEL_MASK, id);
         // A query waiting for credit idles on its event loop: wake it so it sees the flag.
         q.port?.postMessage({ type: 'cancel', id } satisfies MainMessage);
       };
     },
     async close() {
+      await new Promise<void>((resolve) => {
+        whenIdle = resolve;
+        dispatch();
+      });
       await piscina.close();
       for (const p of ports) p.close();
     },

@@ -5,8 +5,19 @@ import { type CatalogSnapshot, catalogFromSnapshot } from '../../catalog/snapsho
 import { createEngine, type Engine } from '../../engine/index.js';
 import { CONTENT_TYPES, createSerializer } from '../serialize/serializer.js';
 import { ChunkSender } from './chunk-sender.js';
+import { claimTicket } from './claims.js';
 import { FlagSignal } from './flag-signal.js';
-import { CANCEL_MASK, type MainMessage, type QueryTask, type WorkerHello, type WorkerMessage } from './messages.js';
+import {
+  type BatchResult,
+  CANCEL_MASK,
+  type Finished,
+  type MainMessage,
+  type QueryBatch,
+  type QueryTask,
+  type WorkerHello,
+  type WorkerMessage,
+} from './messages.js';
+
 import { toWireError } from './wire-error.js';
 
 /** What `createQueryPool` hands every worker (structured-cloned; SharedArrayBuffers stay shared). */
@@ -14,9 +25,11 @@ export interface PoolWorkerData {
   readonly snapshot: CatalogSnapshot;
   /** The shared cancel flags (see `CANCEL_SLOTS`). */
   readonly cancels: Int32Array;
+  /** The shared claim slots (see `CLAIM_SLOTS`). */
+  readonly claims: Int32Array;
 }
 
-const cancels = (workerData as PoolWorkerData).cancels;
+const { cancels, claims } = workerData as PoolWorkerData;
 const isCancelled = (id: number) => Atomics.load(cancels, id & CANCEL_MASK) === id;
 
 const enginePromise: Promise<Engine> = catalogFromSnapshot((workerData as PoolWorkerData).snapshot).then((catalog) =>
@@ -42,12 +55,28 @@ enginePromise.finally(() => {
 });
 
 /**
- * Runs `task.sql` and serializes the result. Returns the whole answer (or its error) when it fits one chunk,
- * moved rather than copied; otherwise streams it on the worker's port and returns null (see `WorkerMessage`).
+ * Runs a batch's queries in order (the Piscina task) and returns their answers together, bodies moved rather
+ * than copied. It skips a query the main thread has taken back (`stealTicket`: a query that turned out slow
+ * held the batch past `BATCH_BUDGET_MS` while another worker was free).
+ */
+export default async function runBatch(batch: QueryBatch): Promise<BatchResult> {
+  const finished: Finished[] = [];
+  for (const task of batch.tasks) {
+    if (!claimTicket(claims, task.ticket)) continue;
+    const begin = performance.now();
+    const message = await runQuery(task);
+    finished.push({ id: task.id, ms: isCancelled(task.id) ? -1 : performance.now() - begin, message });
+  }
+  return moved(finished);
+}
+
+/**
+ * Runs `task.sql` and serializes the result. Returns the whole answer (or its error) when it fits one chunk;
+ * otherwise streams it on the worker's port and returns null (see `WorkerMessage`).
  * Errors travel as messages, never as rejections, so Piscina never sees a failed task. A query whose cancel
  * flag is set stops between batches and sends nothing more; one cancelled while queued never starts.
  */
-export default async function runQuery(task: QueryTask): Promise<WorkerMessage | null> {
+async function runQuery(task: QueryTask): Promise<WorkerMessage | null> {
   if (isCancelled(task.id)) return null;
   const flag = new FlagSignal(() => isCancelled(task.id));
   const signal = flag.asAbortSignal;
@@ -68,8 +97,7 @@ export default async function runQuery(task: QueryTask): Promise<WorkerMessage |
     }
     if (signal.aborted) return null;
     await sender.write(serializer.end());
-    const whole = sender.end();
-    return whole?.type === 'whole' ? moved(whole, whole.body) : null;
+    return sender.end();
   } catch (e) {
     if (signal.aborted) return null;
     const error = { type: 'error', error: toWireError(e) } as const;
@@ -81,7 +109,10 @@ export default async function runQuery(task: QueryTask): Promise<WorkerMessage |
   }
 }
 
-/** `value` as a Piscina result whose `body` is transferred, not copied. */
-function moved(value: WorkerMessage, body: ArrayBuffer): WorkerMessage {
-  return move({ [transferableSymbol]: [body], [valueSymbol]: value } as never) as unknown as WorkerMessage;
+/** The batch's result as a Piscina result whose bodies are transferred, not copied. */
+function moved(finished: Finished[]): BatchResult {
+  const value: BatchResult = { finished };
+  const bodies: ArrayBuffer[] = [];
+  for (const f of finished) if (f.message?.type === 'whole') bodies.push(f.message.body);
+  return move({ [transferableSymbol]: bodies, [valueSymbol]: value } as never) as unknown as BatchResult;
 }
