@@ -103,7 +103,13 @@ export class DecodePool {
     const worker = new Worker(WORKER_FILE);
     worker.unref();
     worker.on('message', (reply: DecodeReply) => {
-      if (slot.worker === worker) this.#finish(slot, reply);
+      if (slot.worker !== worker) return;
+      // The thread is ending (its wasm trapped): the slot's next row group goes to a fresh thread, not to it.
+      if ('fatal' in reply && reply.fatal === true) {
+        slot.worker = null;
+        worker.unref();
+      }
+      this.#finish(slot, reply);
     });
     // 'error' (an uncaught exception in the thread) is always followed by 'exit'.
     worker.on('error', () => {});

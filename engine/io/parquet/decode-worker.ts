@@ -17,7 +17,12 @@ export interface DecodeRequest {
 
 export type DecodeReply =
   | { readonly id: number; readonly batches: DecodedGroup }
-  | { readonly id: number; readonly error: string };
+  | {
+      readonly id: number;
+      readonly error: string;
+      /** The thread ends after this reply (a wasm trap): the pool must not hand it another row group. */
+      readonly fatal?: boolean;
+    };
 
 // Files stay open between requests (a scan asks for many row groups of one file); the oldest closes first.
 const MAX_OPEN_FILES = 32;
@@ -56,10 +61,10 @@ function buffersOf(batches: DecodedGroup): ArrayBuffer[] {
 
 let current: DecodeRequest | null = null;
 
-function fail(req: DecodeRequest, e: unknown): void {
+function fail(req: DecodeRequest, e: unknown, fatal: boolean): void {
   open.delete(`${req.version}:${req.path}`);
   const error = e instanceof Error ? `${e.name === 'RuntimeError' ? 'decoder trapped: ' : ''}${e.message}` : String(e);
-  parentPort?.postMessage({ id: req.id, error } satisfies DecodeReply);
+  parentPort?.postMessage({ id: req.id, error, fatal } satisfies DecodeReply);
 }
 
 parentPort?.on('message', async (req: DecodeRequest) => {
@@ -68,15 +73,16 @@ parentPort?.on('message', async (req: DecodeRequest) => {
     const batches = await decodeRowGroup(await fileAt(req.path, req.version), req.rowGroup, req.columns, req.limit);
     parentPort?.postMessage({ id: req.id, batches } satisfies DecodeReply, buffersOf(batches));
   } catch (e) {
-    fail(req, e);
     // A wasm trap leaves parquet-wasm's instance unusable: end this thread; the pool starts a fresh one.
-    if (e instanceof Error && e.name === 'RuntimeError') process.exit(1);
+    const trapped = e instanceof Error && e.name === 'RuntimeError';
+    fail(req, e, trapped);
+    if (trapped) process.exit(1);
   }
   current = null;
 });
 
 // parquet-wasm can trap inside a callback of its own (a corrupt page), outside the awaited promise.
 process.on('uncaughtException', (e) => {
-  if (current !== null) fail(current, e);
+  if (current !== null) fail(current, e, true);
   process.exit(1);
 });

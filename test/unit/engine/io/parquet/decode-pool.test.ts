@@ -131,17 +131,22 @@ async function queryCells(table: TableProvider, sql: string): Promise<(string | 
   return rowsOf((await engine.execute(sql)).batches);
 }
 
-test('a corrupt file fails its query with an error naming the file; the pool keeps serving', async () => {
-  const bad = join(dir, 'corrupt.parquet');
+/** A zstd-compressed file with its data pages scribbled over and its footer (size, statistics) intact. */
+async function writeCorrupt(name: string): Promise<string> {
+  const bad = join(dir, name);
   await writeParquetFile(
     bad,
     [{ name: 'x', type: { id: 'utf8' }, values: Array.from({ length: 5_000 }, (_, i) => `value ${i * 7919}`) }],
     { rowGroupRows: 1_000, compression: 'zstd' },
   );
-  // Scribble over the data pages but leave the footer (and so the size and the statistics) intact.
   const fh = await open(bad, 'r+');
   await fh.write(Buffer.alloc(4_000, 0xab), 0, 4_000, 100);
   await fh.close();
+  return bad;
+}
+
+test('a corrupt file fails its query with an error naming the file; the pool keeps serving', async () => {
+  const bad = await writeCorrupt('corrupt.parquet');
   const corrupt = await createParquetTable([bad]);
   await assert.rejects(queryCells(corrupt, 'SELECT count(x) FROM t'), (e: Error & { kind?: string }) => {
     assert.equal(e.kind, 'exec');
@@ -153,6 +158,23 @@ test('a corrupt file fails its query with an error naming the file; the pool kee
   assert.deepEqual(await queryCells(good, 'SELECT count(*), sum(id) FROM t WHERE id < 13000'), [
     ['13000', String((13_000 * 12_999) / 2)],
   ]);
+});
+
+test('a row group queued behind one whose decode kills the thread goes to a fresh thread', async () => {
+  const pool = new DecodePool(1);
+  const bad = {
+    path: await writeCorrupt('corrupt-1.parquet'),
+    version: 'v1',
+    rowGroup: 0,
+    columns: ['x'],
+    limit: null,
+  };
+  const good = { path: paths[0]!, version: 'v1', rowGroup: 0, columns: ['id'], limit: null };
+  const failed = assert.rejects(pool.decode(bad), /corrupt-1\.parquet.*trapped/);
+  const queued = pool.decode(good);
+  await failed;
+  assert.equal((await queued)[0]!.length, GROUP_ROWS);
+  await pool.close();
 });
 
 test('a truncated file is refused when the table opens, with its name', async () => {
