@@ -7,6 +7,7 @@ import type { ColumnStats } from '../io/parquet/footer.js';
 import { mayMatch } from '../io/parquet/prune.js';
 import { columnsOf, type Expr } from '../plan/expr/index.js';
 import type { Schema } from '../plan/types.js';
+import { narrowToBounds, type ZoneBound, zoneBounds } from './zone-bounds.js';
 
 /** Structured-cloneable table data: typed arrays over SharedArrayBuffers cross threads without copying. */
 export interface MemoryTableData {
@@ -63,11 +64,13 @@ export const ZONE_ROWS = 4096;
 /**
  * Min/max of the numeric and date columns per zone of ZONE_ROWS rows (and so per chunk), computed on first use,
  * so pushed filters skip chunks the way Parquet row groups are pruned, and zones inside the chunks that remain
- * (an accelerated table loaded in key order keeps its chunks' and zones' ranges apart).
+ * (an accelerated table loaded in key order keeps its chunks' and zones' ranges apart). A zone whose values are
+ * sorted is also narrowed to the rows a comparison with a literal can match, by binary search (`zoneBounds`):
+ * a point lookup on a key column reads a few rows, not 4,096.
  */
 class ZoneMaps {
   /** Per column: per chunk, the chunk's stats and its zones' stats (undefined when the column has none). */
-  readonly #stats = new Map<string, ({ chunk: ColumnStats; zones: ColumnStats[] } | undefined)[]>();
+  readonly #stats = new Map<string, (ZoneStats | undefined)[]>();
   constructor(
     readonly data: MemoryTableData,
     readonly index: ReadonlyMap<string, number>,
@@ -84,24 +87,42 @@ class ZoneMaps {
   pruner(filters: readonly Expr[]): { ranges(chunk: number): [number, number][] } {
     let useless = 0;
     const names = columnNames(filters);
+    const bounds = zoneBounds(filters, (name) => {
+      const at = this.index.get(name);
+      return at === undefined ? undefined : this.data.schema.fields[at]!.type;
+    });
     return {
       ranges: (chunk) => {
         const n = this.data.chunks[chunk]!.length;
         if (filters.length === 0) return [[0, n]];
         if (!this.#test(filters, names, chunk, -1)) return [];
-        if (n <= ZONE_ROWS || useless >= 2) return [[0, n]];
+        if (useless >= 2) return [[0, n]];
+        if (n <= ZONE_ROWS) {
+          const [from, to] = this.#narrow(bounds, chunk, 0, 0, n);
+          return from < to ? [[from, to]] : [];
+        }
         const runs: [number, number][] = [];
         for (let z = 0, start = 0; start < n; z++, start += ZONE_ROWS) {
           if (!this.#test(filters, names, chunk, z)) continue;
-          const end = Math.min(n, start + ZONE_ROWS);
+          const [from, to] = this.#narrow(bounds, chunk, z, start, Math.min(n, start + ZONE_ROWS));
+          if (from >= to) continue;
           const last = runs[runs.length - 1];
-          if (last !== undefined && last[1] === start) last[1] = end;
-          else runs.push([start, end]);
+          if (last !== undefined && last[1] === from) last[1] = to;
+          else runs.push([from, to]);
         }
         useless = runs.length === 1 && runs[0]![0] === 0 && runs[0]![1] === n ? useless + 1 : 0;
         return runs;
       },
     };
+  }
+
+  /** Rows [start, end) of zone `zone` of `chunk` narrowed by the bounds on columns sorted in that zone. */
+  #narrow(bounds: readonly ZoneBound[], chunk: number, zone: number, start: number, end: number): [number, number] {
+    if (bounds.length === 0) return [start, end];
+    const usable = bounds.filter((b) => this.#column(b.name)?.[chunk]?.sorted[zone] === true);
+    if (usable.length === 0) return [start, end];
+    const values = (name: string) => this.data.chunks[chunk]!.columns[this.index.get(name)!]!.values as Float64Array;
+    return narrowToBounds(usable, values, start, end);
   }
 
   /** Whether `filters` may match chunk `chunk` (zone -1) or one zone of it. */
@@ -144,16 +165,32 @@ function namesOf(filter: Expr): string[] {
   return out;
 }
 
+/** A chunk column's stats, its zones' stats, and which zones hold sorted values (non-decreasing, no NULL). */
+interface ZoneStats {
+  readonly chunk: ColumnStats;
+  readonly zones: readonly ColumnStats[];
+  readonly sorted: readonly boolean[];
+}
+
 /** The stats of each zone of a chunk's column and of the whole chunk; undefined when the column has none. */
-function zoneStats(col: Column, n: number): { chunk: ColumnStats; zones: ColumnStats[] } | undefined {
+function zoneStats(col: Column, n: number): ZoneStats | undefined {
   const zones: ColumnStats[] = [];
+  const sorted: boolean[] = [];
   for (let start = 0; start < n; start += ZONE_ROWS) {
-    const s = columnStats(col, start, Math.min(n, start + ZONE_ROWS));
+    const end = Math.min(n, start + ZONE_ROWS);
+    const s = columnStats(col, start, end);
     if (s === undefined) return undefined;
     zones.push(s);
+    sorted.push(s.nullCount === 0 && isSorted(col.values as Float64Array | Int32Array, start, end));
   }
   const chunk = columnStats(col, 0, n);
-  return chunk === undefined ? undefined : { chunk, zones };
+  return chunk === undefined ? undefined : { chunk, zones, sorted };
+}
+
+/** Whether values [from, to) never decrease (NaN is ruled out by `columnStats`). */
+function isSorted(v: Float64Array | Int32Array, from: number, to: number): boolean {
+  for (let i = from + 1; i < to; i++) if (v[i]! < v[i - 1]!) return false;
+  return true;
 }
 
 /** Min/max of rows [from, to) in the form Parquet statistics take (decimals unscaled, dates as Dates). */
