@@ -7,7 +7,7 @@ import type { ColumnStats } from '../io/parquet/footer.js';
 import { mayMatch } from '../io/parquet/prune.js';
 import { columnsOf, type Expr } from '../plan/expr/index.js';
 import type { Schema } from '../plan/types.js';
-import { narrowToBounds, type ZoneBound, zoneBounds } from './zone-bounds.js';
+import { boundMayMatch, narrowToBounds, type ZoneBound, zoneBounds } from './zone-bounds.js';
 
 /** Structured-cloneable table data: typed arrays over SharedArrayBuffers cross threads without copying. */
 export interface MemoryTableData {
@@ -87,15 +87,19 @@ class ZoneMaps {
   pruner(filters: readonly Expr[]): { ranges(chunk: number): [number, number][] } {
     let useless = 0;
     const names = columnNames(filters);
-    const bounds = zoneBounds(filters, (name) => {
+    const { bounds, complete } = zoneBounds(filters, (name) => {
       const at = this.index.get(name);
       return at === undefined ? undefined : this.data.schema.fields[at]!.type;
     });
+    // Every filter is a bound: comparing zone min/max with numbers is the whole test (no stats map per zone).
+    const mayMatch = complete
+      ? (chunk: number, zone: number) => this.#fits(bounds, chunk, zone)
+      : (chunk: number, zone: number) => this.#test(filters, names, chunk, zone);
     return {
       ranges: (chunk) => {
         const n = this.data.chunks[chunk]!.length;
         if (filters.length === 0) return [[0, n]];
-        if (!this.#test(filters, names, chunk, -1)) return [];
+        if (!mayMatch(chunk, -1)) return [];
         if (useless >= 2) return [[0, n]];
         if (n <= ZONE_ROWS) {
           const [from, to] = this.#narrow(bounds, chunk, 0, 0, n);
@@ -103,7 +107,7 @@ class ZoneMaps {
         }
         const runs: [number, number][] = [];
         for (let z = 0, start = 0; start < n; z++, start += ZONE_ROWS) {
-          if (!this.#test(filters, names, chunk, z)) continue;
+          if (!mayMatch(chunk, z)) continue;
           const [from, to] = this.#narrow(bounds, chunk, z, start, Math.min(n, start + ZONE_ROWS));
           if (from >= to) continue;
           const last = runs[runs.length - 1];
@@ -123,6 +127,18 @@ class ZoneMaps {
     if (usable.length === 0) return [start, end];
     const values = (name: string) => this.data.chunks[chunk]!.columns[this.index.get(name)!]!.values as Float64Array;
     return narrowToBounds(usable, values, start, end);
+  }
+
+  /** Whether every bound may hold in chunk `chunk` (zone -1) or one zone of it, by the columns' min and max. */
+  #fits(bounds: readonly ZoneBound[], chunk: number, zone: number): boolean {
+    for (const b of bounds) {
+      const s = this.#column(b.name)?.[chunk];
+      if (s === undefined) continue;
+      const lo = zone < 0 ? s.chunkLo : s.lo[zone]!;
+      const hi = zone < 0 ? s.chunkHi : s.hi[zone]!;
+      if (!boundMayMatch(b, lo, hi)) return false;
+    }
+    return true;
   }
 
   /** Whether `filters` may match chunk `chunk` (zone -1) or one zone of it. */
@@ -165,10 +181,18 @@ function namesOf(filter: Expr): string[] {
   return out;
 }
 
-/** A chunk column's stats, its zones' stats, and which zones hold sorted values (non-decreasing, no NULL). */
+/**
+ * A chunk column's stats and its zones' stats (as Parquet statistics, for `mayMatch`), the same min and max as
+ * stored numbers (`lo`/`hi` per zone, `chunkLo`/`chunkHi`; lo > hi when all are NULL), and which zones hold
+ * sorted values (non-decreasing, no NULL).
+ */
 interface ZoneStats {
   readonly chunk: ColumnStats;
   readonly zones: readonly ColumnStats[];
+  readonly lo: Float64Array;
+  readonly hi: Float64Array;
+  readonly chunkLo: number;
+  readonly chunkHi: number;
   readonly sorted: readonly boolean[];
 }
 
@@ -176,15 +200,25 @@ interface ZoneStats {
 function zoneStats(col: Column, n: number): ZoneStats | undefined {
   const zones: ColumnStats[] = [];
   const sorted: boolean[] = [];
-  for (let start = 0; start < n; start += ZONE_ROWS) {
+  const count = Math.ceil(n / ZONE_ROWS);
+  const lo = new Float64Array(count).fill(Number.POSITIVE_INFINITY);
+  const hi = new Float64Array(count).fill(Number.NEGATIVE_INFINITY);
+  const v = col.values as Float64Array | Int32Array;
+  for (let z = 0, start = 0; start < n; z++, start += ZONE_ROWS) {
     const end = Math.min(n, start + ZONE_ROWS);
     const s = columnStats(col, start, end);
     if (s === undefined) return undefined;
     zones.push(s);
-    sorted.push(s.nullCount === 0 && isSorted(col.values as Float64Array | Int32Array, start, end));
+    sorted.push(s.nullCount === 0 && isSorted(v, start, end));
+    for (let i = start; i < end; i++) {
+      if (col.valid !== null && col.valid[i] === 0) continue;
+      if (v[i]! < lo[z]!) lo[z] = v[i]!;
+      if (v[i]! > hi[z]!) hi[z] = v[i]!;
+    }
   }
   const chunk = columnStats(col, 0, n);
-  return chunk === undefined ? undefined : { chunk, zones, sorted };
+  if (chunk === undefined) return undefined;
+  return { chunk, zones, lo, hi, chunkLo: Math.min(...lo), chunkHi: Math.max(...hi), sorted };
 }
 
 /** Whether values [from, to) never decrease (NaN is ruled out by `columnStats`). */

@@ -16,31 +16,57 @@ const NUMBERS = new Set(['int32', 'int64', 'float64']);
 /**
  * The comparisons of `filters` (conjuncts, `and` included) between a numeric or date column and a literal of the
  * same domain. A zone whose values are sorted keeps only the rows between the bounds they give (`narrowToBounds`);
- * the filter itself still runs on those rows, so a bound only ever drops rows that cannot match.
+ * the filter itself still runs on those rows, so a bound only ever drops rows that cannot match. `complete`: every
+ * conjunct is a bound, so testing a zone's min and max against the bounds (`boundMayMatch`) is the whole test.
  */
-export function zoneBounds(filters: readonly Expr[], typeOf: (name: string) => DataType | undefined): ZoneBound[] {
-  const out: ZoneBound[] = [];
+export function zoneBounds(
+  filters: readonly Expr[],
+  typeOf: (name: string) => DataType | undefined,
+): { bounds: ZoneBound[]; complete: boolean } {
+  const bounds: ZoneBound[] = [];
+  let complete = true;
+  const add = (name: string, op: ZoneBound['op'], value: unknown, type: DataType): boolean => {
+    const column = typeOf(name)?.id;
+    if (column === undefined || (typeof value !== 'number' && typeof value !== 'bigint') || Number.isNaN(value))
+      return false;
+    const sameDomain = NUMBERS.has(column) ? NUMBERS.has(type.id) : column === 'date' && type.id === 'date';
+    if (sameDomain) bounds.push({ name, op, value });
+    return sameDomain;
+  };
   const visit = (f: Expr) => {
-    if (f.kind !== 'binary') return;
-    if (f.op === 'and') {
+    if (f.kind === 'binary' && f.op === 'and') {
       visit(f.left);
       visit(f.right);
       return;
     }
-    if (!(f.op in FLIP)) return;
-    const op = f.op as keyof typeof FLIP;
-    if (f.left.kind === 'column' && f.right.kind === 'literal') add(f.left.name, op, f.right.value, f.right.type);
-    else if (f.right.kind === 'column' && f.left.kind === 'literal')
-      add(f.right.name, FLIP[op], f.left.value, f.left.type);
-  };
-  const add = (name: string, op: ZoneBound['op'], value: unknown, type: DataType) => {
-    const column = typeOf(name)?.id;
-    if (column === undefined || (typeof value !== 'number' && typeof value !== 'bigint') || Number.isNaN(value)) return;
-    const sameDomain = NUMBERS.has(column) ? NUMBERS.has(type.id) : column === 'date' && type.id === 'date';
-    if (sameDomain) out.push({ name, op, value });
+    if (f.kind === 'binary' && f.op in FLIP) {
+      const op = f.op as keyof typeof FLIP;
+      const { left, right } = f;
+      if (left.kind === 'column' && right.kind === 'literal' && add(left.name, op, right.value, right.type)) return;
+      if (right.kind === 'column' && left.kind === 'literal' && add(right.name, FLIP[op], left.value, left.type))
+        return;
+    }
+    complete = false;
   };
   for (const f of filters) visit(f);
-  return out;
+  return { bounds, complete };
+}
+
+/** Whether some value in [lo, hi] (a zone's min and max; lo > hi: no value) satisfies `bound`. */
+export function boundMayMatch(bound: ZoneBound, lo: number, hi: number): boolean {
+  const v = bound.value;
+  switch (bound.op) {
+    case '=':
+      return lo <= v && v <= hi;
+    case '<':
+      return lo < v;
+    case '<=':
+      return lo <= v;
+    case '>':
+      return hi > v;
+    default:
+      return hi >= v;
+  }
 }
 
 /**

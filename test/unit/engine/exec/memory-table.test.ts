@@ -160,6 +160,8 @@ describe('memory table: binary search inside sorted zones', () => {
     for (let z = 0; z < rows; z += ZONE_ROWS) u.subarray(z, Math.min(rows, z + ZONE_ROWS)).reverse();
     const d = Int32Array.from(k, (x) => 10_000 + x);
     const valid = first === 0 ? Uint8Array.from({ length: rows }, (_, i) => (i === ZONE_ROWS + 7 ? 0 : 1)) : null;
+    // nz: NULL throughout zone 1 of each chunk (its min and max are unknown: no bound may keep it).
+    const allNullZone1 = Uint8Array.from({ length: rows }, (_, i) => (i >= ZONE_ROWS && i < 2 * ZONE_ROWS ? 0 : 1));
     return {
       length: rows,
       columns: [
@@ -167,12 +169,21 @@ describe('memory table: binary search inside sorted zones', () => {
         makeColumn(FLOAT64, u, null, rows),
         makeColumn(DATE, d, null, rows),
         makeColumn(INT64, Float64Array.from(k), valid, rows),
+        makeColumn(INT32, Int32Array.from(k), allNullZone1, rows),
       ],
     };
   };
   const field = (name: string, type: DataType, nullable = false) => ({ qualifier: null, name, type, nullable });
   const table = createMemoryTable({
-    schema: { fields: [field('k', FLOAT64), field('u', FLOAT64), field('d', DATE), field('kn', INT64, true)] },
+    schema: {
+      fields: [
+        field('k', FLOAT64),
+        field('u', FLOAT64),
+        field('d', DATE),
+        field('kn', INT64, true),
+        field('nz', INT32, true),
+      ],
+    },
     chunks: [chunk(0), chunk(rows)],
   });
   const engine = createEngine({ catalog: createMapCatalog(new Map([['t', table]])) });
@@ -183,6 +194,7 @@ describe('memory table: binary search inside sorted zones', () => {
       u: u![i]!,
       d: d![i]!,
       kn: c.columns[3]!.valid?.[i] === 0 ? null : kn![i]!,
+      nz: c.columns[4]!.valid?.[i] === 0 ? null : k![i]!,
     }));
   });
 
@@ -223,6 +235,9 @@ describe('memory table: binary search inside sorted zones', () => {
     ['kn >= 1364 AND kn < 1368', (r) => r.kn !== null && r.kn >= 1364 && r.kn < 1368],
     ["d < DATE '1997-05-19' AND k > 1", (r) => r.d < 10_000 && r.k > 1],
     ['k < -1 OR k = 5', (r) => r.k === 5],
+    ['nz >= 0', (r) => r.nz !== null],
+    ['nz < 100000 AND k > 10', (r) => r.nz !== null && r.k > 10],
+    ['nz = 1500 AND k = 1500', (r) => r.nz === 1500],
   ];
   for (const [where, keep] of QUERIES) {
     it(`returns exactly the matching rows: ${where}`, async () => {
