@@ -228,7 +228,16 @@ function filterSpec(predicate: Expr, schema: Schema): FilterSpec {
   };
 }
 
+// A cached plan hands its scans the same filter objects on every run: unqualified once, they stay the same
+// objects, so what providers memoize per filter (column names, zone bounds) is found again.
+const unqualified = new WeakMap<Expr, Expr>();
+
 /** Providers see filters over their own unqualified column names. */
 function unqualify(e: Expr): Expr {
-  return transformExpr(e, (x) => (x.kind === 'column' ? { ...x, qualifier: null } : x));
+  let out = unqualified.get(e);
+  if (out === undefined) {
+    out = transformExpr(e, (x) => (x.kind === 'column' ? { ...x, qualifier: null } : x));
+    unqualified.set(e, out);
+  }
+  return out;
 }
