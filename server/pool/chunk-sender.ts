@@ -2,7 +2,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { Head, WireError, WorkerMessage } from './messages.js';
 
-/** Text collected before a chunk is encoded and sent (UTF-16 units, about as many bytes for ASCII). */
+/** Output collected before a chunk is encoded and sent (UTF-16 units of text plus bytes already encoded). */
 export const CHUNK_CHARS = 64 * 1024;
 /**
  * Bytes that may be in flight (sent but not acknowledged by the main thread) before `write` waits. Credit is
@@ -24,8 +24,10 @@ export class ChunkSender {
   readonly #id: number;
   readonly #head: Head;
   readonly #signal: AbortSignal;
-  #parts: string[] = [];
+  #parts: (string | Uint8Array)[] = [];
   #chars = 0;
+  /** Whether a part is bytes (else `#take` joins strings and encodes once). */
+  #hasBytes = false;
   #headSent = false;
   /** Sizes of the chunks sent and not yet acknowledged, oldest first (acks arrive in order). */
   #unacked: number[] = [];
@@ -46,10 +48,11 @@ export class ChunkSender {
     this.#resume();
   }
 
-  async write(text: string): Promise<void> {
-    if (text === '') return;
+  async write(text: string | Uint8Array): Promise<void> {
+    if (text.length === 0) return;
     this.#parts.push(text);
     this.#chars += text.length;
+    if (typeof text !== 'string') this.#hasBytes = true;
     if (this.#chars < CHUNK_CHARS) return;
     const body = this.#take();
     // Read the size first: posting transfers (detaches) the buffer.
@@ -104,10 +107,25 @@ export class ChunkSender {
   }
 
   #take(): ArrayBuffer {
-    const bytes = encoder.encode(this.#parts.join(''));
+    const parts = this.#parts;
     this.#parts = [];
     this.#chars = 0;
-    return bytes.buffer as ArrayBuffer;
+    if (!this.#hasBytes) return encoder.encode(parts.join('')).buffer as ArrayBuffer;
+    this.#hasBytes = false;
+    const encoded = parts.map((p) => (typeof p === 'string' ? encoder.encode(p) : p));
+    if (
+      encoded.length === 1 &&
+      encoded[0]!.byteOffset === 0 &&
+      encoded[0]!.byteLength === encoded[0]!.buffer.byteLength
+    )
+      return encoded[0]!.buffer as ArrayBuffer;
+    const out = new Uint8Array(encoded.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of encoded) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out.buffer;
   }
 
   #resume(): void {

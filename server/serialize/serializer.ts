@@ -7,12 +7,13 @@ import { makeVndJsonSerializer } from './vnd-json.js';
 
 /**
  * Turns a result into text piece by piece: `begin` once, `batch` per batch, `end` once. Concatenating the
- * returned strings gives the whole body. Implementations keep no more state than the format needs
- * (only the ASCII table buffers, because column widths depend on every row).
+ * returned pieces (strings, or UTF-8 bytes where a format writes bytes directly) gives the whole body.
+ * Implementations keep no more state than the format needs (only the ASCII table buffers, because column
+ * widths depend on every row).
  */
 export interface Serializer {
   begin(schema: Schema): string;
-  batch(batch: Batch): string;
+  batch(batch: Batch): string | Uint8Array;
   end(): string;
 }
 

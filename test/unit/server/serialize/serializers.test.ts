@@ -8,9 +8,11 @@ import type { Batch, Schema } from '../../../../engine/index.js';
 import { createSerializer, type ResultFormat } from '../../../../server/serialize/serializer.js';
 import { batchOf, column, INT32, PEOPLE_SCHEMA, peopleBatch, schemaOf, UTF8 } from '../../../helpers/batches.js';
 
+const text = (piece: string | Uint8Array) => (typeof piece === 'string' ? piece : Buffer.from(piece).toString('utf8'));
+
 function render(format: ResultFormat, schema: Schema, batches: readonly Batch[]): string {
   const s = createSerializer(format);
-  return s.begin(schema) + batches.map((b) => s.batch(b)).join('') + s.end();
+  return s.begin(schema) + batches.map((b) => text(s.batch(b))).join('') + s.end();
 }
 
 const twoCols = schemaOf([
