@@ -17,7 +17,10 @@ const decoder = new TextDecoder();
 const writers = new WeakMap<Schema, RowBytesWriter>();
 
 /**
- * The same text `makeRowWriter` gives, as bytes, without a JS string per value: UTF-8 text that needs no escape
+ * Values follow the column's JSON kind: numbers bare (exact decimal text, never rounded through a float),
+ * booleans bare, everything else quoted. NULL is an explicit `null`, unlike arrow-json which drops the key.
+ * Non-finite floats have no JSON spelling, so they become the strings "NaN", "Infinity" and "-Infinity".
+ * Written as bytes, without a JS string per value: UTF-8 text that needs no escape
  * (no `"`, `\` or control character; well-formed) is copied byte for byte; other text goes through
  * JSON.stringify; numbers, dates and the rest through `cellText`. Made once per schema object, like the row
  * writer (a cached plan returns the same schema on every run).

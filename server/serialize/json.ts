@@ -5,8 +5,8 @@ import type { Serializer } from './serializer.js';
 
 /**
  * Streams `[{...},{...}]` with one object per row, keys in column order, rows written as UTF-8 bytes
- * (`makeJsonRowBytes`). See `makeRowWriter` for the value rules (explicit nulls, exact decimals, non-finite
- * floats as strings): both give the same text. No whitespace, no trailing newline.
+ * (`makeJsonRowBytes`: explicit nulls, exact decimals, non-finite floats as strings). No whitespace, no
+ * trailing newline.
  */
 export function makeJsonSerializer(): Serializer {
   let writeRows: RowBytesWriter | null = null;

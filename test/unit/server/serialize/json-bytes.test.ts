@@ -1,4 +1,5 @@
-// The byte-level JSON row writer gives exactly the text of the string row writer, for every kind of value.
+// The byte-level JSON row writer gives exactly the text of the reference string writer (cellText per value,
+// JSON.stringify for text), for every kind of value.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sliceBatch } from '../../../../engine/arrow/batch.js';
@@ -6,8 +7,8 @@ import { type Column, makeColumn } from '../../../../engine/arrow/column.js';
 import { take } from '../../../../engine/arrow/kernels/take.js';
 import type { Batch, DataType, Schema } from '../../../../engine/index.js';
 import { isWellFormedUtf8, makeJsonRowBytes } from '../../../../server/serialize/json-bytes.js';
-import { makeRowWriter } from '../../../../server/serialize/json-row.js';
 import { BOOL, batchOf, column, DATE, FLOAT64, INT32, MONEY, schemaOf, UTF8 } from '../../../helpers/batches.js';
+import { makeRowWriter } from '../../../helpers/json-row-reference.js';
 
 /**
  * Both writers' output for a batch, byte for byte (as latin1 strings, so malformed UTF-8 cannot hide behind a

@@ -1,11 +1,9 @@
-// `makeRowWriter`: renders the rows of a batch as JSON objects, shared by the json and vnd-json formats.
+// `makeRowWriter`: the reference for the JSON formats' rows: each value's text from `cellText`, as JS strings.
+// The server writes the same text as bytes (server/serialize/json-bytes.ts); tests compare the two byte for byte.
 import { type Batch, type Column, cellText, jsonKind, type Schema } from '../../engine/index.js';
 
 /** Writes rows i of a batch as `{"col":value,...}`; the column layout is fixed by the schema. */
 export type RowWriter = (batch: Batch) => string[];
-
-// A cached plan hands every run of a statement the same schema object: its writer is made once (~5 µs a query).
-const writers = new WeakMap<Schema, RowWriter>();
 
 /**
  * Values follow the column's `jsonKind`: numbers bare (exact decimal text, never rounded through a float),
@@ -13,15 +11,6 @@ const writers = new WeakMap<Schema, RowWriter>();
  * Non-finite floats have no JSON spelling, so they become the strings "NaN", "Infinity" and "-Infinity".
  */
 export function makeRowWriter(schema: Schema): RowWriter {
-  let writer = writers.get(schema);
-  if (writer === undefined) {
-    writer = rowWriter(schema);
-    writers.set(schema, writer);
-  }
-  return writer;
-}
-
-function rowWriter(schema: Schema): RowWriter {
   const keys = schema.fields.map((f, i) => `${i === 0 ? '{' : ','}${JSON.stringify(f.name)}:`);
   const kinds = schema.fields.map((f) => jsonKind(f.type));
   return (batch) => {
