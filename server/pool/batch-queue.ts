@@ -10,9 +10,12 @@ export const BATCH_BUDGET_MS = 2;
 /** Most queries in one task. */
 export const MAX_BATCH = 32;
 /** Statements longer than this (UTF-16 units) get no cost key: they always run as a task of their own. */
-const MAX_KEYED_CHARS = 4096;
-/** Cost keys remembered; past this the map starts again (costs are relearned after one run each). */
-const MAX_COSTS = 10_000;
+const MAX_KEYED_CHARS = 1024;
+/**
+ * Cost keys remembered; past this the map starts again (costs are relearned after one run each). With the key
+ * length cap, the map holds at most ~8 MiB of key text however many distinct statements arrive.
+ */
+const MAX_COSTS = 4096;
 
 /** What the queue needs of a queued query. */
 export interface QueuedQuery {
