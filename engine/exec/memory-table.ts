@@ -92,14 +92,14 @@ class ZoneMaps {
       return at === undefined ? undefined : this.data.schema.fields[at]!.type;
     });
     // Every filter is a bound: comparing zone min/max with numbers is the whole test (no stats map per zone).
-    const mayMatch = complete
+    const zoneMayMatch = complete
       ? (chunk: number, zone: number) => this.#fits(bounds, chunk, zone)
       : (chunk: number, zone: number) => this.#test(filters, names, chunk, zone);
     return {
       ranges: (chunk) => {
         const n = this.data.chunks[chunk]!.length;
         if (filters.length === 0) return [[0, n]];
-        if (!mayMatch(chunk, -1)) return [];
+        if (!zoneMayMatch(chunk, -1)) return [];
         if (useless >= 2) return [[0, n]];
         if (n <= ZONE_ROWS) {
           const [from, to] = this.#narrow(bounds, chunk, 0, 0, n);
@@ -107,7 +107,7 @@ class ZoneMaps {
         }
         const runs: [number, number][] = [];
         for (let z = 0, start = 0; start < n; z++, start += ZONE_ROWS) {
-          if (!mayMatch(chunk, z)) continue;
+          if (!zoneMayMatch(chunk, z)) continue;
           const [from, to] = this.#narrow(bounds, chunk, z, start, Math.min(n, start + ZONE_ROWS));
           if (from >= to) continue;
           const last = runs[runs.length - 1];
@@ -198,60 +198,69 @@ interface ZoneStats {
 
 /** The stats of each zone of a chunk's column and of the whole chunk; undefined when the column has none. */
 function zoneStats(col: Column, n: number): ZoneStats | undefined {
+  const v = col.values;
+  const id = col.type.id;
+  if (!(v instanceof Float64Array || v instanceof Int32Array)) return undefined;
+  if (id !== 'int32' && id !== 'int64' && id !== 'float64' && id !== 'decimal' && id !== 'date') return undefined;
+  const count = Math.ceil(n / ZONE_ROWS);
   const zones: ColumnStats[] = [];
   const sorted: boolean[] = [];
-  const count = Math.ceil(n / ZONE_ROWS);
-  const lo = new Float64Array(count).fill(Number.POSITIVE_INFINITY);
-  const hi = new Float64Array(count).fill(Number.NEGATIVE_INFINITY);
-  const v = col.values as Float64Array | Int32Array;
+  const lo = new Float64Array(count);
+  const hi = new Float64Array(count);
+  let nulls = 0;
   for (let z = 0, start = 0; start < n; z++, start += ZONE_ROWS) {
     const end = Math.min(n, start + ZONE_ROWS);
-    const s = columnStats(col, start, end);
-    if (s === undefined) return undefined;
-    zones.push(s);
-    sorted.push(s.nullCount === 0 && isSorted(v, start, end));
-    for (let i = start; i < end; i++) {
-      if (col.valid !== null && col.valid[i] === 0) continue;
-      if (v[i]! < lo[z]!) lo[z] = v[i]!;
-      if (v[i]! > hi[z]!) hi[z] = v[i]!;
-    }
+    const r = rawRange(v, col.valid, start, end);
+    if (r === undefined) return undefined;
+    lo[z] = r.lo;
+    hi[z] = r.hi;
+    nulls += r.nulls;
+    zones.push(asParquetStats(col, r));
+    sorted.push(r.nulls === 0 && isSorted(v, start, end));
   }
-  const chunk = columnStats(col, 0, n);
-  if (chunk === undefined) return undefined;
-  return { chunk, zones, lo, hi, chunkLo: Math.min(...lo), chunkHi: Math.max(...hi), sorted };
+  const whole = { lo: Math.min(...lo), hi: Math.max(...hi), nulls };
+  return { chunk: asParquetStats(col, whole), zones, lo, hi, chunkLo: whole.lo, chunkHi: whole.hi, sorted };
 }
 
-/** Whether values [from, to) never decrease (NaN is ruled out by `columnStats`). */
+/** Whether values [from, to) never decrease (NaN is ruled out by `rawRange`). */
 function isSorted(v: Float64Array | Int32Array, from: number, to: number): boolean {
   for (let i = from + 1; i < to; i++) if (v[i]! < v[i - 1]!) return false;
   return true;
 }
 
-/** Min/max of rows [from, to) in the form Parquet statistics take (decimals unscaled, dates as Dates). */
-function columnStats(col: Column, from: number, to: number): ColumnStats | undefined {
-  const id = col.type.id;
-  const v = col.values;
-  if (!(v instanceof Float64Array || v instanceof Int32Array)) return undefined;
-  if (id !== 'int32' && id !== 'int64' && id !== 'float64' && id !== 'decimal' && id !== 'date') return undefined;
+/** Min and max of the non-NULL stored values of rows [from, to) (lo > hi: none), and the NULLs; undefined on NaN. */
+function rawRange(
+  v: Float64Array | Int32Array,
+  valid: Uint8Array | null,
+  from: number,
+  to: number,
+): { lo: number; hi: number; nulls: number } | undefined {
   let lo = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
   let nulls = 0;
   for (let i = from; i < to; i++) {
-    if (col.valid !== null && col.valid[i] === 0) {
+    if (valid !== null && valid[i] === 0) {
       nulls++;
       continue;
     }
-    const x = v[i] as number;
+    const x = v[i]!;
     if (Number.isNaN(x)) return undefined;
     if (x < lo) lo = x;
     if (x > hi) hi = x;
   }
+  return { lo, hi, nulls };
+}
+
+/** A stored range in the form Parquet statistics take (decimals unscaled, dates as Dates), for `mayMatch`. */
+function asParquetStats(col: Column, r: { lo: number; hi: number; nulls: number }): ColumnStats {
+  const { lo, hi, nulls } = r;
   if (lo > hi) return { min: null, max: null, nullCount: nulls };
-  if (id === 'decimal') {
+  if (col.type.id === 'decimal') {
     const scale = 10 ** (col.type as { scale: number }).scale;
     return { min: lo / scale, max: hi / scale, nullCount: nulls };
   }
-  if (id === 'date') return { min: new Date(lo * 86_400_000), max: new Date(hi * 86_400_000), nullCount: nulls };
+  if (col.type.id === 'date')
+    return { min: new Date(lo * 86_400_000), max: new Date(hi * 86_400_000), nullCount: nulls };
   return { min: lo, max: hi, nullCount: nulls };
 }
 

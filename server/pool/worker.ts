@@ -1,4 +1,4 @@
-// The pool's worker entry: builds the catalog once, then runs one query per task and streams its bytes.
+// The pool's worker entry: builds the catalog once, then runs each task's batch of queries and streams their bytes.
 import { MessageChannel, parentPort, workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { type CatalogSnapshot, catalogFromSnapshot } from '../../catalog/snapshot.js';
@@ -17,7 +17,6 @@ import {
   type WorkerHello,
   type WorkerMessage,
 } from './messages.js';
-
 import { toWireError } from './wire-error.js';
 
 /** What `createQueryPool` hands every worker (structured-cloned; SharedArrayBuffers stay shared). */
@@ -29,12 +28,10 @@ export interface PoolWorkerData {
   readonly claims: Int32Array;
 }
 
-const { cancels, claims } = workerData as PoolWorkerData;
+const { snapshot, cancels, claims } = workerData as PoolWorkerData;
 const isCancelled = (id: number) => Atomics.load(cancels, id & CANCEL_MASK) === id;
 
-const enginePromise: Promise<Engine> = catalogFromSnapshot((workerData as PoolWorkerData).snapshot).then((catalog) =>
-  createEngine({ catalog }),
-);
+const enginePromise: Promise<Engine> = catalogFromSnapshot(snapshot).then((catalog) => createEngine({ catalog }));
 // A catalog failure is reported by each query that awaits it; this only keeps it from being "unhandled".
 enginePromise.catch(() => {});
 
