@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --no-concurrent-marking
+#!/usr/bin/env -S node --no-concurrent-marking --max-semi-space-size=4
 // The `floe` executable: parses the command line, starts the server, handles signals and exit codes. Its V8 flags
 // (the shebang's) are SERVER_NODE_FLAGS (node-flags.ts).
 import { existsSync } from 'node:fs';

@@ -9,5 +9,13 @@
  * Parquet files ran 5-25% faster per query without them; HTTP serving was unchanged. (`--single-threaded-gc`, all
  * helpers off, gained about as much on files but cost point lookups up to 12% in one of two HTTP rounds.) It must
  * be given on the command line, like any V8 flag that shapes the heap.
+ *
+ * `--max-semi-space-size=4` (MiB; V8's default here is 16): a young generation of 8 MiB instead of 32 on every
+ * thread. Under 64 connections the main thread's scavenges (every request leaves its state in the young generation
+ * while it waits) paused the HTTP loop long enough to set the p99: point lookup p99 10.8-11.7 → 7.5-8.9 ms, same
+ * requests/s (three alternated rounds). Only the main thread's size mattered (a small young generation for the
+ * workers alone, through Piscina's resourceLimits, gained nothing), but a flag sets every isolate and
+ * resourceLimits cannot raise a worker above it; TPC-H on Parquet files, four alternated rounds of q1/q3/q12/q19,
+ * was no slower (q12 736 → 648 ms, the others within ±5%), in memory within the run-to-run spread.
  */
-export const SERVER_NODE_FLAGS: readonly string[] = ['--no-concurrent-marking'];
+export const SERVER_NODE_FLAGS: readonly string[] = ['--no-concurrent-marking', '--max-semi-space-size=4'];
