@@ -57,13 +57,12 @@ export class BatchQueue<Q extends QueuedQuery> {
 
   /** The oldest live query and the cheap ones behind it, at most `max` in all; empty when none is waiting. */
   take(max: number): Q[] {
-    const first = this.#next();
-    if (first === null) return [];
-    const batch = [first];
-    if (!this.#isCheap(first)) return batch;
-    while (batch.length < max) {
-      const next = this.#peek();
-      if (next === null || !this.#isCheap(next)) break;
+    const batch: Q[] = [];
+    let cheap = false;
+    for (let next = this.#peek(); next !== null && batch.length < max; next = this.#peek()) {
+      // The oldest goes whatever it costs; the ones behind it only while it and they are cheap.
+      if (batch.length === 0) cheap = this.#isCheap(next);
+      else if (!cheap || !this.#isCheap(next)) break;
       this.#head++;
       batch.push(next);
     }
@@ -97,13 +96,6 @@ export class BatchQueue<Q extends QueuedQuery> {
       this.#head++;
     }
     return null;
-  }
-
-  #next(): Q | null {
-    const q = this.#peek();
-    if (q !== null) this.#head++;
-    this.#compact();
-    return q;
   }
 
   /** Drops the taken slots once they are most of the array. */

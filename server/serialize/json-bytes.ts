@@ -124,7 +124,7 @@ function writeUtf8(out: ByteOut, bytes: Uint8Array, start: number, end: number):
   if (plain && (ascii || isWellFormedUtf8(bytes, start, end))) {
     out.reserve(end - start + 2);
     out.byte(QUOTE);
-    out.bytes(bytes.subarray(start, end));
+    out.range(bytes, start, end);
     out.byte(QUOTE);
   } else {
     // Escapes, or malformed bytes (which decode to U+FFFD, as the string path gives).
@@ -184,10 +184,15 @@ class ByteOut {
   }
 
   bytes(src: Uint8Array): void {
-    const n = src.length;
+    this.range(src, 0, src.length);
+  }
+
+  /** Bytes [start, end) of `src` (short runs copied in a loop: no subarray per value). */
+  range(src: Uint8Array, start: number, end: number): void {
+    const n = end - start;
     this.reserve(n);
-    if (n <= 32) for (let i = 0; i < n; i++) this.buf[this.len + i] = src[i]!;
-    else this.buf.set(src, this.len);
+    if (n <= 32) for (let i = 0; i < n; i++) this.buf[this.len + i] = src[start + i]!;
+    else this.buf.set(src.subarray(start, end), this.len);
     this.len += n;
   }
 
@@ -220,28 +225,9 @@ class ByteOut {
       this.#digits(n - high * 1e9, 9);
       return;
     }
-    this.#digits(
-      n,
-      n < 10
-        ? 1
-        : n < 100
-          ? 2
-          : n < 1000
-            ? 3
-            : n < 1e4
-              ? 4
-              : n < 1e5
-                ? 5
-                : n < 1e6
-                  ? 6
-                  : n < 1e7
-                    ? 7
-                    : n < 1e8
-                      ? 8
-                      : n < 1e9
-                        ? 9
-                        : 10,
-    );
+    let width = 1;
+    for (let t = 10; t <= n; t *= 10) width++;
+    this.#digits(n, width);
   }
 
   /** `width` decimal digits of int32 `n` (zero-padded on the left). */
