@@ -1,4 +1,5 @@
 // `planPhysical`: one operator per logical node; the scan's provider is looked up in the catalog here.
+import type { UpperOp } from '../arrow/kernels/select-compare.js';
 import { InternalError, PlanError } from '../errors.js';
 import { conjoin, type Expr, sideOfExpr, splitConjuncts, transformExpr } from '../plan/expr/index.js';
 import type { Join, LogicalPlan } from '../plan/logical/index.js';
@@ -13,6 +14,7 @@ import {
   probeFilterable,
   routeFilters,
 } from './dynamic-filters.js';
+import { and } from './expr/logic.js';
 import { columnIndex, compileExpr, literalComparison, type PhysicalExpr } from './expr/physical-expr.js';
 import { mayRaise, mayRaiseOnRows } from './expr/short-circuit.js';
 import type { PhysicalOperator } from './operator.js';
@@ -217,15 +219,39 @@ function filterSpec(predicate: Expr, schema: Schema): FilterSpec {
     const cmp = literalComparison(c);
     if (cmp?.operand.kind === 'column') {
       const column = columnIndex(schema, cmp.operand.qualifier, cmp.operand.name);
-      steps.push({ column, op: cmp.op, value: cmp.value, fallback: compileExpr(c, schema) });
+      steps.push({ column, op: cmp.op, value: cmp.value, upper: null, fallback: compileExpr(c, schema) });
     } else rest.push(c);
   }
   const restExpr = conjoin(rest);
   return {
-    steps,
+    steps: fuseRanges(steps),
     rest: restExpr ? compileExpr(restExpr, schema) : null,
     restMayRaise: restExpr !== null && mayRaise(restExpr),
   };
+}
+
+/**
+ * A column's one lower bound (`>`, `>=`) and one upper bound (`<`, `<=`) become one range step, placed where the
+ * first of the two was: a date range is then tested once per row. Columns with other or more steps keep them.
+ */
+function fuseRanges(steps: CompareStep[]): CompareStep[] {
+  const byColumn = new Map<number, CompareStep[]>();
+  for (const s of steps) byColumn.set(s.column, [...(byColumn.get(s.column) ?? []), s]);
+  const out: CompareStep[] = [];
+  for (const step of steps) {
+    const same = byColumn.get(step.column)!;
+    const lower = same.length === 2 ? same.find((s) => s.op === '>' || s.op === '>=') : undefined;
+    const upper = same.length === 2 ? same.find((s) => s.op === '<' || s.op === '<=') : undefined;
+    if (lower === undefined || upper === undefined) out.push(step);
+    else if (step === same[0]) {
+      const both: PhysicalExpr = {
+        evaluate: (b) => and(lower.fallback.evaluate(b), upper.fallback.evaluate(b)),
+      };
+      const hi = { op: upper.op as UpperOp, value: upper.value };
+      out.push({ column: step.column, op: lower.op, value: lower.value, upper: hi, fallback: both });
+    }
+  }
+  return out;
 }
 
 // A cached plan hands its scans the same filter objects on every run: unqualified once, they stay the same

@@ -55,6 +55,10 @@ export function evaluateInList(e: InListExpr, expr: PhysicalExpr, list: Physical
 /** IN's NULL rules over per-row hits: a miss is NULL when the list holds a NULL. */
 function inListResult(x: Column, hits: Uint8Array, listHasNull: boolean, negated: boolean): Column {
   const n = x.length;
+  if (x.valid === null && !listHasNull) {
+    if (negated) for (let i = 0; i < n; i++) hits[i] = hits[i]! ^ 1;
+    return makeColumn({ id: 'bool' }, hits, null, n);
+  }
   const valid = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     if (x.valid !== null && x.valid[i] === 0) continue;

@@ -11,28 +11,30 @@ function bits(c: Column): { v: Uint8Array; ok: (i: number) => boolean } {
   return { v, ok: valid === null ? () => true : (i) => valid[i] === 1 };
 }
 
+/** A bool column's values (all 0 for the NULL type) and validity (`null`: no NULL row). */
+function bools(c: Column): { v: Uint8Array; valid: Uint8Array | null } {
+  if (c.type.id === 'null') return { v: new Uint8Array(c.length), valid: new Uint8Array(c.length) };
+  return { v: (c.values as Uint8Array | null) ?? new Uint8Array(c.length), valid: c.valid };
+}
+
 /** SQL AND: false wins over NULL, NULL wins over true. */
 export function and(a: Column, b: Column): Column {
   const n = a.length;
-  if (a.valid === null && b.valid === null && a.type.id !== 'null' && b.type.id !== 'null') {
-    const x = a.values as Uint8Array;
-    const y = b.values as Uint8Array;
-    const out = new Uint8Array(n);
+  const { v: x, valid: va } = bools(a);
+  const { v: y, valid: vb } = bools(b);
+  const out = new Uint8Array(n);
+  if (va === null && vb === null) {
     for (let i = 0; i < n; i++) out[i] = (x[i] as number) & (y[i] as number);
     return makeColumn(BOOL, out, null, n);
   }
-  const A = bits(a);
-  const B = bits(b);
-  const out = new Uint8Array(n);
   const valid = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
-    const af = A.ok(i) && A.v[i] === 0;
-    const bf = B.ok(i) && B.v[i] === 0;
-    if (af || bf) valid[i] = 1;
-    else if (A.ok(i) && B.ok(i)) {
-      valid[i] = 1;
-      out[i] = 1;
-    }
+    const ao = va === null ? 1 : (va[i] as number);
+    const bo = vb === null ? 1 : (vb[i] as number);
+    const isFalse = (ao & (x[i] === 0 ? 1 : 0)) | (bo & (y[i] === 0 ? 1 : 0));
+    const isTrue = ao & bo & (x[i] === 1 ? 1 : 0) & (y[i] === 1 ? 1 : 0);
+    out[i] = isTrue;
+    valid[i] = isFalse | isTrue;
   }
   return makeColumn(BOOL, out, valid, n);
 }
@@ -40,17 +42,20 @@ export function and(a: Column, b: Column): Column {
 /** SQL OR: true wins over NULL, NULL wins over false. */
 export function or(a: Column, b: Column): Column {
   const n = a.length;
-  const A = bits(a);
-  const B = bits(b);
+  const { v: x, valid: va } = bools(a);
+  const { v: y, valid: vb } = bools(b);
   const out = new Uint8Array(n);
+  if (va === null && vb === null) {
+    for (let i = 0; i < n; i++) out[i] = (x[i] as number) | (y[i] as number);
+    return makeColumn(BOOL, out, null, n);
+  }
   const valid = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
-    const at = A.ok(i) && A.v[i] === 1;
-    const bt = B.ok(i) && B.v[i] === 1;
-    if (at || bt) {
-      valid[i] = 1;
-      out[i] = 1;
-    } else if (A.ok(i) && B.ok(i)) valid[i] = 1;
+    const ao = va === null ? 1 : (va[i] as number);
+    const bo = vb === null ? 1 : (vb[i] as number);
+    const isTrue = (ao & (x[i] === 1 ? 1 : 0)) | (bo & (y[i] === 1 ? 1 : 0));
+    out[i] = isTrue;
+    valid[i] = isTrue | (ao & bo);
   }
   return makeColumn(BOOL, out, valid, n);
 }

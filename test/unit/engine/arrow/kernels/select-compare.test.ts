@@ -1,10 +1,10 @@
-// `selectCompare` against a plain loop: every operator, Float64Array and Int32Array values, with and without NULLs,
-// over all rows or a selection (also narrowed in place), in both the branchy and the branchless loops.
+// `selectCompare` and `selectBetween` against a plain loop: every operator, Float64Array and Int32Array values,
+// with and without NULLs, over all rows or a selection (also narrowed in place), branchy and branchless loops.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { makeColumn } from '../../../../../engine/arrow/column.js';
 import type { CmpOp } from '../../../../../engine/arrow/kernels/numeric.js';
-import { selectCompare } from '../../../../../engine/arrow/kernels/select-compare.js';
+import { selectBetween, selectCompare } from '../../../../../engine/arrow/kernels/select-compare.js';
 import { FLOAT64, INT32 } from '../../../../../engine/plan/types.js';
 import { makeRng } from '../../../../helpers/gen-data.js';
 
@@ -48,3 +48,45 @@ for (const [kind, values] of [
     });
   }
 }
+
+// `selectBetween`: a range (either end inclusive) in one pass, against the two comparisons applied in turn.
+for (const [kind, values] of [
+  ['float64', Float64Array.from(raw, (v) => v + 0.5)],
+  ['int32', Int32Array.from(raw)],
+] as const) {
+  for (const withNulls of [false, true]) {
+    const col = makeColumn(kind === 'int32' ? INT32 : FLOAT64, values, withNulls ? valid : null, n);
+    test(`selectBetween: ${kind}${withNulls ? ' with NULLs' : ''}`, () => {
+      for (const lowOp of ['>', '>='] as const) {
+        for (const highOp of ['<', '<='] as const) {
+          for (const [low, high] of [
+            [-4, 4],
+            [-3.5, 0.5],
+            [0, 0],
+            [5, -5],
+            [-100, 100],
+          ] as const) {
+            const passes = (i: number) =>
+              (!withNulls || valid[i] === 1) && OPS[lowOp](values[i]!, low) && OPS[highOp](values[i]!, high);
+            const all = raw.map((_, i) => i).filter(passes);
+            const some = [...sel].filter(passes);
+            const what = `${lowOp} ${low} and ${highOp} ${high}`;
+            for (const branchless of [false, true]) {
+              const out = new Int32Array(n);
+              const k = selectBetween(lowOp, low, highOp, high, col, null, n, out, branchless);
+              assert.deepEqual([...out.subarray(0, k)], all, `${what}, all rows, branchless ${branchless}`);
+              const inPlace = sel.slice();
+              const m = selectBetween(lowOp, low, highOp, high, col, inPlace, inPlace.length, inPlace, branchless);
+              assert.deepEqual([...inPlace.subarray(0, m)], some, `${what}, selection, branchless ${branchless}`);
+            }
+          }
+        }
+      }
+    });
+  }
+}
+
+test('selectBetween: -1 for a column not held as numbers', () => {
+  const text = makeColumn({ id: 'utf8' }, ['a'], null, 1);
+  assert.equal(selectBetween('>', 0, '<', 1, text, null, 1, new Int32Array(1)), -1);
+});

@@ -29,6 +29,7 @@ const keySet = (...builds: Column[]) => {
   return keys;
 };
 const selected = (keys: KeySet, probe: Column) => [...(keys.select(probe) ?? [])];
+const probeAt = (c: Column, i: number) => (c.values as Int32Array | Float64Array)[i]!;
 
 for (const [name, build, probe, expected] of [
   ['dense int32 keys (bitmap)', ints([3, 5, null, 64, 65]), ints([5, 4, 64, null, 65, 3, -1, 66]), [0, 2, 4, 5]],
@@ -39,7 +40,15 @@ for (const [name, build, probe, expected] of [
   ['an empty build keeps nothing', ints([null]), ints([0, 1, null]), []],
 ] as const) {
   test(`KeySet: ${name}`, () => {
+    // Mixed pass/fail so far: the branch-free loop.
     assert.deepEqual(selected(keySet(build), probe), expected);
+    // After a batch where almost nothing passed: the branchy loop, same answer.
+    const keys = keySet(build);
+    const misses = Array.from({ length: 2000 }, (_, i) =>
+      i === 0 ? (expected.length > 0 ? probeAt(probe, expected[0]!) : 1) : 1e12 + i,
+    );
+    selected(keys, floats(misses));
+    assert.deepEqual(selected(keys, probe), expected);
   });
 }
 

@@ -1,0 +1,97 @@
+// Three-valued AND / OR against the truth tables, with and without validity, and the NULL type; text IN-list
+// matching on UTF-8 bytes against JavaScript string equality.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { type Column, makeColumn } from '../../../../../engine/arrow/column.js';
+import { and, or } from '../../../../../engine/exec/expr/logic.js';
+import { matchUtf8Literals } from '../../../../../engine/exec/expr/utf8-match.js';
+import { BOOL, UTF8 } from '../../../../../engine/plan/types.js';
+import { makeRng } from '../../../../helpers/gen-data.js';
+
+type Tri = boolean | null;
+const TRI: Tri[] = [true, false, null];
+
+/** Every pair of truth values, as two columns (`withValidity` false: the NULL rows are left out). */
+function pairs(withValidity: boolean): { a: Column; b: Column; rows: [Tri, Tri][] } {
+  const rows = TRI.flatMap((x) => TRI.map((y): [Tri, Tri] => [x, y])).filter(
+    ([x, y]) => withValidity || (x !== null && y !== null),
+  );
+  const column = (side: 0 | 1) => {
+    const v = rows.map((r) => r[side]);
+    const valid = withValidity ? Uint8Array.from(v, (x) => (x === null ? 0 : 1)) : null;
+    // Values under NULL are garbage (1 on the left, 0 on the right): a kernel that reads them unchecked errs.
+    const garbage = side === 0 ? 1 : 0;
+    const values = Uint8Array.from(v, (x) => (x === null ? garbage : x ? 1 : 0));
+    return makeColumn(BOOL, values, valid, v.length);
+  };
+  return { a: column(0), b: column(1), rows };
+}
+
+const read = (c: Column): Tri[] =>
+  Array.from({ length: c.length }, (_, i) =>
+    c.valid !== null && c.valid[i] === 0 ? null : (c.values as Uint8Array)[i] === 1,
+  );
+const AND = (x: Tri, y: Tri): Tri => (x === false || y === false ? false : x === null || y === null ? null : true);
+const OR = (x: Tri, y: Tri): Tri => (x === true || y === true ? true : x === null || y === null ? null : false);
+
+for (const withValidity of [false, true]) {
+  test(`AND / OR truth tables${withValidity ? ' with NULLs' : ''}`, () => {
+    const { a, b, rows } = pairs(withValidity);
+    assert.deepEqual(
+      read(and(a, b)),
+      rows.map(([x, y]) => AND(x, y)),
+    );
+    assert.deepEqual(
+      read(or(a, b)),
+      rows.map(([x, y]) => OR(x, y)),
+    );
+    // One side with validity, the other without.
+    const plain = makeColumn(
+      BOOL,
+      Uint8Array.from(rows, () => 1),
+      null,
+      rows.length,
+    );
+    assert.deepEqual(
+      read(and(a, plain)),
+      rows.map(([x]) => AND(x, true)),
+    );
+    assert.deepEqual(
+      read(or(plain, b)),
+      rows.map(() => true),
+    );
+  });
+}
+
+test('AND / OR with the NULL type', () => {
+  const nulls = makeColumn({ id: 'null' }, null, null, 2);
+  const bools = makeColumn(BOOL, Uint8Array.from([1, 0]), null, 2);
+  assert.deepEqual(read(and(nulls, bools)), [null, false]);
+  assert.deepEqual(read(or(bools, nulls)), [true, null]);
+});
+
+test('matchUtf8Literals equals string equality: lengths, empty text, non-ASCII, shared prefixes', () => {
+  const rnd = makeRng(5);
+  const alphabet = ['a', 'b', 'é', '€', '𝄞', 'MAIL', 'SHIP'];
+  const word = () => Array.from({ length: Math.floor(rnd() * 4) }, () => alphabet[Math.floor(rnd() * 7)]).join('');
+  const values = Array.from({ length: 3000 }, word);
+  const enc = new TextEncoder();
+  const encoded = values.map((v) => enc.encode(v));
+  const offsets = new Int32Array(values.length + 1);
+  encoded.forEach((b, i) => {
+    offsets[i + 1] = offsets[i]! + b.length;
+  });
+  const bytes = new Uint8Array(offsets[values.length]!);
+  for (const [i, b] of encoded.entries()) bytes.set(b, offsets[i]!);
+  const col = makeColumn(UTF8, { offsets, bytes }, null, values.length);
+  for (const literals of [['MAIL', 'SHIP'], [''], ['a', 'ab', 'ba', 'é', '€𝄞'], ['zz'], [], ['b', 'b', 'aMAIL']]) {
+    const hits = matchUtf8Literals(col, literals);
+    assert.ok(hits !== null);
+    assert.deepEqual(
+      [...hits],
+      values.map((v) => (literals.includes(v) ? 1 : 0)),
+      literals.join(','),
+    );
+  }
+  assert.equal(matchUtf8Literals(makeColumn(UTF8, ['a'], null, 1), ['a']), null, 'JS strings: not on bytes');
+});
