@@ -11,6 +11,11 @@ export interface TableStatistics {
    * min/max range from Parquet statistics or the loaded values); join ordering reads it.
    */
   readonly distinctCount?: (column: string) => number | null;
+  /**
+   * True when the column is known to hold no NULL and no value twice (a key): every other column of the table is
+   * then a function of it, which lets GROUP BY drop the columns that depend on it. False when unknown.
+   */
+  readonly unique?: (column: string) => boolean;
 }
 
 /** What a scan asks of a provider; everything here is a hint the provider may use to read less. */

@@ -110,6 +110,7 @@ function makePlan(sql: string, opts: ExecuteOptions, catalog: Catalog): CachedPl
     evaluateConstant,
     tableRows: (t) => seen.table(t)?.statistics().rowCount ?? null,
     columnDistinct: (t, c) => seen.table(t)?.statistics().distinctCount?.(c) ?? null,
+    columnUnique: (t, c) => seen.table(t)?.statistics().unique?.(c) ?? false,
   });
   const tables = new Set<string>();
   for (const [name, provider] of recorder.lookups) if (provider !== undefined) tables.add(name.toLowerCase());

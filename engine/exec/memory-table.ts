@@ -20,6 +20,7 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
   const rowCount = chunks.reduce((n, c) => n + c.length, 0);
   const index = new Map(schema.fields.map((f, i) => [f.name, i]));
   const ranges = new Map<string, number | null>();
+  const keys = new Map<string, boolean>();
   const zones = new ZoneMaps(data, index);
   /** max − min + 1 of an integer or date column, computed once (an upper bound on its distinct values). */
   const rangeOf = (name: string): number | null => {
@@ -29,7 +30,14 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
   return {
     schema,
     kind: 'memory',
-    statistics: () => ({ rowCount, distinctCount: (c) => rangeOf(c) }),
+    statistics: () => ({
+      rowCount,
+      distinctCount: (c) => rangeOf(c),
+      unique: (c) => {
+        if (!keys.has(c)) keys.set(c, isKey(chunks, index.get(c), rangeOf(c)));
+        return keys.get(c)!;
+      },
+    }),
     explainScan: async (req) => {
       const kept = chunks.filter((_, i) => zones.mayMatch(req.filters, i)).length;
       return req.filters.length > 0
@@ -285,6 +293,53 @@ function valueRange(chunks: MemoryTableData['chunks'], at: number | undefined, r
     }
   }
   return hi >= lo ? Math.min(rows, hi - lo + 1) : null;
+}
+
+/** Keys are checked with a bitmap over their range while it has at most this many bits per row. */
+const KEY_BITS_PER_ROW = 64;
+
+/**
+ * Whether an integer or date column holds no NULL and no value twice, computed once per column: strictly increasing
+ * values (a table loaded in key order) in one pass, else a bitmap over [min, max] while that range is at most
+ * KEY_BITS_PER_ROW bits a row (`range`: max − min + 1, capped at the row count by `valueRange`). Unknown (false)
+ * otherwise.
+ */
+function isKey(chunks: MemoryTableData['chunks'], at: number | undefined, range: number | null): boolean {
+  if (at === undefined || range === null) return false;
+  const columns = chunks.map((c) => c.columns[at]!);
+  if (columns.some((c) => c.valid !== null && c.valid.includes(0))) return false;
+  const values = columns.map((c) => (c.values as Int32Array | Float64Array).subarray(0, c.length));
+  let prev = Number.NEGATIVE_INFINITY;
+  let increasing = true;
+  for (const v of values) {
+    for (let i = 0; i < v.length && increasing; i++) {
+      increasing = v[i]! > prev;
+      prev = v[i]!;
+    }
+  }
+  if (increasing) return true;
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  let rows = 0;
+  for (const v of values) {
+    rows += v.length;
+    for (let i = 0; i < v.length; i++) {
+      if (v[i]! < lo) lo = v[i]!;
+      if (v[i]! > hi) hi = v[i]!;
+    }
+  }
+  const span = hi - lo + 1;
+  if (span < rows || span > rows * KEY_BITS_PER_ROW || span > 2 ** 31) return false;
+  const seen = new Int32Array(Math.ceil(span / 32));
+  for (const v of values) {
+    for (let i = 0; i < v.length; i++) {
+      const d = v[i]! - lo;
+      const bit = 1 << (d & 31);
+      if ((seen[d >>> 5]! & bit) !== 0) return false;
+      seen[d >>> 5]! |= bit;
+    }
+  }
+  return true;
 }
 
 /**

@@ -55,6 +55,7 @@ const AGGREGATES: Readonly<Record<string, AggregateFn>> = {
   every: 'bool_and',
   bool_or: 'bool_or',
   string_agg: 'string_agg',
+  any_value: 'any_value',
 };
 
 export const AGGREGATE_NAMES: ReadonlySet<string> = new Set(Object.keys(AGGREGATES));

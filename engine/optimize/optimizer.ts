@@ -5,6 +5,7 @@ import { sameType } from '../plan/types.js';
 import type { OptimizerContext, OptimizerRule } from './rule.js';
 import { decorrelateSubqueries } from './rules/decorrelate-subqueries.js';
 import { foldConstants } from './rules/fold-constants.js';
+import { pruneGroupKeys } from './rules/prune-group-keys.js';
 import { pushDownFilter } from './rules/push-down-filter.js';
 import { pushDownLimit } from './rules/push-down-limit.js';
 import { pushDownProjection } from './rules/push-down-projection.js';
@@ -22,6 +23,7 @@ export const RULES: readonly OptimizerRule[] = [
   pushDownFilter,
   reorderJoins,
   swapJoinSides,
+  pruneGroupKeys,
   pushDownProjection,
   pushDownLimit,
 ];

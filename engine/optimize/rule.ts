@@ -9,6 +9,8 @@ export interface OptimizerContext {
   readonly tableRows?: (table: string) => number | null;
   /** An upper bound on a table column's distinct values, when the provider knows one. */
   readonly columnDistinct?: (table: string, column: string) => number | null;
+  /** Whether a table column is known to hold no NULL and no value twice (false when unknown). */
+  readonly columnUnique?: (table: string, column: string) => boolean;
 }
 
 export interface OptimizerRule {

@@ -1,9 +1,12 @@
-// Per-group aggregate state: COUNT, SUM (exact for integers and decimals), AVG, MIN, MAX, DISTINCT; the others
+// Per-group aggregate state: COUNT, SUM (exact for integers and decimals), AVG, MIN, MAX, ANY_VALUE, DISTINCT; the others
 // live in variance-accumulator.ts and string-agg-accumulator.ts.
-import { type Column, MAX_EXACT, makeColumn, narrowExact, strings } from '../../arrow/column.js';
+import { type Column, constantColumn, MAX_EXACT, makeColumn, narrowExact, strings } from '../../arrow/column.js';
+import { concatColumns, take } from '../../arrow/kernels/take.js';
+import { takeOrNull } from '../../arrow/kernels/take-or-null.js';
 import type { AggregateCall } from '../../plan/logical/index.js';
 import type { DataType } from '../../plan/types.js';
 import type { BatchRows } from './batch-rows.js';
+import { takeRows } from './gathered-column.js';
 import { GroupNumbers } from './group-numbers.js';
 import { MinMaxAcc } from './min-max-accumulator.js';
 import { StringAggAcc } from './string-agg-accumulator.js';
@@ -79,6 +82,64 @@ function makeInner(call: AggregateCall): Accumulator {
       return new VarianceAcc(call.fn, argType?.id === 'decimal' ? argType.scale : 0);
     case 'string_agg':
       return new StringAggAcc(call);
+    case 'any_value':
+      return new AnyValueAcc(call.type);
+  }
+}
+
+/**
+ * any_value: the first non-NULL value each group sees (NULL when it sees none). The planner uses it for GROUP BY
+ * columns that depend on a key column (every row of a group holds the same value), so the key table hashes the
+ * key alone and the other columns are copied once per group, not compared on every row.
+ */
+class AnyValueAcc implements Accumulator {
+  /** Per group: 1 once it has its value. */
+  #has = new Uint8Array(64);
+  /** The values taken, batch by batch, and the group of each. */
+  readonly #values: Column[] = [];
+  readonly #groups: Int32Array[] = [];
+  constructor(readonly type: DataType) {}
+
+  update(groups: Int32Array, n: number, arg: Column | null, ngroups: number): void {
+    if (this.#has.length < ngroups) {
+      const grown = new Uint8Array(Math.max(ngroups, this.#has.length * 2));
+      grown.set(this.#has);
+      this.#has = grown;
+    }
+    if (arg === null || arg.type.id === 'null') return;
+    const has = this.#has;
+    const valid = arg.valid;
+    const rows: number[] = [];
+    const ids: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const g = groups[i]!;
+      if (has[g] === 0 && (valid === null || valid[i] === 1)) {
+        has[g] = 1;
+        rows.push(i);
+        ids.push(g);
+      }
+    }
+    if (rows.length === 0) return;
+    const picked = Int32Array.from(rows);
+    this.#values.push(takeRows(arg, picked, picked.length));
+    this.#groups.push(Int32Array.from(ids));
+  }
+
+  finish(ngroups: number): Column {
+    if (this.#values.length === 0) return constantColumn(this.type, null, ngroups);
+    const values = concatColumns(this.#values);
+    // Where each group's value sits in `values` (-1: none); groups usually took theirs in id order.
+    const at = new Int32Array(ngroups).fill(-1);
+    let k = 0;
+    let inOrder = values.length === ngroups;
+    for (const ids of this.#groups) {
+      for (let i = 0; i < ids.length; i++, k++) {
+        at[ids[i]!] = k;
+        if (ids[i] !== k) inOrder = false;
+      }
+    }
+    if (inOrder) return values;
+    return values.length === ngroups ? take(values, at, ngroups) : takeOrNull(values, at, ngroups);
   }
 }
 

@@ -58,6 +58,13 @@ export function gatherColumns(cols: readonly Column[], indices: Int32Array, n: n
   });
 }
 
+/** Rows `indices[0..n)` of `col`, copied; of a gathered column, read from its source (nothing else is copied). */
+export function takeRows(col: Column, indices: Int32Array, n: number): Column {
+  if (!(col instanceof GatheredColumn)) return take(col, indices, n);
+  const at = compose(col.indices, indices, n);
+  return col.padded ? takeOrNull(col.source, at, n) : take(col.source, at, n);
+}
+
 /** `inner[outer[i]]` for i < n, -1 where `outer[i]` is -1. */
 function compose(inner: Int32Array, outer: Int32Array, n: number): Int32Array {
   const out = new Int32Array(n);

@@ -59,7 +59,8 @@ export type AggregateFn =
   | 'var_pop'
   | 'bool_and'
   | 'bool_or'
-  | 'string_agg';
+  | 'string_agg'
+  | 'any_value';
 
 export interface AggregateCall {
   readonly fn: AggregateFn;

@@ -33,7 +33,7 @@ export function aggregateType(fn: AggregateFn, args: readonly Expr[]): DataType 
   if (fn === 'string_agg') return UTF8;
   if (fn === 'bool_and' || fn === 'bool_or') return BOOL;
   const t = args[0]!.type;
-  if (fn === 'min' || fn === 'max') return t;
+  if (fn === 'min' || fn === 'max' || fn === 'any_value') return t;
   if (!isNumeric(t) && t.id !== 'null') throw new PlanError(`function ${fn}(${typeName(t)}) does not exist`);
   if (fn !== 'sum') return FLOAT64;
   if (t.id === 'decimal') return decimal(38, t.scale);
