@@ -307,6 +307,8 @@ const KEY_BITS_PER_ROW = 64;
 function isKey(chunks: MemoryTableData['chunks'], at: number | undefined, range: number | null): boolean {
   if (at === undefined || range === null) return false;
   const columns = chunks.map((c) => c.columns[at]!);
+  // Fewer possible values than rows: some value repeats.
+  if (range < columns.reduce((n, c) => n + c.length, 0)) return false;
   if (columns.some((c) => c.valid !== null && c.valid.includes(0))) return false;
   const values = columns.map((c) => (c.values as Int32Array | Float64Array).subarray(0, c.length));
   let prev = Number.NEGATIVE_INFINITY;

@@ -34,6 +34,23 @@ const probeAt = (c: Column, i: number) => (c.values as Int32Array | Float64Array
 for (const [name, build, probe, expected] of [
   ['dense int32 keys (bitmap)', ints([3, 5, null, 64, 65]), ints([5, 4, 64, null, 65, 3, -1, 66]), [0, 2, 4, 5]],
   ['negative keys', ints([-40, -7, 0]), ints([-7, -8, 0, -40, 1]), [0, 2, 3]],
+  // A NULL probe row holds 0 underneath, which is a key: validity alone rejects it.
+  ['NULL probe rows over a key value', ints([0, 1]), ints([null, 1, 0, null]), [1, 2]],
+  ['NULL int64 probe rows over a key value', floats([0, 1]), floats([null, 1, 0, null]), [1, 2]],
+  // int64 keys just past 2^32: an int32 offset computed in 32 bits would wrap 5 onto 2^32 + 5.
+  ['int32 probes against int64 keys past 2^32', floats([2 ** 32 + 5, 2 ** 32 + 6]), ints([5, 6, 7]), []],
+  [
+    'int32 probes far below the keys do not wrap into the range',
+    ints([2 ** 30 - 3, 2 ** 30]),
+    ints([-(2 ** 31), 2 ** 30, 2 ** 30 - 3, 2 ** 30 - 2, 2 ** 31 - 1, -(2 ** 30)]),
+    [1, 2],
+  ],
+  [
+    'int32 keys near the top of the range',
+    ints([2 ** 31 - 5, 2 ** 31 - 1]),
+    ints([2 ** 31 - 1, -(2 ** 31), 2 ** 31 - 5, 0]),
+    [0, 2],
+  ],
   ['int64 keys beyond int32 (bitmap)', floats([2 ** 40, 2 ** 40 + 33]), floats([2 ** 40 + 33, 2 ** 40 + 1, 33]), [0]],
   ['fractions and NaN never match integer keys', floats([1, 2, 3]), floats([1.5, 2, Number.NaN, 3.0000001]), [1]],
   ['sparse keys (set)', floats([1, 2 ** 45, -(2 ** 50)]), floats([2 ** 45, 2, -(2 ** 50), null, 1]), [0, 2, 4]],
