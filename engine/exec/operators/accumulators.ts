@@ -6,6 +6,7 @@ import { takeOrNull } from '../../arrow/kernels/take-or-null.js';
 import type { AggregateCall } from '../../plan/logical/index.js';
 import type { DataType } from '../../plan/types.js';
 import type { BatchRows } from './batch-rows.js';
+import { DistinctPairs } from './distinct-pairs.js';
 import { takeRows } from './gathered-column.js';
 import { GroupNumbers } from './group-numbers.js';
 import { MinMaxAcc } from './min-max-accumulator.js';
@@ -177,27 +178,43 @@ class CountAcc implements Accumulator {
   }
 }
 
-/** DISTINCT: collects each group's distinct values, then feeds them to the inner accumulator once. */
+/**
+ * DISTINCT: collects each group's distinct values, then feeds them to the inner accumulator once. Numbers held in
+ * Int32Array / Float64Array go into one table of (group, value) pairs; other values (text, booleans, int64 past
+ * 2^53) into a Set per group, which the pairs move into if such a batch arrives.
+ */
 class DistinctAcc implements Accumulator {
-  readonly #sets: Set<Key>[] = [];
+  #pairs: DistinctPairs | null = null;
+  #sets: Set<Key>[] | null = null;
   constructor(
     readonly inner: Accumulator,
     readonly argType: DataType,
   ) {}
   update(groups: Int32Array, n: number, arg: Column | null, ngroups: number): void {
-    while (this.#sets.length < ngroups) this.#sets.push(new Set());
+    const v = arg!.values;
+    const int32 = v instanceof Int32Array;
+    if (this.#sets === null && (int32 || v instanceof Float64Array) && (this.#pairs?.int32 ?? int32) === int32) {
+      this.#pairs ??= new DistinctPairs(int32);
+      this.#pairs.add(groups, n, v, arg!.type.id === 'null' ? new Uint8Array(n) : arg!.valid);
+      return;
+    }
+    const sets = this.#toSets(ngroups);
     const read = valueReader(arg!);
     for (let i = 0; i < n; i++) {
       const x = read(i);
-      if (x !== null)
-        this.#sets[groups[i]!]!.add(typeof x === 'bigint' && x <= MAX_EXACT && x >= -MAX_EXACT ? Number(x) : x);
+      if (x !== null) sets[groups[i]!]!.add(typeof x === 'bigint' && x <= MAX_EXACT && x >= -MAX_EXACT ? Number(x) : x);
     }
   }
   finish(ngroups: number): Column {
-    while (this.#sets.length < ngroups) this.#sets.push(new Set());
+    if (this.#sets === null) {
+      const { groups, values } = this.#pairs?.pairs() ?? { groups: new Int32Array(0), values: new Float64Array(0) };
+      this.inner.update(groups, groups.length, makeColumn(this.argType, values, null, groups.length), ngroups);
+      return this.inner.finish(ngroups);
+    }
+    const sets = this.#toSets(ngroups);
     const values: Key[] = [];
     const groups: number[] = [];
-    this.#sets.forEach((s, g) => {
+    sets.forEach((s, g) => {
       for (const v of s) {
         values.push(v);
         groups.push(g);
@@ -205,6 +222,22 @@ class DistinctAcc implements Accumulator {
     });
     this.inner.update(Int32Array.from(groups), values.length, columnFromValues(this.argType, values), ngroups);
     return this.inner.finish(ngroups);
+  }
+  /** The Sets (made, grown to `ngroups`, and holding the pairs collected so far). */
+  #toSets(ngroups: number): Set<Key>[] {
+    if (this.#sets === null) {
+      this.#sets = [];
+      if (this.#pairs !== null) {
+        const { groups, values } = this.#pairs.pairs();
+        for (let i = 0; i < groups.length; i++) {
+          while (this.#sets.length <= groups[i]!) this.#sets.push(new Set());
+          this.#sets[groups[i]!]!.add(values[i]!);
+        }
+        this.#pairs = null;
+      }
+    }
+    while (this.#sets.length < ngroups) this.#sets.push(new Set());
+    return this.#sets;
   }
 }
 

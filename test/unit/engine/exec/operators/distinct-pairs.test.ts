@@ -1,0 +1,99 @@
+// COUNT / SUM (DISTINCT x) per group: the (group, number) pair table against Sets, through growth, NaN, -0, NULLs,
+// and a DISTINCT accumulator whose input switches from numbers to int64 past 2^53 (its pairs move into Sets).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { makeColumn } from '../../../../../engine/arrow/column.js';
+import { makeAccumulator } from '../../../../../engine/exec/operators/accumulators.js';
+import { DistinctPairs } from '../../../../../engine/exec/operators/distinct-pairs.js';
+import type { AggregateCall } from '../../../../../engine/plan/logical/index.js';
+import { FLOAT64, INT32, INT64 } from '../../../../../engine/plan/types.js';
+import { makeRng } from '../../../../helpers/gen-data.js';
+
+/** Distinct values per group as sorted text (SameValueZero, like a Set). */
+function expected(groups: number[], values: number[], valid: number[]): string[][] {
+  const sets: Set<number>[] = [];
+  groups.forEach((g, i) => {
+    if (valid[i] === 0) return;
+    sets[g] ??= new Set();
+    sets[g].add(values[i]!);
+  });
+  return Array.from({ length: sets.length }, (_, g) => [...(sets[g] ?? [])].map(String).sort());
+}
+
+for (const int32 of [false, true]) {
+  test(`DistinctPairs (${int32 ? 'int32' : 'float64'}) keeps each (group, value) once`, () => {
+    const rnd = makeRng(int32 ? 3 : 4);
+    const pairs = new DistinctPairs(int32);
+    const groups: number[] = [];
+    const values: number[] = [];
+    const valid: number[] = [];
+    const special = int32 ? [0, -1, 2 ** 31 - 1, -(2 ** 31)] : [Number.NaN, -0, 0, 0.5, 2 ** 52 + 1, -1e300];
+    for (let batch = 0; batch < 6; batch++) {
+      const n = 1500;
+      const g = Int32Array.from({ length: n }, () => Math.floor(rnd() * 200));
+      const raw = Array.from({ length: n }, () =>
+        rnd() < 0.1 ? special[Math.floor(rnd() * special.length)]! : Math.floor(rnd() * 40) - 20,
+      );
+      const v = int32 ? Int32Array.from(raw) : Float64Array.from(raw);
+      const ok = Uint8Array.from({ length: n }, () => (rnd() < 0.05 ? 0 : 1));
+      pairs.add(g, n, v, batch % 2 === 0 ? ok : null);
+      for (let i = 0; i < n; i++) {
+        groups.push(g[i]!);
+        values.push(v[i]!);
+        valid.push(batch % 2 === 0 ? ok[i]! : 1);
+      }
+    }
+    const got = pairs.pairs();
+    assert.equal(got.values instanceof Int32Array, int32);
+    const byGroup: string[][] = [];
+    got.groups.forEach((g, i) => {
+      byGroup[g] ??= [];
+      byGroup[g].push(String(got.values[i]));
+    });
+    const want = expected(groups, values, valid);
+    assert.deepEqual(
+      Array.from({ length: want.length }, (_, g) => (byGroup[g] ?? []).sort()),
+      want,
+    );
+    const keys = Array.from(got.groups, (g, i) => `${g}:${String(got.values[i])}`);
+    assert.equal(keys.length, new Set(keys).size, 'no pair twice');
+  });
+}
+
+const countDistinct = (type: typeof INT64): AggregateCall => ({
+  fn: 'count',
+  args: [{ kind: 'column', qualifier: null, name: 'x', type }],
+  distinct: true,
+  filter: null,
+  type: INT64,
+  name: 'count(DISTINCT x)',
+});
+
+test('count(DISTINCT) moves its pairs into Sets when an int64 past 2^53 arrives', () => {
+  const acc = makeAccumulator(countDistinct(INT64));
+  const big = 2n ** 60n;
+  acc.update(Int32Array.from([0, 0, 1, 1]), 4, makeColumn(INT64, Float64Array.from([5, 5, 7, 8]), null, 4), 2);
+  acc.update(Int32Array.from([0, 1, 2]), 3, makeColumn(INT64, BigInt64Array.from([big, 7n, big]), null, 3), 3);
+  acc.update(Int32Array.from([0, 2]), 2, makeColumn(INT64, Float64Array.from([5, 9]), null, 2), 3);
+  const out = acc.finish(3);
+  assert.deepEqual([...(out.values as Float64Array)], [2, 2, 2]);
+});
+
+test('count(DISTINCT) over int32 and float64 values, NULLs left out', () => {
+  const ints = makeAccumulator(countDistinct(INT32));
+  ints.update(
+    Int32Array.from([0, 0, 0, 1]),
+    4,
+    makeColumn(INT32, Int32Array.from([3, 3, 4, 3]), Uint8Array.from([1, 1, 1, 0]), 4),
+    2,
+  );
+  assert.deepEqual([...(ints.finish(2).values as Float64Array)], [2, 0]);
+  const floats = makeAccumulator(countDistinct(FLOAT64));
+  floats.update(
+    Int32Array.from([0, 0, 0, 0]),
+    4,
+    makeColumn(FLOAT64, Float64Array.from([Number.NaN, Number.NaN, -0, 0]), null, 4),
+    1,
+  );
+  assert.deepEqual([...(floats.finish(1).values as Float64Array)], [2]);
+});
