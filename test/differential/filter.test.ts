@@ -17,6 +17,13 @@ const cases: DiffCase[] = [
   { sql: 'SELECT count(*) FROM items WHERE NOT flag OR flag IS NULL' },
   { sql: 'SELECT count(*) FROM items WHERE grp IN (1, 2, 3)' },
   { sql: 'SELECT count(*) FROM items WHERE grp NOT IN (1, 2, NULL)' },
+  // Number lists up to 16 values compare value by value, longer ones through a Set; NULL rows and NULL items.
+  { sql: 'SELECT count(*) FROM items WHERE qty IN (49, 14, 23, 45, 19, 3, 36, 9)' },
+  { sql: 'SELECT count(*) FROM items WHERE qty NOT IN (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17)' },
+  { sql: 'SELECT grp IN (1, 5), grp NOT IN (2, NULL), count(*) FROM items GROUP BY 1, 2' },
+  { sql: 'SELECT count(*) FROM items WHERE price IN (1000.00, -5.25, 12.5) OR big IN (0, 7)' },
+  { sql: "SELECT count(*) FROM items WHERE d IN (DATE '1994-01-01', DATE '1995-06-30', DATE '1996-02-29')" },
+  { sql: 'SELECT k, f IN (0.5, -2.5), m IN (5, 50) FROM specials ORDER BY k' },
   { sql: "SELECT count(*) FROM items WHERE cat NOT IN ('alpha', 'beta')" },
   { sql: 'SELECT count(*) FROM items WHERE qty BETWEEN 10 AND 20' },
   { sql: "SELECT count(*) FROM items WHERE d BETWEEN DATE '1994-01-01' AND DATE '1994-12-31'" },

@@ -36,6 +36,8 @@ export function evaluateInList(e: InListExpr, expr: PhysicalExpr, list: Physical
       const n = x.length;
       const byBytes = matchUtf8Literals(x, [...set] as string[]);
       if (byBytes !== null) return inListResult(x, byBytes, listHasNull, e.negated);
+      const byNumbers = matchNumbers(x, set);
+      if (byNumbers !== null) return inListResult(x, byNumbers, listHasNull, e.negated);
       const k = keys(x);
       const out = new Uint8Array(n);
       const valid = new Uint8Array(n);
@@ -50,6 +52,33 @@ export function evaluateInList(e: InListExpr, expr: PhysicalExpr, list: Physical
       return makeColumn({ id: 'bool' }, out, valid, n);
     },
   };
+}
+
+/** Lists up to this long are compared value by value; longer ones go through the Set. */
+const LINEAR_LIST = 16;
+
+/**
+ * Per row, 1 where a number column (int32, date, or a Float64Array of exact values) equals a list value; `null`
+ * when the column or list is not plain numbers or the list is long. `p_size IN (49, 14, 23, …)` was a Set lookup of
+ * a boxed number per row.
+ */
+function matchNumbers(x: Column, set: ReadonlySet<Key>): Uint8Array | null {
+  const v = x.values;
+  if (!(v instanceof Int32Array || v instanceof Float64Array) || set.size > LINEAR_LIST) return null;
+  const list: number[] = [];
+  for (const k of set) {
+    if (typeof k !== 'number' || Number.isNaN(k)) return null;
+    list.push(k);
+  }
+  const items = Float64Array.from(list);
+  const out = new Uint8Array(x.length);
+  for (let i = 0; i < x.length; i++) {
+    const value = v[i]!;
+    let hit = 0;
+    for (let j = 0; j < items.length; j++) hit |= value === items[j] ? 1 : 0;
+    out[i] = hit;
+  }
+  return out;
 }
 
 /** IN's NULL rules over per-row hits: a miss is NULL when the list holds a NULL. */
