@@ -37,7 +37,7 @@ export class DistinctPairs {
       let found = false;
       for (let id = slots[s]!; id !== -1; s = (s + 1) & mask, id = slots[s]!) {
         const y = this.#values[id]!;
-        if (this.#hashes[id] === h && this.#groups[id] === g && (y === x || (y !== y && x !== x))) {
+        if (this.#hashes[id] === h && this.#groups[id] === g && (y === x || (Number.isNaN(y) && Number.isNaN(x)))) {
           found = true;
           break;
         }
