@@ -1,5 +1,5 @@
-// Per-group aggregate state: COUNT, SUM (exact for integers and decimals), AVG, MIN, MAX, ANY_VALUE, DISTINCT; the others
-// live in variance-accumulator.ts and string-agg-accumulator.ts.
+// Per-group aggregate state: COUNT, SUM (exact for integers and decimals), AVG, MIN, MAX, ANY_VALUE, DISTINCT;
+// the others live in variance-accumulator.ts and string-agg-accumulator.ts.
 import { type Column, constantColumn, MAX_EXACT, makeColumn, narrowExact, strings } from '../../arrow/column.js';
 import { concatColumns, take } from '../../arrow/kernels/take.js';
 import { takeOrNull } from '../../arrow/kernels/take-or-null.js';
@@ -195,7 +195,7 @@ class DistinctAcc implements Accumulator {
     const int32 = v instanceof Int32Array;
     if (this.#sets === null && (int32 || v instanceof Float64Array) && (this.#pairs?.int32 ?? int32) === int32) {
       this.#pairs ??= new DistinctPairs(int32);
-      this.#pairs.add(groups, n, v, arg!.type.id === 'null' ? new Uint8Array(n) : arg!.valid);
+      this.#pairs.add(groups, n, v, arg!.valid);
       return;
     }
     const sets = this.#toSets(ngroups);

@@ -44,6 +44,8 @@ interface Origin {
 }
 
 function pruneAggregate(agg: Aggregate, ctx: OptimizerContext): LogicalPlan | null {
+  // A scan object reached twice would give one origin to columns of two different rows.
+  if (!scansOnce(agg.input, new Set())) return null;
   const origins = originsOf(agg.input);
   const facts = new Dependencies(agg.input, ctx);
   const originOf = (c: { qualifier: string | null; name: string }): Origin | null => {
@@ -232,6 +234,14 @@ class Dependencies {
         return;
     }
   }
+}
+
+function scansOnce(p: LogicalPlan, seen: Set<Scan>): boolean {
+  if (p.kind === 'scan') {
+    if (seen.has(p)) return false;
+    seen.add(p);
+  }
+  return planChildren(p).every((c) => scansOnce(c, seen));
 }
 
 function fieldIndex(schema: Schema, qualifier: string | null, name: string): number {
