@@ -24,12 +24,26 @@ export function matchUtf8Literals(col: Column, literals: readonly string[]): Uin
     first[b.length + 1] = j + 1;
   }
   for (let L = 1; L <= maxLength + 1; L++) if (first[L]! < first[L - 1]!) first[L] = first[L - 1]!;
+  // Literals of up to 4 bytes also as one little-endian int each: such a row is packed once and compared whole.
+  const packed = new Int32Array(encoded.length);
+  for (let j = 0; j < encoded.length; j++)
+    packed[j] = encoded[j]!.length <= 4 ? pack(flat, at[j]!, encoded[j]!.length) : 0;
   const n = col.length;
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const start = offsets[i]!;
     const length = offsets[i + 1]! - start;
     if (length > maxLength) continue;
+    if (length <= 4) {
+      const word = pack(bytes, start, length);
+      for (let j = first[length]!; j < first[length + 1]!; j++) {
+        if (packed[j] === word) {
+          out[i] = 1;
+          break;
+        }
+      }
+      continue;
+    }
     for (let j = first[length]!; j < first[length + 1]!; j++) {
       const lit = at[j]!;
       let k = 0;
@@ -41,4 +55,11 @@ export function matchUtf8Literals(col: Column, literals: readonly string[]): Uin
     }
   }
   return out;
+}
+
+/** Bytes [start, start + length) (length ≤ 4) as one little-endian int. */
+function pack(bytes: Uint8Array, start: number, length: number): number {
+  let word = 0;
+  for (let k = length - 1; k >= 0; k--) word = (word << 8) | bytes[start + k]!;
+  return word;
 }
