@@ -86,6 +86,8 @@ export class NumberStore {
   }
 }
 
+const SHORT_COPY_BYTES = 32;
+
 /** One text key column's entries as UTF-8 bytes with offsets. */
 export class TextStore {
   offsets = new Int32Array(INITIAL_ENTRIES + 1);
@@ -109,8 +111,11 @@ export class TextStore {
   #copy(k: TextKeys, i: number, at: number): number {
     const start = k.offsets[i]!;
     const end = k.offsets[i + 1]!;
-    this.bytes = grown(this.bytes, at + end - start);
-    this.bytes.set(k.bytes.subarray(start, end), at);
+    const bytes = grown(this.bytes, at + end - start);
+    this.bytes = bytes;
+    // Short keys byte by byte: a subarray and `set` per new group cost more than the copy.
+    if (end - start <= SHORT_COPY_BYTES) for (let k2 = start, to = at; k2 < end; k2++, to++) bytes[to] = k.bytes[k2]!;
+    else bytes.set(k.bytes.subarray(start, end), at);
     return at + end - start;
   }
 
