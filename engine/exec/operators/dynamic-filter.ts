@@ -175,8 +175,9 @@ function selectInt32Bits(
 
 /**
  * `selectInt32Bits` without a branch per row: every index is written and the count advances by the row's 0/1 (an
- * offset outside the range tests bit 0 of word 0, masked off). Lineitem keys against one order in ten at SF1:
- * ~3 ns a row, against 4.5-6 for the branchy loop; about even when almost nothing passes.
+ * offset outside the range tests bit 0 of word 0, masked off). Sorted keys against one in ten, in a micro-benchmark:
+ * ~3 ns a row against 4.5-6 for the branchy loop (inside queries both cost about twice that); about even when almost
+ * nothing passes.
  */
 function selectInt32BitsBranchless(
   v: Int32Array,
