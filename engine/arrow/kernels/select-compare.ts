@@ -80,11 +80,7 @@ export function selectCompare(
   out: Int32Array,
   branchless = false,
 ): number {
-  const v = col.values;
-  const loops = branchless ? BRANCHLESS : LOOPS;
-  if (v instanceof Float64Array) return loops.f64.single[op](v, value, 0, col.valid, sel, n, out);
-  if (v instanceof Int32Array) return loops.i32.single[op](v, value, 0, col.valid, sel, n, out);
-  return -1;
+  return run(col, branchless, (l) => l.single[op], value, 0, sel, n, out);
 }
 
 /**
@@ -103,10 +99,23 @@ export function selectBetween(
   out: Int32Array,
   branchless = false,
 ): number {
+  return run(col, branchless, (l) => l.range[`${lowOp},${highOp}`]!, low, high, sel, n, out);
+}
+
+/** The loop `pick` chooses for the column's array kind, run with constants `c` and `d`; -1 when not numbers. */
+function run(
+  col: Column,
+  branchless: boolean,
+  pick: (loops: Loops) => Loop,
+  c: number,
+  d: number,
+  sel: Int32Array | null,
+  n: number,
+  out: Int32Array,
+): number {
   const v = col.values;
   const loops = branchless ? BRANCHLESS : LOOPS;
-  const key = `${lowOp},${highOp}`;
-  if (v instanceof Float64Array) return loops.f64.range[key]!(v, low, high, col.valid, sel, n, out);
-  if (v instanceof Int32Array) return loops.i32.range[key]!(v, low, high, col.valid, sel, n, out);
+  if (v instanceof Float64Array) return pick(loops.f64)(v, c, d, col.valid, sel, n, out);
+  if (v instanceof Int32Array) return pick(loops.i32)(v, c, d, col.valid, sel, n, out);
   return -1;
 }

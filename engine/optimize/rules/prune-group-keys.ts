@@ -13,7 +13,7 @@ import {
   makeProject,
   planChildren,
   type Scan,
-  withInputs,
+  transformPlan,
 } from '../../plan/logical/index.js';
 import type { Field, Schema } from '../../plan/types.js';
 import { displayName } from '../../sql/bind/bind-aggregate.js';
@@ -24,17 +24,11 @@ export const pruneGroupKeys: OptimizerRule = {
   apply: (plan, ctx) => (ctx.columnUnique === undefined ? plan : prune(plan, ctx)),
 };
 
-function prune(p: LogicalPlan, ctx: OptimizerContext): LogicalPlan {
-  const kids = planChildren(p);
-  const q =
-    kids.length === 0
-      ? p
-      : withInputs(
-          p,
-          kids.map((k) => prune(k, ctx)),
-        );
-  if (q.kind !== 'aggregate' || q.groupingSets !== undefined || q.groupBy.length < 2) return q;
-  return pruneAggregate(q, ctx) ?? q;
+function prune(plan: LogicalPlan, ctx: OptimizerContext): LogicalPlan {
+  return transformPlan(plan, (q) => {
+    if (q.kind !== 'aggregate' || q.groupingSets !== undefined || q.groupBy.length < 2) return q;
+    return pruneAggregate(q, ctx) ?? q;
+  });
 }
 
 /** A base-table column a plan column carries unchanged: the scan it comes from, and the column's name there. */
