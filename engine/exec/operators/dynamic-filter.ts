@@ -3,7 +3,6 @@
 // keys; `CollectKeysExec` fills it as the build rows pass; `DynamicFilterExec` drops probe rows whose key is absent.
 import { type Batch, makeBatch } from '../../arrow/batch.js';
 import type { Column } from '../../arrow/column.js';
-import { monomorphicCopy } from '../../arrow/kernels/monomorphic.js';
 import type { Schema } from '../../plan/types.js';
 import type { ExecContext } from '../context.js';
 import type { PhysicalOperator } from '../operator.js';
@@ -107,14 +106,10 @@ export class KeySet {
       // skipping the store pays).
       const rate = this.#seen === 0 ? 0.5 : this.#kept / this.#seen;
       const branchless = rate > 0.02 && rate < 0.98;
-      if (v instanceof Int32Array && Math.abs(test.lo) <= INT32_LO_LIMIT) {
-        const select = branchless ? selectInt32BitsBranchless : selectInt32Bits;
-        n = select(v, col.valid, col.length, test.lo, test.span, test.bits, out);
-      } else {
-        const select =
-          v instanceof Int32Array ? selectBitsInt32 : branchless ? selectBitsBranchless : selectBitsFloat64;
-        n = select(v as never, col.valid, col.length, test.lo, test.span, test.bits, out);
-      }
+      const loops =
+        v instanceof Float64Array ? BITS.float64 : Math.abs(test.lo) <= INT32_LO_LIMIT ? BITS.int32Offset : BITS.int32;
+      const select = branchless ? loops.branchless : loops.branchy;
+      n = select(v, col.valid, col.length, test.lo, test.span, test.bits, out);
     } else n = selectSet(v, col.valid, col.length, test.lo, test.hi, test.set, out);
     this.#seen += col.length;
     this.#kept += n;
@@ -130,10 +125,31 @@ export class KeySet {
 let scratch = new Int32Array(0);
 
 /**
- * Rows whose valid value `x` has bit `x - lo` set, written to `out`; returns how many. A fraction or a value
- * outside [lo, lo + span) fails the range check (`d | 0` drops fractions; NaN fails every comparison).
+ * A loop writing to `out` the rows of `v` whose valid value `x` has bit `x - lo` of `bits` set, returning how many
+ * (`span` ≤ 2^28 bits). `int32Offset`, for an int32 column with |lo| ≤ 2^30: `(x - lo) >>> 0` is the offset and
+ * one unsigned comparison with `span` rejects everything outside (a value below `lo` wraps to ≥ 2^30); otherwise
+ * `d | 0 === x - lo` also rejects fractions, NaN and values past int32. `branchless`: every index is written and
+ * the count advances by the row's 0/1 (a row outside tests bit 0 of word 0, masked off) — sorted keys against one
+ * in ten, in a micro-benchmark, ~3 ns a row against 4.5-6 for the branchy loop (inside queries both cost about
+ * twice that); about even when almost nothing passes. Two loops, on validity or not: a per-row
+ * `valid === null ? 1 : valid[i]` made the branch-free loop 1.5x slower (V8 does not unswitch it).
  */
-function selectBits(
+function bitsLoop(int32Offset: boolean, branchless: boolean): BitsLoop {
+  const inRange = int32Offset
+    ? 'const d = (v[i] - lo) >>> 0; const inside = d < span ? 1 : 0;'
+    : 'const x = v[i] - lo; const d = x | 0; const inside = (d === x ? 1 : 0) & ((d >>> 0) < span ? 1 : 0);';
+  const loop = (checkValid: boolean) => {
+    const valid = checkValid ? ' & valid[i]' : '';
+    const keep = branchless
+      ? `const ok = inside${valid}; const j = d & -ok; out[k] = i; k += (bits[j >>> 5] >>> (j & 31)) & ok;`
+      : `if ((inside${valid}) !== 0 && (bits[d >>> 5] & (1 << (d & 31))) !== 0) out[k++] = i;`;
+    return `for (let i = 0; i < n; i++) { ${inRange} ${keep} }`;
+  };
+  const body = `let k = 0; if (valid === null) { ${loop(false)} } else { ${loop(true)} } return k;`;
+  return new Function('v', 'valid', 'n', 'lo', 'span', 'bits', 'out', body) as BitsLoop;
+}
+
+type BitsLoop = (
   v: Float64Array | Int32Array,
   valid: Uint8Array | null,
   n: number,
@@ -141,117 +157,17 @@ function selectBits(
   span: number,
   bits: Int32Array,
   out: Int32Array,
-): number {
-  let k = 0;
-  for (let i = 0; i < n; i++) {
-    const d = v[i]! - lo;
-    if (d >= 0 && d < span && (d | 0) === d && (bits[d >>> 5]! & (1 << (d & 31))) !== 0) {
-      if (valid === null || valid[i] === 1) out[k++] = i;
-    }
-  }
-  return k;
-}
-
-/**
- * An int32 probe column against a bitmap starting at `lo` with |lo| ≤ 2^30: `(x - lo) >>> 0` is the offset, and
- * one unsigned comparison with `span` (≤ 2^28) rejects everything outside (a value below `lo` wraps to ≥ 2^30).
- */
-function selectInt32Bits(
-  v: Int32Array,
-  valid: Uint8Array | null,
-  n: number,
-  lo: number,
-  span: number,
-  bits: Int32Array,
-  out: Int32Array,
-): number {
-  let k = 0;
-  for (let i = 0; i < n; i++) {
-    const d = (v[i]! - lo) >>> 0;
-    if (d < span && (bits[d >>> 5]! & (1 << (d & 31))) !== 0 && (valid === null || valid[i] === 1)) out[k++] = i;
-  }
-  return k;
-}
-
-/**
- * `selectInt32Bits` without a branch per row: every index is written and the count advances by the row's 0/1 (an
- * offset outside the range tests bit 0 of word 0, masked off). Sorted keys against one in ten, in a micro-benchmark:
- * ~3 ns a row against 4.5-6 for the branchy loop (inside queries both cost about twice that); about even when almost
- * nothing passes.
- */
-function selectInt32BitsBranchless(
-  v: Int32Array,
-  valid: Uint8Array | null,
-  n: number,
-  lo: number,
-  span: number,
-  bits: Int32Array,
-  out: Int32Array,
-): number {
-  // Two loops: a validity test inside the loop (`valid === null ? 1 : valid[i]`) costs half as much again.
-  let k = 0;
-  if (valid === null) {
-    for (let i = 0; i < n; i++) {
-      const d = (v[i]! - lo) >>> 0;
-      const ok = d < span ? 1 : 0;
-      const j = d & -ok;
-      out[k] = i;
-      k += (bits[j >>> 5]! >>> (j & 31)) & ok;
-    }
-  } else {
-    for (let i = 0; i < n; i++) {
-      const d = (v[i]! - lo) >>> 0;
-      const ok = (d < span ? 1 : 0) & valid[i]!;
-      const j = d & -ok;
-      out[k] = i;
-      k += (bits[j >>> 5]! >>> (j & 31)) & ok;
-    }
-  }
-  return k;
-}
+) => number;
 
 /** Keys of an int32 column are offsets from `lo` computed in 32 bits when |lo| is at most this. */
 const INT32_LO_LIMIT = 2 ** 30;
 
-/**
- * `selectBits` without a branch per row (any number column): every index is written and the count advances by
- * the row's 0/1 (a key that is a fraction or outside the range tests bit 0 of word 0, masked off).
- */
-function selectBitsBranchless(
-  v: Float64Array | Int32Array,
-  valid: Uint8Array | null,
-  n: number,
-  lo: number,
-  span: number,
-  bits: Int32Array,
-  out: Int32Array,
-): number {
-  let k = 0;
-  if (valid === null) {
-    for (let i = 0; i < n; i++) {
-      const x = v[i]! - lo;
-      const d = x | 0;
-      const ok = (d === x ? 1 : 0) & (d >>> 0 < span ? 1 : 0);
-      const j = d & -ok;
-      out[k] = i;
-      k += (bits[j >>> 5]! >>> (j & 31)) & ok;
-    }
-  } else {
-    for (let i = 0; i < n; i++) {
-      const x = v[i]! - lo;
-      const d = x | 0;
-      const ok = (d === x ? 1 : 0) & (d >>> 0 < span ? 1 : 0) & valid[i]!;
-      const j = d & -ok;
-      out[k] = i;
-      k += (bits[j >>> 5]! >>> (j & 31)) & ok;
-    }
-  }
-  return k;
-}
-
-// One copy per value array type keeps each loop monomorphic.
-const selectBitsInt32 = monomorphicCopy(selectBits);
-const selectBitsFloat64 = monomorphicCopy(selectBits);
+// One compiled loop per input kind and form, so each stays monomorphic.
+const BITS = {
+  int32Offset: { branchy: bitsLoop(true, false), branchless: bitsLoop(true, true) },
+  int32: { branchy: bitsLoop(false, false), branchless: bitsLoop(false, true) },
+  float64: { branchy: bitsLoop(false, false), branchless: bitsLoop(false, true) },
+};
 
 function selectSet(
   v: Float64Array | Int32Array,
