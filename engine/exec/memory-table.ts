@@ -309,7 +309,7 @@ function isKey(chunks: MemoryTableData['chunks'], at: number | undefined, range:
   const columns = chunks.map((c) => c.columns[at]!);
   // Fewer possible values than rows: some value repeats.
   if (range < columns.reduce((n, c) => n + c.length, 0)) return false;
-  if (columns.some((c) => c.valid !== null && c.valid.includes(0))) return false;
+  if (columns.some((c) => c.valid?.includes(0))) return false;
   const values = columns.map((c) => (c.values as Int32Array | Float64Array).subarray(0, c.length));
   let prev = Number.NEGATIVE_INFINITY;
   let increasing = true;
@@ -331,7 +331,7 @@ function isKey(chunks: MemoryTableData['chunks'], at: number | undefined, range:
     }
   }
   const span = hi - lo + 1;
-  if (span < rows || span > rows * KEY_BITS_PER_ROW || span > 2 ** 31) return false;
+  if (span > rows * KEY_BITS_PER_ROW || span > 2 ** 31) return false;
   const seen = new Int32Array(Math.ceil(span / 32));
   for (const v of values) {
     for (let i = 0; i < v.length; i++) {

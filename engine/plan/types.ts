@@ -112,3 +112,8 @@ export function arrowTypeName(t: DataType): string {
 export function field(name: string, type: DataType, nullable = true, qualifier: string | null = null): Field {
   return { name, qualifier, type, nullable };
 }
+
+/** Position of the first field named `name` (and qualified `qualifier`, unless null) in `schema`; -1 if none. */
+export function fieldIndex(schema: Schema, qualifier: string | null, name: string): number {
+  return schema.fields.findIndex((f) => f.name === name && (qualifier === null || f.qualifier === qualifier));
+}

@@ -5,12 +5,6 @@ import type { UnaryOp } from '../../plan/expr/index.js';
 
 const BOOL = { id: 'bool' } as const;
 
-function bits(c: Column): { v: Uint8Array; ok: (i: number) => boolean } {
-  const v = (c.values as Uint8Array | null) ?? new Uint8Array(c.length);
-  const valid = c.type.id === 'null' ? new Uint8Array(c.length) : c.valid;
-  return { v, ok: valid === null ? () => true : (i) => valid[i] === 1 };
-}
-
 /** A bool column's values (all 0 for the NULL type) and validity (`null`: no NULL row). */
 function bools(c: Column): { v: Uint8Array; valid: Uint8Array | null } {
   if (c.type.id === 'null') return { v: new Uint8Array(c.length), valid: new Uint8Array(c.length) };
@@ -70,10 +64,10 @@ export function not(a: Column): Column {
 /** IS [NOT] NULL / TRUE / FALSE: never NULL itself. */
 export function isPredicate(op: UnaryOp, a: Column): Column {
   const n = a.length;
-  const { v, ok } = bits(a);
+  const { v, valid: va } = bools(a);
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
-    const valid = a.type.id === 'null' ? false : ok(i);
+    const valid = va === null || va[i] === 1;
     switch (op) {
       case 'is_null':
         out[i] = valid ? 0 : 1;

@@ -20,10 +20,6 @@ export class DistinctPairs {
     this.#values = new Float64Array(INITIAL);
   }
 
-  get size(): number {
-    return this.#count;
-  }
-
   /** Adds the pairs (groups[i], v[i]) of the valid rows i < n. Values are equal as in a Set (NaN = NaN, -0 = 0). */
   add(groups: Int32Array, n: number, v: Int32Array | Float64Array, valid: Uint8Array | null): void {
     for (let i = 0; i < n; i++) {

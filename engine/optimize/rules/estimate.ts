@@ -2,6 +2,7 @@
 // selectivities for predicates, and key domains (how many distinct values a join key can take).
 import { columnsOf, type Expr, splitConjuncts } from '../../plan/expr/index.js';
 import type { LogicalPlan } from '../../plan/logical/index.js';
+import { fieldIndex } from '../../plan/types.js';
 import type { OptimizerContext } from '../rule.js';
 
 /** Rows assumed for a table whose provider gives no count. */
@@ -165,7 +166,7 @@ function sourceOf(p: LogicalPlan, qualifier: string | null, name: string): { nod
     case 'limit':
       return sourceOf(p.input, qualifier, name) ?? here;
     case 'project': {
-      const at = p.schema.fields.findIndex((f) => f.name === name && (qualifier === null || f.qualifier === qualifier));
+      const at = fieldIndex(p.schema, qualifier, name);
       const e = p.exprs[at];
       if (e?.kind === 'column') return sourceOf(p.input, e.qualifier, e.name) ?? here;
       return here;

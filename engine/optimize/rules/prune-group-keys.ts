@@ -15,7 +15,7 @@ import {
   type Scan,
   transformPlan,
 } from '../../plan/logical/index.js';
-import type { Field, Schema } from '../../plan/types.js';
+import { type Field, fieldIndex, type Schema } from '../../plan/types.js';
 import { displayName } from '../../sql/bind/bind-aggregate.js';
 import type { OptimizerContext, OptimizerRule } from '../rule.js';
 
@@ -236,8 +236,4 @@ function scansOnce(p: LogicalPlan, seen: Set<Scan>): boolean {
     seen.add(p);
   }
   return planChildren(p).every((c) => scansOnce(c, seen));
-}
-
-function fieldIndex(schema: Schema, qualifier: string | null, name: string): number {
-  return schema.fields.findIndex((f) => f.name === name && (qualifier === null || f.qualifier === qualifier));
 }

@@ -2,7 +2,7 @@
 import { exprText } from '../../plan/expr/display.js';
 import { columnsOf, conjoin, type Expr, sideOfExpr, splitConjuncts, transformExpr } from '../../plan/expr/index.js';
 import { type Join, type LogicalPlan, makeFilter, transformPlan, withInputs } from '../../plan/logical/index.js';
-import type { Schema } from '../../plan/types.js';
+import { fieldIndex, type Schema } from '../../plan/types.js';
 import type { OptimizerRule } from '../rule.js';
 
 export const pushDownFilter: OptimizerRule = {
@@ -164,7 +164,7 @@ export function sideOf(e: Expr, j: Join): 'left' | 'right' | 'both' | 'none' {
 function byPosition(pred: Expr, from: Schema, to: Schema): Expr {
   return transformExpr(pred, (e) => {
     if (e.kind !== 'column') return e;
-    const at = from.fields.findIndex((f) => f.name === e.name && (e.qualifier === null || f.qualifier === e.qualifier));
+    const at = fieldIndex(from, e.qualifier, e.name);
     const f = to.fields[at]!;
     return { kind: 'column', qualifier: f.qualifier, name: f.name, type: f.type };
   });
@@ -176,11 +176,10 @@ function key(q: string | null, n: string): string {
 
 /** The predicate over the Project's input, when every column it reads is a projected expression. */
 function substitute(pred: Expr, project: LogicalPlan & { kind: 'project' }): Expr | null {
-  const fields = project.schema.fields;
   let ok = true;
   const out = transformExpr(pred, (e) => {
     if (e.kind !== 'column') return e;
-    const at = fields.findIndex((f) => f.name === e.name && (e.qualifier === null || f.qualifier === e.qualifier));
+    const at = fieldIndex(project.schema, e.qualifier, e.name);
     if (at < 0) {
       ok = false;
       return e;

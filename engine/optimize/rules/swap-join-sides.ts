@@ -4,6 +4,7 @@
 // (EXISTS, NOT EXISTS, IN) with a much smaller left side is marked to build on the left.
 import { type Expr, splitConjuncts } from '../../plan/expr/index.js';
 import { type LogicalPlan, makeJoin, planChildren, projectToSchema, withInputs } from '../../plan/logical/index.js';
+import { fieldIndex } from '../../plan/types.js';
 import type { OptimizerContext, OptimizerRule } from '../rule.js';
 import { estimateRows } from './estimate.js';
 
@@ -48,7 +49,7 @@ function rightKeyColumns(on: Expr, side: LogicalPlan): ColumnRef[] {
 }
 
 function fieldAt(p: LogicalPlan, c: ColumnRef): number {
-  return p.schema.fields.findIndex((f) => f.name === c.name && (c.qualifier === null || f.qualifier === c.qualifier));
+  return fieldIndex(p.schema, c.qualifier, c.name);
 }
 
 /** Whether no two rows of `p` agree on all of `cols` (proved through projections, filters and grouping). */
