@@ -114,6 +114,11 @@ const cases: DiffCase[] = [
   },
   {
     sql: 'SELECT id, grp, count(*) OVER (ORDER BY grp RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING), sum(qty) OVER (ORDER BY grp RANGE BETWEEN UNBOUNDED PRECEDING AND 2 PRECEDING) FROM items ORDER BY id',
+    // DuckDB 1.5.6 answers this RANGE ... 2 PRECEDING frame wrongly now and then (59 of 1,500 runs of this query
+    // under load, 1 of 1,500 with the sum alone, on 1 thread too: CI failed on it once), so it is asked as what the
+    // frame means: the rows whose grp is at most 2 below, and every row for a NULL grp (its peers end the table).
+    duckdb:
+      'SELECT id, grp, count(*) OVER (ORDER BY grp RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING), CASE WHEN grp IS NULL THEN (SELECT sum(qty) FROM items) ELSE (SELECT sum(i2.qty) FROM items i2 WHERE i2.grp <= items.grp - 2) END FROM items ORDER BY id',
   },
   {
     sql: 'SELECT id, sum(qty) OVER (ORDER BY price RANGE BETWEEN 1000000.5 PRECEDING AND CURRENT ROW) FROM items ORDER BY id',
