@@ -1,7 +1,8 @@
 // CASE: each arm is evaluated only on the rows still undecided, so an error in an untaken arm never fires.
 import { type Batch, makeBatch } from '../../arrow/batch.js';
 import { type Column, emptyValues, makeColumn, strings } from '../../arrow/column.js';
-import { selectTrue, take } from '../../arrow/kernels/take.js';
+import { gatherColumns } from '../../arrow/gathered-column.js';
+import { selectTrue } from '../../arrow/kernels/take.js';
 import type { CaseExpr, Expr } from '../../plan/expr/index.js';
 import type { Schema } from '../../plan/types.js';
 import type { PhysicalExpr } from './physical-expr.js';
@@ -41,13 +42,10 @@ function identity(n: number): Int32Array {
   return a;
 }
 
+/** Rows `idx` of `b`, each column copied only if an arm reads it (a join's late columns are read from their source). */
 function subset(b: Batch, idx: Int32Array): Batch {
   if (idx.length === b.length) return b;
-  return makeBatch(
-    b.schema,
-    b.columns.map((c) => take(c, idx)),
-    idx.length,
-  );
+  return makeBatch(b.schema, gatherColumns(b.columns, idx, idx.length, false), idx.length);
 }
 
 function pick(rows: Int32Array, idx: Int32Array): Int32Array {

@@ -22,6 +22,7 @@ import { canFuse, fusedArithmetic } from './fused-arith.js';
 import { evaluateInList } from './in-list.js';
 import { compileLike } from './like.js';
 import { isPredicate, negate, not } from './logic.js';
+import { peelableColumn, peelGather } from './peel.js';
 import { mayRaise, shortCircuit } from './short-circuit.js';
 import { addInterval } from './temporal.js';
 import { matchUtf8Literals } from './utf8-match.js';
@@ -90,14 +91,28 @@ const CMP_OPS = new Set(['=', '<>', '<', '<=', '>', '>=']);
  * that occurs in several of them (q1's `l_extendedprice * (1 - l_discount)`) is evaluated once per batch.
  */
 export function compileExpr(e: Expr, schema: Schema, shared?: Map<string, PhysicalExpr>): PhysicalExpr {
-  if (shared === undefined || e.kind === 'column' || e.kind === 'literal') return compileNode(e, schema, shared);
+  if (shared === undefined || e.kind === 'column' || e.kind === 'literal') return compilePeeled(e, schema, shared);
   const key = `${exprText(e)} :: ${JSON.stringify(e.type)}`;
   let x = shared.get(key);
   if (x === undefined) {
-    x = memoized(compileNode(e, schema, shared));
+    x = memoized(compilePeeled(e, schema, shared));
     shared.set(key, x);
   }
   return x;
+}
+
+/** Set while compiling an expression that is peeled as a whole (`peelGather`): its parts are not peeled again. */
+let peeling = false;
+
+function compilePeeled(e: Expr, schema: Schema, shared: Map<string, PhysicalExpr> | undefined): PhysicalExpr {
+  const at = peeling ? -1 : peelableColumn(e, schema, (q, name) => columnIndex(schema, q, name));
+  if (at < 0) return compileNode(e, schema, shared);
+  peeling = true;
+  try {
+    return peelGather(at, compileNode(e, schema, shared));
+  } finally {
+    peeling = false;
+  }
 }
 
 /** Remembers the column of the last batch (batches are immutable; a sub-batch is another object). */

@@ -2,7 +2,7 @@
 // cannot fire on rows the left side already decided.
 import { makeBatch } from '../../arrow/batch.js';
 import { type Column, makeColumn } from '../../arrow/column.js';
-import { take } from '../../arrow/kernels/take.js';
+import { gatherColumns } from '../../arrow/gathered-column.js';
 import { type Expr, someExpr } from '../../plan/expr/index.js';
 import { and, or } from './logic.js';
 import type { PhysicalExpr } from './physical-expr.js';
@@ -45,11 +45,7 @@ export function shortCircuit(
       const open = openRows(l, decided);
       if (open.length === batch.length) return combine(l, right.evaluate(batch));
       if (open.length === 0) return l;
-      const sub = makeBatch(
-        batch.schema,
-        batch.columns.map((c) => take(c, open)),
-        open.length,
-      );
+      const sub = makeBatch(batch.schema, gatherColumns(batch.columns, open, open.length, false), open.length);
       return combine(l, expand(right.evaluate(sub), open, batch.length, 1 - decided));
     },
   };

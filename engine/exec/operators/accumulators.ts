@@ -1,13 +1,13 @@
 // Per-group aggregate state: COUNT, SUM (exact for integers and decimals), AVG, MIN, MAX, ANY_VALUE, DISTINCT;
 // the others live in variance-accumulator.ts and string-agg-accumulator.ts.
 import { type Column, constantColumn, MAX_EXACT, makeColumn, narrowExact, strings } from '../../arrow/column.js';
+import { takeRows } from '../../arrow/gathered-column.js';
 import { concatColumns, take } from '../../arrow/kernels/take.js';
 import { takeOrNull } from '../../arrow/kernels/take-or-null.js';
 import type { AggregateCall } from '../../plan/logical/index.js';
 import type { DataType } from '../../plan/types.js';
 import type { BatchRows } from './batch-rows.js';
 import { DistinctPairs } from './distinct-pairs.js';
-import { takeRows } from './gathered-column.js';
 import { GroupNumbers } from './group-numbers.js';
 import { MinMaxAcc } from './min-max-accumulator.js';
 import { StringAggAcc } from './string-agg-accumulator.js';

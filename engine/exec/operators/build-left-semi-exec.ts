@@ -3,11 +3,11 @@
 // or order rows). Left rows come out in their input order once the right side has been read: matched ones for
 // semi, unmatched ones for anti (a NULL key never matches). Not for NOT IN's null-aware anti join.
 import { type Batch, makeBatch } from '../../arrow/batch.js';
+import { gatherColumns } from '../../arrow/gathered-column.js';
 import type { Schema } from '../../plan/types.js';
 import { checkCancelled, type ExecContext } from '../context.js';
 import type { PhysicalExpr } from '../expr/physical-expr.js';
 import type { PhysicalOperator } from '../operator.js';
-import { gatherColumns } from './gathered-column.js';
 import { filterPairs, materializeBuild } from './join-exec.js';
 import { JoinHashTable } from './join-keys.js';
 

@@ -3,10 +3,10 @@
 // keys; `CollectKeysExec` fills it as the build rows pass; `DynamicFilterExec` drops probe rows whose key is absent.
 import { type Batch, makeBatch } from '../../arrow/batch.js';
 import type { Column } from '../../arrow/column.js';
+import { gatherColumns } from '../../arrow/gathered-column.js';
 import type { Schema } from '../../plan/types.js';
 import type { ExecContext } from '../context.js';
 import type { PhysicalOperator } from '../operator.js';
-import { gatherColumns } from './gathered-column.js';
 
 /** Build sides with more rows than this get no filter (collecting costs memory; such filters rarely pay). */
 const MAX_BUILD_ROWS = 1 << 22;

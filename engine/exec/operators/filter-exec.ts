@@ -3,6 +3,7 @@
 // the rest of the predicate then runs on what is left.
 import { type Batch, makeBatch } from '../../arrow/batch.js';
 import type { Column } from '../../arrow/column.js';
+import { gatherColumns } from '../../arrow/gathered-column.js';
 import type { CmpOp } from '../../arrow/kernels/numeric.js';
 import { type LowerOp, selectBetween, selectCompare, type UpperOp } from '../../arrow/kernels/select-compare.js';
 import { selectTrue } from '../../arrow/kernels/take.js';
@@ -10,7 +11,6 @@ import type { Schema } from '../../plan/types.js';
 import { checkCancelled, type ExecContext } from '../context.js';
 import type { PhysicalExpr } from '../expr/physical-expr.js';
 import type { PhysicalOperator } from '../operator.js';
-import { gatherColumns } from './gathered-column.js';
 
 /**
  * `batch.columns[column] op value`, and `column upper.op upper.value` when `upper` is set (a range tested in one

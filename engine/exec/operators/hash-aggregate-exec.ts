@@ -1,6 +1,7 @@
 // `HashAggregateExec` groups rows by key and folds each aggregate per group; output = groups in first-seen order.
 import { type Batch, DEFAULT_BATCH_ROWS, makeBatch, sliceBatch } from '../../arrow/batch.js';
 import { type Column, constantColumn } from '../../arrow/column.js';
+import { gatherColumns } from '../../arrow/gathered-column.js';
 import { selectTrue } from '../../arrow/kernels/take.js';
 import { type AggregateCall, groupingValue } from '../../plan/logical/index.js';
 import { INT32, type Schema } from '../../plan/types.js';
@@ -8,7 +9,6 @@ import { checkCancelled, type ExecContext } from '../context.js';
 import type { PhysicalExpr } from '../expr/physical-expr.js';
 import type { PhysicalOperator } from '../operator.js';
 import { FilterExec } from './filter-exec.js';
-import { gatherColumns } from './gathered-column.js';
 import { type AggregateInput, GroupTable, keptValues } from './group-table.js';
 
 export interface PhysicalAggregate {

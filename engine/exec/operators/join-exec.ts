@@ -2,6 +2,7 @@
 // nested loop over every pair when the condition has no equality. All join types share the pair bookkeeping.
 import { type Batch, makeBatch } from '../../arrow/batch.js';
 import { type Column, constantColumn, makeColumn } from '../../arrow/column.js';
+import { gatherColumns } from '../../arrow/gathered-column.js';
 import { concatColumns, selectTrue } from '../../arrow/kernels/take.js';
 import { ExecError } from '../../errors.js';
 import type { JoinType } from '../../plan/logical/index.js';
@@ -9,7 +10,6 @@ import type { Schema } from '../../plan/types.js';
 import { checkCancelled, type ExecContext } from '../context.js';
 import type { PhysicalExpr } from '../expr/physical-expr.js';
 import type { PhysicalOperator } from '../operator.js';
-import { gatherColumns } from './gathered-column.js';
 import { JoinHashTable, type Pairs } from './join-keys.js';
 
 export interface JoinSpec {

@@ -1,10 +1,11 @@
 // `GatheredColumn`: rows of a column picked by index, copied on the first read of its values or validity (late
 // materialisation: a join's or filter's output column that no operator above reads is never copied, and picking
 // rows of a GatheredColumn again composes the indices instead of copying twice).
-import type { Column, ColumnValues } from '../../arrow/column.js';
-import { take } from '../../arrow/kernels/take.js';
-import { takeOrNull } from '../../arrow/kernels/take-or-null.js';
-import type { DataType } from '../../plan/types.js';
+
+import type { DataType } from '../plan/types.js';
+import type { Column, ColumnValues } from './column.js';
+import { take } from './kernels/take.js';
+import { takeOrNull } from './kernels/take-or-null.js';
 
 class GatheredColumn implements Column {
   readonly type: DataType;
@@ -73,4 +74,9 @@ function compose(inner: Int32Array, outer: Int32Array, n: number): Int32Array {
     out[i] = j < 0 ? -1 : inner[j]!;
   }
   return out;
+}
+
+/** The source, indices and padding of a gathered column (whose values are not yet needed), or null. */
+export function gatheredFrom(col: Column): { source: Column; indices: Int32Array; padded: boolean } | null {
+  return col instanceof GatheredColumn ? { source: col.source, indices: col.indices, padded: col.padded } : null;
 }

@@ -1,9 +1,9 @@
 // `gatherColumns`: rows by index copied on first read, composed when gathered again (NULL padding kept).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type Column, makeColumn, strings } from '../../../../../engine/arrow/column.js';
-import { gatherColumns } from '../../../../../engine/exec/operators/gathered-column.js';
-import { INT32, UTF8 } from '../../../../../engine/plan/types.js';
+import { type Column, makeColumn, strings } from '../../../../engine/arrow/column.js';
+import { gatherColumns } from '../../../../engine/arrow/gathered-column.js';
+import { INT32, UTF8 } from '../../../../engine/plan/types.js';
 
 const ints = (values: (number | null)[]): Column =>
   makeColumn(
