@@ -1,7 +1,16 @@
 // `planPhysical`: one operator per logical node; the scan's provider is looked up in the catalog here.
+import type { CmpOp } from '../arrow/kernels/numeric.js';
 import type { UpperOp } from '../arrow/kernels/select-compare.js';
 import { InternalError, PlanError } from '../errors.js';
-import { conjoin, type Expr, sideOfExpr, splitConjuncts, transformExpr } from '../plan/expr/index.js';
+import {
+  type ColumnExpr,
+  conjoin,
+  type Expr,
+  type LiteralExpr,
+  sideOfExpr,
+  splitConjuncts,
+  transformExpr,
+} from '../plan/expr/index.js';
 import type { Join, LogicalPlan } from '../plan/logical/index.js';
 import { type Schema, sameType } from '../plan/types.js';
 import type { ExecContext } from './context.js';
@@ -21,7 +30,7 @@ import type { PhysicalOperator } from './operator.js';
 import { BuildLeftSemiExec } from './operators/build-left-semi-exec.js';
 import { CteScanExec, SharedResult } from './operators/cte-scan-exec.js';
 import { CollectKeysExec } from './operators/dynamic-filter.js';
-import { type CompareStep, FilterExec, type FilterSpec } from './operators/filter-exec.js';
+import { type CompareStep, FilterExec, type FilterSpec, type FilterStep } from './operators/filter-exec.js';
 import { HashAggregateExec } from './operators/hash-aggregate-exec.js';
 import { JoinExec } from './operators/join-exec.js';
 import { LimitExec } from './operators/limit-exec.js';
@@ -211,23 +220,70 @@ function keyPair(a: Expr, b: Expr, left: Schema, right: Schema): [Expr, Expr] | 
   return null;
 }
 
-/** Conjuncts `column op number` become selection steps (in their written order); the rest stays one predicate. */
+/**
+ * Conjuncts `column op number`, `column op column` (one numeric type) and `text [NOT] IN / = / <> literals` become
+ * selection steps, in that order (each kind in its written order: comparisons with numbers are the cheapest and
+ * usually the most selective); the rest stays one predicate.
+ */
 function filterSpec(predicate: Expr, schema: Schema): FilterSpec {
-  const steps: CompareStep[] = [];
+  const numbers: CompareStep[] = [];
+  const others: FilterStep[] = [];
   const rest: Expr[] = [];
+  const at = (c: ColumnExpr) => columnIndex(schema, c.qualifier, c.name);
   for (const c of splitConjuncts(predicate)) {
     const cmp = literalComparison(c);
+    const pair = cmp === null ? columnPair(c) : null;
+    const text = cmp === null && pair === null ? textLiterals(c) : null;
     if (cmp?.operand.kind === 'column') {
-      const column = columnIndex(schema, cmp.operand.qualifier, cmp.operand.name);
-      steps.push({ column, op: cmp.op, value: cmp.value, upper: null, fallback: compileExpr(c, schema) });
+      const column = at(cmp.operand);
+      numbers.push({
+        kind: 'compare',
+        column,
+        op: cmp.op,
+        value: cmp.value,
+        upper: null,
+        fallback: compileExpr(c, schema),
+      });
+    } else if (pair !== null) {
+      const [left, op, right] = pair;
+      others.push({ kind: 'columns', left: at(left), op, right: at(right), fallback: compileExpr(c, schema) });
+    } else if (text !== null) {
+      const { column, literals, negated } = text;
+      others.push({ kind: 'text', column: at(column), literals, negated, fallback: compileExpr(c, schema) });
     } else rest.push(c);
   }
   const restExpr = conjoin(rest);
   return {
-    steps: fuseRanges(steps),
+    steps: [
+      ...fuseRanges(numbers),
+      ...others.filter((s) => s.kind === 'columns'),
+      ...others.filter((s) => s.kind === 'text'),
+    ],
     rest: restExpr ? compileExpr(restExpr, schema) : null,
     restMayRaise: restExpr !== null && mayRaise(restExpr),
   };
+}
+
+/** Stored values compare as they are within these types (floats are left out: NaN sorts above every number). */
+const PAIR_KINDS = new Set(['int32', 'int64', 'date', 'timestamp', 'decimal']);
+
+/** `a op b` over two columns of one such type, or null. */
+function columnPair(e: Expr): [ColumnExpr, CmpOp, ColumnExpr] | null {
+  if (e.kind !== 'binary' || e.left.kind !== 'column' || e.right.kind !== 'column') return null;
+  if (!['=', '<>', '<', '<=', '>', '>='].includes(e.op)) return null;
+  if (!sameType(e.left.type, e.right.type) || !PAIR_KINDS.has(e.left.type.id)) return null;
+  return [e.left, e.op as CmpOp, e.right];
+}
+
+/** `text = 'x'`, `text <> 'x'` (either order), `text [NOT] IN ('x', ...)` with no NULL in the list, or null. */
+function textLiterals(e: Expr): { column: ColumnExpr; literals: string[]; negated: boolean } | null {
+  const isText = (x: Expr): x is LiteralExpr => x.kind === 'literal' && typeof x.value === 'string';
+  if (e.kind === 'in_list' && e.expr.kind === 'column' && e.expr.type.id === 'utf8' && e.list.every(isText))
+    return { column: e.expr, literals: e.list.map((x) => (x as LiteralExpr).value as string), negated: e.negated };
+  if (e.kind !== 'binary' || (e.op !== '=' && e.op !== '<>')) return null;
+  const [column, literal] = e.left.kind === 'column' ? [e.left, e.right] : [e.right, e.left];
+  if (column.kind !== 'column' || column.type.id !== 'utf8' || !isText(literal)) return null;
+  return { column, literals: [literal.value as string], negated: e.op === '<>' };
 }
 
 /**
@@ -248,7 +304,7 @@ function fuseRanges(steps: CompareStep[]): CompareStep[] {
         evaluate: (b) => and(lower.fallback.evaluate(b), upper.fallback.evaluate(b)),
       };
       const hi = { op: upper.op as UpperOp, value: upper.value };
-      out.push({ column: step.column, op: lower.op, value: lower.value, upper: hi, fallback: both });
+      out.push({ kind: 'compare', column: step.column, op: lower.op, value: lower.value, upper: hi, fallback: both });
     }
   }
   return out;

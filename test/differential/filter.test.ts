@@ -52,6 +52,18 @@ const cases: DiffCase[] = [
   { sql: 'SELECT k FROM specials WHERE k > 3 AND 10 / (k - 3) >= 1 ORDER BY k' },
   { sql: 'SELECT k FROM specials WHERE i32 >= 0 AND i32 < 101 AND s IS NOT NULL ORDER BY k' },
   { sql: "SELECT count(*) FROM items WHERE f > 0.5 AND name LIKE '%a%' AND grp = 3" },
+  // Text equality and IN lists, and comparisons of two columns, narrow the selection too (NULLs on either side).
+  { sql: "SELECT id FROM items WHERE name <> 'apple' AND cat = 'beta' AND qty < 10 ORDER BY id" },
+  { sql: "SELECT count(*) FROM items WHERE 'gamma' = cat AND name NOT IN ('apple', 'APPLE pie', 'O''Brien')" },
+  { sql: "SELECT count(*) FROM items WHERE cat IN ('alpha', 'delta', 'nope') AND name IN ('Apple', 'apple')" },
+  { sql: "SELECT count(*) FROM items WHERE grp < qty AND d > DATE '1995-01-01'" },
+  { sql: 'SELECT id, grp FROM items WHERE qty <= grp AND id >= qty ORDER BY id' },
+  { sql: 'SELECT k FROM specials WHERE i32 > k OR k = 1 ORDER BY k' },
+  { sql: 'SELECT k FROM specials WHERE i32 >= k ORDER BY k' },
+  {
+    sql: "SELECT l_shipmode, count(*) FROM lineitem WHERE l_tax <= l_discount AND l_discount < l_quantity AND l_shipmode IN ('MAIL', 'SHIP') GROUP BY l_shipmode",
+  },
+  { sql: "SELECT count(*) FROM lineitem WHERE l_returnflag <> 'R' AND l_linenumber > l_quantity" },
 ];
 
 differentialSuite('filter', cases);

@@ -119,3 +119,64 @@ function run(
   if (v instanceof Int32Array) return pick(loops.i32)(v, c, d, col.valid, sel, n, out);
   return -1;
 }
+
+/** A loop keeping the rows where `x[i] op y[i]` and `valid[i]` (when given). */
+type PairLoop = (
+  x: Values,
+  y: Values,
+  valid: Uint8Array | null,
+  sel: Int32Array | null,
+  n: number,
+  out: Int32Array,
+) => number;
+
+function generatePair(op: CmpOp, branchless: boolean): PairLoop {
+  const keep = (test: string) => (branchless ? `{ out[k] = i; k += (${test}) | 0; }` : `if (${test}) out[k++] = i;`);
+  const test = `x[i] ${OPS[op]} y[i]`;
+  const body = `
+    let k = 0;
+    if (sel === null) {
+      if (valid === null) { for (let i = 0; i < n; i++) ${keep(test)} }
+      else { for (let i = 0; i < n; i++) ${keep(`(${test}) & valid[i]`)} }
+    } else {
+      if (valid === null) { for (let j = 0; j < n; j++) { const i = sel[j]; ${keep(test)} } }
+      else { for (let j = 0; j < n; j++) { const i = sel[j]; ${keep(`(${test}) & valid[i]`)} } }
+    }
+    return k;`;
+  return new Function('x', 'y', 'valid', 'sel', 'n', 'out', body) as PairLoop;
+}
+
+const pairLoops = (branchless: boolean) =>
+  Object.fromEntries(Object.keys(OPS).map((op) => [op, generatePair(op as CmpOp, branchless)])) as Record<
+    CmpOp,
+    PairLoop
+  >;
+const PAIRS = { f64: pairLoops(false), i32: pairLoops(false) };
+const PAIRS_BRANCHLESS = { f64: pairLoops(true), i32: pairLoops(true) };
+
+/**
+ * `selectCompare` for `a op b`, two columns whose stored values compare as they are (one type: dates, integers,
+ * decimals of one scale): `l_shipdate < l_commitdate` narrows the selection without building a boolean column.
+ * -1 when the columns are not both Float64Array or both Int32Array.
+ */
+export function selectCompareColumns(
+  op: CmpOp,
+  a: Column,
+  b: Column,
+  sel: Int32Array | null,
+  n: number,
+  out: Int32Array,
+  branchless = false,
+): number {
+  const x = a.values;
+  const y = b.values;
+  const loops = branchless ? PAIRS_BRANCHLESS : PAIRS;
+  let valid = a.valid ?? b.valid;
+  if (a.valid !== null && b.valid !== null) {
+    valid = new Uint8Array(a.length);
+    for (let i = 0; i < valid.length; i++) valid[i] = a.valid[i]! & b.valid[i]!;
+  }
+  if (x instanceof Float64Array && y instanceof Float64Array) return loops.f64[op](x, y, valid, sel, n, out);
+  if (x instanceof Int32Array && y instanceof Int32Array) return loops.i32[op](x, y, valid, sel, n, out);
+  return -1;
+}

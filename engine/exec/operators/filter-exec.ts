@@ -1,15 +1,23 @@
 // `FilterExec` keeps rows where the predicate is true (not NULL); output order = input order. Conjuncts of the form
-// `column op constant` over numbers run first, narrowing a selection vector (each sees only the rows still in);
-// the rest of the predicate then runs on what is left.
+// `column op constant` over numbers, `column op column` over one numeric type and `text [NOT] IN / = / <> literals`
+// run first, narrowing a selection vector (each sees only the rows still in); the rest of the predicate then runs on
+// what is left.
 import { type Batch, makeBatch } from '../../arrow/batch.js';
 import type { Column } from '../../arrow/column.js';
 import { gatherColumns } from '../../arrow/gathered-column.js';
 import type { CmpOp } from '../../arrow/kernels/numeric.js';
-import { type LowerOp, selectBetween, selectCompare, type UpperOp } from '../../arrow/kernels/select-compare.js';
+import {
+  type LowerOp,
+  selectBetween,
+  selectCompare,
+  selectCompareColumns,
+  type UpperOp,
+} from '../../arrow/kernels/select-compare.js';
 import { selectTrue } from '../../arrow/kernels/take.js';
 import type { Schema } from '../../plan/types.js';
 import { checkCancelled, type ExecContext } from '../context.js';
 import type { PhysicalExpr } from '../expr/physical-expr.js';
+import { selectUtf8Literals } from '../expr/utf8-match.js';
 import type { PhysicalOperator } from '../operator.js';
 
 /**
@@ -17,6 +25,7 @@ import type { PhysicalOperator } from '../operator.js';
  * pass: `op` is then `>` or `>=`); `fallback` computes the same predicate when the column is not plain numbers.
  */
 export interface CompareStep {
+  readonly kind: 'compare';
   readonly column: number;
   readonly op: CmpOp;
   readonly value: number;
@@ -24,8 +33,28 @@ export interface CompareStep {
   readonly fallback: PhysicalExpr;
 }
 
+/** `batch.columns[left] op batch.columns[right]`, two columns of one numeric type (not floats: NaN orders apart). */
+export interface ColumnsStep {
+  readonly kind: 'columns';
+  readonly left: number;
+  readonly op: CmpOp;
+  readonly right: number;
+  readonly fallback: PhysicalExpr;
+}
+
+/** A text column equal to one of `literals` (to none of them when `negated`): `=`, `<>`, `IN`, `NOT IN`. */
+export interface TextStep {
+  readonly kind: 'text';
+  readonly column: number;
+  readonly literals: readonly string[];
+  readonly negated: boolean;
+  readonly fallback: PhysicalExpr;
+}
+
+export type FilterStep = CompareStep | ColumnsStep | TextStep;
+
 export interface FilterSpec {
-  readonly steps: readonly CompareStep[];
+  readonly steps: readonly FilterStep[];
   /** The conjuncts that are not steps, as one predicate; null when every conjunct is a step. */
   readonly rest: PhysicalExpr | null;
   /** Whether `rest` can raise an error: it then only ever sees the rows the steps kept. */
@@ -105,12 +134,7 @@ export class FilterExec implements PhysicalOperator {
       const step = steps[s]!;
       const out: Int32Array = sel ?? buffer(n);
       const branchless = kept[s]! > 0.03 && kept[s]! < 0.97;
-      const col = batch.columns[step.column]!;
-      const upper = step.upper;
-      let k =
-        upper === null
-          ? selectCompare(step.op, col, step.value, sel, count, out, branchless)
-          : selectBetween(step.op as LowerOp, step.value, upper.op, upper.value, col, sel, count, out, branchless);
+      let k = runStep(step, batch, sel, count, out, branchless);
       if (k < 0) k = selectByMask(step.fallback.evaluate(batch), sel, count, out);
       kept[s] = k / count;
       sel = out;
@@ -145,6 +169,26 @@ export class FilterExec implements PhysicalOperator {
     if (sel === null || count === n) return batch;
     return gatherBatch(batch, sel.subarray(0, count));
   }
+}
+
+/** One step over the rows of `sel` (or 0..count): the rows kept, or -1 when its columns are not held plainly. */
+function runStep(
+  step: FilterStep,
+  batch: Batch,
+  sel: Int32Array | null,
+  count: number,
+  out: Int32Array,
+  branchless: boolean,
+): number {
+  const cols = batch.columns;
+  if (step.kind === 'columns')
+    return selectCompareColumns(step.op, cols[step.left]!, cols[step.right]!, sel, count, out, branchless);
+  if (step.kind === 'text') return selectUtf8Literals(cols[step.column]!, step.literals, step.negated, sel, count, out);
+  const col = cols[step.column]!;
+  const upper = step.upper;
+  return upper === null
+    ? selectCompare(step.op, col, step.value, sel, count, out, branchless)
+    : selectBetween(step.op as LowerOp, step.value, upper.op, upper.value, col, sel, count, out, branchless);
 }
 
 /**

@@ -1,10 +1,14 @@
-// `selectCompare` and `selectBetween` against a plain loop: every operator, Float64Array and Int32Array values,
+// `selectCompare`, `selectBetween` and `selectCompareColumns` against a plain loop: every operator, Float64Array and Int32Array values,
 // with and without NULLs, over all rows or a selection (also narrowed in place), branchy and branchless loops.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { makeColumn } from '../../../../../engine/arrow/column.js';
 import type { CmpOp } from '../../../../../engine/arrow/kernels/numeric.js';
-import { selectBetween, selectCompare } from '../../../../../engine/arrow/kernels/select-compare.js';
+import {
+  selectBetween,
+  selectCompare,
+  selectCompareColumns,
+} from '../../../../../engine/arrow/kernels/select-compare.js';
 import { FLOAT64, INT32 } from '../../../../../engine/plan/types.js';
 import { makeRng } from '../../../../helpers/gen-data.js';
 
@@ -89,4 +93,45 @@ for (const [kind, values] of [
 test('selectBetween: -1 for a column not held as numbers', () => {
   const text = makeColumn({ id: 'utf8' }, ['a'], null, 1);
   assert.equal(selectBetween('>', 0, '<', 1, text, null, 1, new Int32Array(1)), -1);
+});
+
+// `selectCompareColumns`: `a op b` row by row, NULL on either side dropping the row.
+const other = Array.from({ length: n }, () => Math.floor(rng() * 20) - 10);
+const otherValid = Uint8Array.from(other, () => (rng() < 0.1 ? 0 : 1));
+for (const kind of ['float64', 'int32'] as const) {
+  for (const nulls of ['none', 'left', 'both'] as const) {
+    const make = (v: number[], ok: Uint8Array | null) =>
+      makeColumn(
+        kind === 'int32' ? INT32 : FLOAT64,
+        kind === 'int32' ? Int32Array.from(v) : Float64Array.from(v),
+        ok,
+        n,
+      );
+    const a = make(raw, nulls === 'none' ? null : valid);
+    const b = make(other, nulls === 'both' ? otherValid : null);
+    test(`selectCompareColumns: ${kind}, NULLs ${nulls}`, () => {
+      for (const op of Object.keys(OPS) as CmpOp[]) {
+        const passes = (i: number) =>
+          (a.valid === null || a.valid[i] === 1) &&
+          (b.valid === null || b.valid[i] === 1) &&
+          OPS[op](raw[i]!, other[i]!);
+        for (const branchless of [false, true]) {
+          const out = new Int32Array(n);
+          const k = selectCompareColumns(op, a, b, null, n, out, branchless);
+          assert.deepEqual([...out.subarray(0, k)], raw.map((_, i) => i).filter(passes), `${op} all rows`);
+          const inPlace = sel.slice();
+          const m = selectCompareColumns(op, a, b, inPlace, inPlace.length, inPlace, branchless);
+          assert.deepEqual([...inPlace.subarray(0, m)], [...sel].filter(passes), `${op} selection`);
+        }
+      }
+    });
+  }
+}
+
+test('selectCompareColumns: -1 unless both columns hold the same kind of number array', () => {
+  const ints = makeColumn(INT32, Int32Array.of(1), null, 1);
+  const doubles = makeColumn(FLOAT64, Float64Array.of(1), null, 1);
+  assert.equal(selectCompareColumns('<', ints, doubles, null, 1, new Int32Array(1)), -1);
+  const big = makeColumn({ id: 'int64' }, BigInt64Array.of(1n), null, 1);
+  assert.equal(selectCompareColumns('<', big, big, null, 1, new Int32Array(1)), -1);
 });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Column, makeColumn } from '../../../../../engine/arrow/column.js';
 import { and, or } from '../../../../../engine/exec/expr/logic.js';
-import { matchUtf8Literals } from '../../../../../engine/exec/expr/utf8-match.js';
+import { matchUtf8Literals, selectUtf8Literals } from '../../../../../engine/exec/expr/utf8-match.js';
 import { BOOL, UTF8 } from '../../../../../engine/plan/types.js';
 import { makeRng } from '../../../../helpers/gen-data.js';
 
@@ -94,4 +94,23 @@ test('matchUtf8Literals equals string equality: lengths, empty text, non-ASCII, 
     );
   }
   assert.equal(matchUtf8Literals(makeColumn(UTF8, ['a'], null, 1), ['a']), null, 'JS strings: not on bytes');
+  // As a filter step: NULL rows never kept, NOT IN keeps the rest, a selection narrowed in place.
+  const valid = Uint8Array.from(values, () => (rnd() < 0.15 ? 0 : 1));
+  const withNulls = makeColumn(UTF8, { offsets, bytes }, valid, values.length);
+  const sel = Int32Array.from(values.keys()).filter(() => rnd() < 0.5);
+  for (const literals of [['MAIL', 'SHIP'], ['a', 'ab', 'é'], []]) {
+    for (const negated of [false, true]) {
+      const passes = (i: number) => valid[i] === 1 && literals.includes(values[i]!) !== negated;
+      const out = new Int32Array(values.length);
+      const k = selectUtf8Literals(withNulls, literals, negated, null, values.length, out);
+      assert.deepEqual([...out.subarray(0, k)], [...values.keys()].filter(passes), `${literals} negated ${negated}`);
+      const inPlace = sel.slice();
+      const m = selectUtf8Literals(withNulls, literals, negated, inPlace, inPlace.length, inPlace);
+      assert.deepEqual(
+        [...inPlace.subarray(0, m)],
+        [...sel].filter(passes),
+        `${literals} negated ${negated}, selection`,
+      );
+    }
+  }
 });
