@@ -30,6 +30,8 @@ class GatheredColumn implements Column {
   }
 
   get valid(): Uint8Array | null {
+    // Rows of a column without NULLs have none either: asking must not copy the values.
+    if (!this.padded && this.source.valid === null) return null;
     return this.#gathered().valid;
   }
 

@@ -43,3 +43,23 @@ test('a column read before it is gathered again gives the same rows either way',
   const [b] = gatherColumns([a!], Int32Array.of(1, 1, 0), 3, false);
   assert.deepEqual(read(b!), [1, 1, 3]);
 });
+
+test('the validity of rows from a column without NULLs is null, and asking for it copies nothing', () => {
+  let reads = 0;
+  const values = Int32Array.of(5, 6, 7);
+  const source: Column = {
+    type: INT32,
+    length: 3,
+    valid: null,
+    get values() {
+      reads++;
+      return values;
+    },
+  };
+  const [plain] = gatherColumns([source], Int32Array.of(2, 0), 2, false);
+  assert.equal(plain!.valid, null);
+  assert.equal(reads, 0);
+  assert.deepEqual([...(plain!.values as Int32Array)], [7, 5]);
+  const [padded] = gatherColumns([source], Int32Array.of(-1, 1), 2, true);
+  assert.deepEqual([...padded!.valid!], [0, 1], 'outer-join padding still reads as NULL');
+});
