@@ -1,5 +1,6 @@
 // `GroupKeys` assigns a dense group id to each distinct key tuple (NULL is a key), in first-seen order.
 import { type Column, strings, utf8BytesOf } from '../../arrow/column.js';
+import { gatheredFrom } from '../../arrow/gathered-column.js';
 import { take } from '../../arrow/kernels/take.js';
 import type { DataType } from '../../plan/types.js';
 import { type KeyIndex, makeKeyIndex } from '../hash/key-index.js';
@@ -29,6 +30,8 @@ export class GroupKeys {
    * of whole-batch `keys` (a filter's survivors): coded keys read them in place, a `KeyIndex` gets them copied.
    */
   assign(keys: readonly Column[], n: number, sel: Int32Array | null = null): Int32Array {
+    const viaSource = sel === null && n > 0 ? this.#viaSource(keys, n) : null;
+    if (viaSource !== null) return viaSource;
     if (this.#table instanceof CodedGroupKeys) return this.#table.assign(keys, n, sel);
     const rows = sel === null ? keys : keys.map((k) => take(k, sel, n));
     if (this.#table === null) return n === 0 ? new Int32Array(0) : this.#first(rows, n);
@@ -39,6 +42,50 @@ export class GroupKeys {
   column(c: number, type: DataType): Column {
     this.#table ??= makeKeyIndex(this.#types, true);
     return this.#table instanceof CodedGroupKeys ? this.#table.column(c) : this.#table.column(c, type);
+  }
+
+  #source: SourceCodes | null = null;
+
+  /**
+   * Group ids of a batch whose key columns are all gathered by one index array from one join build side (Q16's
+   * p_brand, p_type, p_size): the build side's rows are coded once (`SourceCodes`) and each batch maps its
+   * indices through the codes, instead of copying and hashing every key of every row. Null when the keys are not
+   * so gathered, or until the source has fed two batches with at least half its row count.
+   */
+  #viaSource(keys: readonly Column[], n: number): Int32Array | null {
+    const first = gatheredFrom(keys[0]!);
+    if (first === null || first.padded) return null;
+    const sources: Column[] = [];
+    for (const k of keys) {
+      const g = gatheredFrom(k);
+      if (g === null || g.indices !== first.indices || g.padded) return null;
+      sources.push(g.source);
+    }
+    let s = this.#source;
+    if (s === null || !s.isFor(sources)) s = this.#source = new SourceCodes(sources);
+    if (!s.ready(n)) return null;
+    const { local, groupOf } = s.codes(this.#types);
+    const indices = first.indices;
+    const ids = new Int32Array(n);
+    // Codes first seen in this batch get their group ids in one insert of one source row each, in row order.
+    const fresh: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const code = local[indices[i]!]!;
+      if (groupOf[code] === -1) {
+        groupOf[code] = -2;
+        fresh.push(indices[i]!);
+      }
+    }
+    if (fresh.length > 0) {
+      const rows = Int32Array.from(fresh);
+      const freshIds = this.assign(
+        sources.map((c) => take(c, rows)),
+        rows.length,
+      );
+      for (let j = 0; j < rows.length; j++) groupOf[local[rows[j]!]!] = freshIds[j]!;
+    }
+    for (let i = 0; i < n; i++) ids[i] = groupOf[local[indices[i]!]!]!;
+    return ids;
   }
 
   /** Codes the first batch; if a text key has a value longer than two bytes there, starts over with a `KeyIndex`. */
@@ -70,4 +117,41 @@ function allShort(col: Column, n: number): boolean {
   const values = strings(col);
   for (let i = 0; i < n; i++) if (values[i]!.length > 2) return false;
   return true;
+}
+
+/**
+ * Codes for the rows of the columns a join's output gathers its GROUP BY keys from (equal key tuples, one code),
+ * made once that source has fed two batches and half its row count (a source seen once, such as a filter's batch,
+ * is never coded), and the group id of each code (-1 until a batch holds it: only keys that occur become groups).
+ */
+class SourceCodes {
+  readonly #sources: readonly Column[];
+  #batches = 0;
+  #rows = 0;
+  #codes: { local: Int32Array; groupOf: Int32Array } | null = null;
+
+  constructor(sources: readonly Column[]) {
+    this.#sources = sources;
+  }
+
+  isFor(sources: readonly Column[]): boolean {
+    return sources.length === this.#sources.length && sources.every((c, i) => c === this.#sources[i]);
+  }
+
+  /** Counts a batch of n rows; whether coding the source pays by now. */
+  ready(n: number): boolean {
+    if (this.#codes !== null) return true;
+    this.#batches++;
+    this.#rows += n;
+    return this.#batches >= 2 && this.#rows * 2 >= this.#sources[0]!.length;
+  }
+
+  codes(types: readonly DataType[]): { local: Int32Array; groupOf: Int32Array } {
+    if (this.#codes === null) {
+      const index = makeKeyIndex(types, true);
+      const local = index.insert(this.#sources, this.#sources[0]!.length);
+      this.#codes = { local, groupOf: new Int32Array(index.size).fill(-1) };
+    }
+    return this.#codes;
+  }
 }
