@@ -1,7 +1,7 @@
 // Per-group aggregate state: COUNT, SUM (exact for integers and decimals), AVG, MIN, MAX, ANY_VALUE, DISTINCT;
 // the others live in variance-accumulator.ts and string-agg-accumulator.ts.
 import { type Column, constantColumn, MAX_EXACT, makeColumn, narrowExact, strings } from '../../arrow/column.js';
-import { takeRows } from '../../arrow/gathered-column.js';
+import { gatheredFrom, takeRows } from '../../arrow/gathered-column.js';
 import { concatColumns, take } from '../../arrow/kernels/take.js';
 import { takeOrNull } from '../../arrow/kernels/take-or-null.js';
 import type { AggregateCall } from '../../plan/logical/index.js';
@@ -96,9 +96,11 @@ function makeInner(call: AggregateCall): Accumulator {
 class AnyValueAcc implements Accumulator {
   /** Per group: 1 once it has its value. */
   #has = new Uint8Array(64);
-  /** The values taken, batch by batch, and the group of each. */
-  readonly #values: Column[] = [];
-  readonly #groups: Int32Array[] = [];
+  /**
+   * Batch by batch, the groups that took their value and where it lies: rows of `source`, which is the column a
+   * join's output gathers the argument from (nothing copied until `finish`) or else the values copied.
+   */
+  readonly #parts: { source: Column; rows: Int32Array | null; groups: Int32Array }[] = [];
   constructor(readonly type: DataType) {}
 
   update(groups: Int32Array, n: number, arg: Column | null, ngroups: number): void {
@@ -122,21 +124,37 @@ class AnyValueAcc implements Accumulator {
     }
     if (rows.length === 0) return;
     const picked = Int32Array.from(rows);
-    this.#values.push(takeRows(arg, picked, picked.length));
-    this.#groups.push(Int32Array.from(ids));
+    const from = gatheredFrom(arg);
+    const part =
+      from !== null && !from.padded
+        ? { source: from.source, rows: picked.map((i) => from.indices[i]!) }
+        : { source: takeRows(arg, picked, picked.length), rows: null };
+    this.#parts.push({ ...part, groups: Int32Array.from(ids) });
   }
 
   finish(ngroups: number): Column {
-    if (this.#values.length === 0) return constantColumn(this.type, null, ngroups);
-    const values = concatColumns(this.#values);
+    const parts = this.#parts;
+    if (parts.length === 0) return constantColumn(this.type, null, ngroups);
+    // One source (a join's build side, Q10's customer columns): each group's row of it, taken once, in group order.
+    if (parts.every((p) => p.source === parts[0]!.source)) {
+      const at = new Int32Array(ngroups).fill(-1);
+      let taken = 0;
+      for (const { rows, groups } of parts) {
+        for (let j = 0; j < groups.length; j++) at[groups[j]!] = rows === null ? j : rows[j]!;
+        taken += groups.length;
+      }
+      const source = parts[0]!.source;
+      return taken === ngroups ? take(source, at, ngroups) : takeOrNull(source, at, ngroups);
+    }
+    const values = concatColumns(parts.map((p) => (p.rows === null ? p.source : take(p.source, p.rows))));
     // Where each group's value sits in `values` (-1: none); groups usually took theirs in id order.
     const at = new Int32Array(ngroups).fill(-1);
     let k = 0;
     let inOrder = values.length === ngroups;
-    for (const ids of this.#groups) {
-      for (let i = 0; i < ids.length; i++, k++) {
-        at[ids[i]!] = k;
-        if (ids[i] !== k) inOrder = false;
+    for (const { groups } of parts) {
+      for (let i = 0; i < groups.length; i++, k++) {
+        at[groups[i]!] = k;
+        if (groups[i] !== k) inOrder = false;
       }
     }
     if (inOrder) return values;
