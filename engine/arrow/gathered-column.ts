@@ -4,7 +4,7 @@
 
 import type { DataType } from '../plan/types.js';
 import type { Column, ColumnValues } from './column.js';
-import { take } from './kernels/take.js';
+import { concatColumns, take } from './kernels/take.js';
 import { takeOrNull } from './kernels/take-or-null.js';
 
 class GatheredColumn implements Column {
@@ -81,4 +81,41 @@ function compose(inner: Int32Array, outer: Int32Array, n: number): Int32Array {
 /** The source, indices and padding of a gathered column (whose values are not yet needed), or null. */
 export function gatheredFrom(col: Column): { source: Column; indices: Int32Array; padded: boolean } | null {
   return col instanceof GatheredColumn ? { source: col.source, indices: col.indices, padded: col.padded } : null;
+}
+
+/**
+ * The rows of `parts` one after another (one type), concatenated on the first read of the values or validity: a
+ * join's build side keeps every input column, and one no operator above reads (Q3's c_mktsegment, kept for a
+ * filter below the join) is then never copied. Parts without NULLs give `valid` null without concatenating.
+ */
+class ConcatenatedColumn implements Column {
+  readonly type: DataType;
+  readonly length: number;
+  readonly #parts: readonly Column[];
+  #whole: Column | null = null;
+
+  constructor(parts: readonly Column[]) {
+    this.type = parts[0]!.type;
+    this.length = parts.reduce((n, c) => n + c.length, 0);
+    this.#parts = parts;
+  }
+
+  get values(): ColumnValues {
+    return this.#concatenated().values;
+  }
+
+  get valid(): Uint8Array | null {
+    if (this.#whole === null && this.type.id !== 'null' && this.#parts.every((c) => c.valid === null)) return null;
+    return this.#concatenated().valid;
+  }
+
+  #concatenated(): Column {
+    this.#whole ??= concatColumns(this.#parts);
+    return this.#whole;
+  }
+}
+
+/** `parts` as one column (see `ConcatenatedColumn`); a single part is itself. */
+export function concatLazily(parts: readonly Column[]): Column {
+  return parts.length === 1 ? parts[0]! : new ConcatenatedColumn(parts);
 }

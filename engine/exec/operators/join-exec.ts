@@ -2,8 +2,8 @@
 // nested loop over every pair when the condition has no equality. All join types share the pair bookkeeping.
 import { type Batch, makeBatch } from '../../arrow/batch.js';
 import { type Column, constantColumn, makeColumn } from '../../arrow/column.js';
-import { gatherColumns } from '../../arrow/gathered-column.js';
-import { concatColumns, selectTrue } from '../../arrow/kernels/take.js';
+import { concatLazily, gatherColumns } from '../../arrow/gathered-column.js';
+import { selectTrue } from '../../arrow/kernels/take.js';
 import { ExecError } from '../../errors.js';
 import type { JoinType } from '../../plan/logical/index.js';
 import type { Schema } from '../../plan/types.js';
@@ -238,7 +238,7 @@ export async function materializeBuild(
   const columns = op.schema.fields.map((f, c) =>
     batches.length === 0
       ? makeColumn(f.type, null, new Uint8Array(0), 0)
-      : concatColumns(batches.map((b) => b.columns[c]!)),
+      : concatLazily(batches.map((b) => b.columns[c]!)),
   );
   return makeBatch(op.schema, columns, length);
 }

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Column, makeColumn, strings } from '../../../../engine/arrow/column.js';
-import { gatherColumns } from '../../../../engine/arrow/gathered-column.js';
+import { concatLazily, gatherColumns } from '../../../../engine/arrow/gathered-column.js';
 import { INT32, UTF8 } from '../../../../engine/plan/types.js';
 
 const ints = (values: (number | null)[]): Column =>
@@ -62,4 +62,26 @@ test('the validity of rows from a column without NULLs is null, and asking for i
   assert.deepEqual([...(plain!.values as Int32Array)], [7, 5]);
   const [padded] = gatherColumns([source], Int32Array.of(-1, 1), 2, true);
   assert.deepEqual([...padded!.valid!], [0, 1], 'outer-join padding still reads as NULL');
+});
+
+test('concatLazily: the parts one after another, copied only when read; validity of NULL-free parts without a copy', () => {
+  let reads = 0;
+  const counted = (values: Int32Array): Column => ({
+    type: INT32,
+    length: values.length,
+    valid: null,
+    get values() {
+      reads++;
+      return values;
+    },
+  });
+  const whole = concatLazily([counted(Int32Array.of(1, 2)), counted(Int32Array.of(3))]);
+  assert.equal(whole.length, 3);
+  assert.equal(whole.valid, null);
+  assert.equal(reads, 0, 'nothing copied before a read of the values');
+  assert.deepEqual(read(whole), [1, 2, 3]);
+  const withNulls = concatLazily([ints([1, null]), ints([7])]);
+  assert.deepEqual(read(withNulls), [1, null, 7]);
+  const one = ints([4]);
+  assert.equal(concatLazily([one]), one, 'a single part is itself');
 });
