@@ -51,35 +51,67 @@ export function selectUtf8Literals(
   for (let j = 0; j < encoded.length; j++)
     packed[j] = encoded[j]!.length <= 4 ? pack(flat, at[j]!, encoded[j]!.length) : 0;
   const miss = negated ? 1 : 0;
-  let k = 0;
-  for (let r = 0; r < n; r++) {
-    const i = sel === null ? r : sel[r]!;
-    const start = offsets[i]!;
-    const length = offsets[i + 1]! - start;
-    let hit = 0;
-    if (length > maxLength) hit = 0;
-    else if (length <= 4) {
+  const short = maxLength <= 4;
+  // Whether the row's bytes equal one of the literals (ints of ≤ 4 bytes packed once, else byte by byte).
+  const matches = (start: number, length: number): number => {
+    if (length > maxLength) return 0;
+    if (length <= 4) {
       const word = pack(bytes, start, length);
-      for (let j = first[length]!; j < first[length + 1]!; j++) {
-        if (packed[j] === word) {
-          hit = 1;
-          break;
-        }
+      for (let j = first[length]!; j < first[length + 1]!; j++) if (packed[j] === word) return 1;
+      return 0;
+    }
+    for (let j = first[length]!; j < first[length + 1]!; j++) {
+      const lit = at[j]!;
+      let c = 0;
+      while (c < length && bytes[start + c] === flat[lit + c]) c++;
+      if (c === length) return 1;
+    }
+    return 0;
+  };
+  let k = 0;
+  // Rows are kept branch-free (a list matching a third of the rows would mispredict often); the common case (no
+  // selection, no NULLs, every literal ≤ 4 bytes) has a loop of its own.
+  if (sel === null && valid === null && !short && encoded.length === 1) {
+    // One long literal (p_brand <> 'Brand#45'): the length, then its first four bytes as one int, then the rest.
+    const L = maxLength;
+    const head = pack(flat, 0, 4);
+    for (let i = 0; i < n; i++) {
+      const start = offsets[i]!;
+      let hit = offsets[i + 1]! - start === L && pack(bytes, start, 4) === head ? 1 : 0;
+      for (let c = 4; hit === 1 && c < L; c++) if (bytes[start + c] !== flat[c]) hit = 0;
+      out[k] = i;
+      k += (hit ^ miss) | 0;
+    }
+  } else if (sel === null && valid === null && short && encoded.length === 1) {
+    const L = maxLength;
+    const word = packed[0]!;
+    if (L === 1) {
+      // One-byte flags and statuses (o_orderstatus = 'F'): one length test and one byte.
+      for (let i = 0; i < n; i++) {
+        const start = offsets[i]!;
+        out[k] = i;
+        k += ((offsets[i + 1]! - start === 1 && bytes[start] === word ? 1 : 0) ^ miss) | 0;
       }
     } else {
-      for (let j = first[length]!; j < first[length + 1]!; j++) {
-        const lit = at[j]!;
-        let c = 0;
-        while (c < length && bytes[start + c] === flat[lit + c]) c++;
-        if (c === length) {
-          hit = 1;
-          break;
-        }
+      for (let i = 0; i < n; i++) {
+        const start = offsets[i]!;
+        out[k] = i;
+        k += ((offsets[i + 1]! - start === L && pack(bytes, start, L) === word ? 1 : 0) ^ miss) | 0;
       }
     }
-    // Branch-free keep: a list that matches a third of the rows would mispredict often.
-    out[k] = i;
-    k += (hit ^ miss) & (valid === null ? 1 : valid[i]!);
+  } else if (sel === null && valid === null) {
+    for (let i = 0; i < n; i++) {
+      const start = offsets[i]!;
+      out[k] = i;
+      k += matches(start, offsets[i + 1]! - start) ^ miss;
+    }
+  } else {
+    for (let r = 0; r < n; r++) {
+      const i = sel === null ? r : sel[r]!;
+      const start = offsets[i]!;
+      out[k] = i;
+      k += (matches(start, offsets[i + 1]! - start) ^ miss) & (valid === null ? 1 : valid[i]!);
+    }
   }
   return k;
 }
