@@ -85,3 +85,18 @@ test('concatLazily: the parts one after another, copied only when read; validity
   const one = ints([4]);
   assert.equal(concatLazily([one]), one, 'a single part is itself');
 });
+
+test('concatLazily over gathered parts copies from their sources: values, NULLs, padding and mixed parts', () => {
+  const a = ints([10, null, 30, 40]);
+  const b = makeColumn(INT32, Int32Array.of(7, 8, 9), null, 3);
+  const [fromA] = gatherColumns([a], Int32Array.of(3, 1, 0), 3, false);
+  const [fromB] = gatherColumns([b], Int32Array.of(2, 2), 2, false);
+  assert.deepEqual(read(concatLazily([fromA!, fromB!])), [40, null, 10, 9, 9]);
+  const [padded] = gatherColumns([b], Int32Array.of(-1, 0), 2, true);
+  assert.deepEqual(read(concatLazily([fromB!, padded!])), [9, 9, null, 7], 'outer-join padding');
+  assert.deepEqual(read(concatLazily([fromA!, b])), [40, null, 10, 7, 8, 9], 'a plain part among gathered ones');
+  const doubles = makeColumn({ id: 'float64' }, Float64Array.of(1.5, 2.5), null, 2);
+  const [fromDoubles] = gatherColumns([doubles], Int32Array.of(1), 1, false);
+  const [fromDoubles2] = gatherColumns([doubles], Int32Array.of(0, 1), 2, false);
+  assert.deepEqual([...(concatLazily([fromDoubles!, fromDoubles2!]).values as Float64Array)], [2.5, 1.5, 2.5]);
+});
