@@ -20,15 +20,15 @@ type Loop = (
 
 const OPS: Record<CmpOp, string> = { '=': '===', '<>': '!==', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
 
-/** A loop keeping the rows where `x[i] op c` (and `x[i] op2 d` when `op2` is given). */
-function generate(op: CmpOp, op2: CmpOp | null, branchless: boolean): Loop {
-  // NULL rows never pass: their values are garbage, so validity is checked with the comparison. The branchless
-  // form writes every index and advances by the comparison's 0/1: no misprediction when about half the rows pass
-  // (3.5x faster there), a little slower when almost none do.
-  const keep = (test: string) => (branchless ? `{ out[k] = i; k += (${test}) | 0; }` : `if (${test}) out[k++] = i;`);
-  // Both comparisons of a range are evaluated and joined with `&`: one branch per row, not two.
-  const test = op2 === null ? `x[i] ${OPS[op]} c` : `(x[i] ${OPS[op]} c) & (x[i] ${OPS[op2]} d)`;
-  const body = `
+/**
+ * The loop body keeping the rows where `test` holds, over every row of 0..n or the rows of `sel`, with or without
+ * `valid`. NULL rows never pass: their values are garbage, so validity is checked with the comparison. The
+ * branchless form writes every index and advances by the comparison's 0/1: no misprediction when about half the
+ * rows pass (3.5x faster there), a little slower when almost none do.
+ */
+function loopBody(test: string, branchless: boolean): string {
+  const keep = (t: string) => (branchless ? `{ out[k] = i; k += (${t}) | 0; }` : `if (${t}) out[k++] = i;`);
+  return `
     let k = 0;
     if (sel === null) {
       if (valid === null) { for (let i = 0; i < n; i++) ${keep(test)} }
@@ -38,7 +38,13 @@ function generate(op: CmpOp, op2: CmpOp | null, branchless: boolean): Loop {
       else { for (let j = 0; j < n; j++) { const i = sel[j]; ${keep(`(${test}) & valid[i]`)} } }
     }
     return k;`;
-  return new Function('x', 'c', 'd', 'valid', 'sel', 'n', 'out', body) as Loop;
+}
+
+/** A loop keeping the rows where `x[i] op c` (and `x[i] op2 d` when `op2` is given). */
+function generate(op: CmpOp, op2: CmpOp | null, branchless: boolean): Loop {
+  // Both comparisons of a range are evaluated and joined with `&`: one branch per row, not two.
+  const test = op2 === null ? `x[i] ${OPS[op]} c` : `(x[i] ${OPS[op]} c) & (x[i] ${OPS[op2]} d)`;
+  return new Function('x', 'c', 'd', 'valid', 'sel', 'n', 'out', loopBody(test, branchless)) as Loop;
 }
 
 export type LowerOp = '>' | '>=';
@@ -131,19 +137,7 @@ type PairLoop = (
 ) => number;
 
 function generatePair(op: CmpOp, branchless: boolean): PairLoop {
-  const keep = (test: string) => (branchless ? `{ out[k] = i; k += (${test}) | 0; }` : `if (${test}) out[k++] = i;`);
-  const test = `x[i] ${OPS[op]} y[i]`;
-  const body = `
-    let k = 0;
-    if (sel === null) {
-      if (valid === null) { for (let i = 0; i < n; i++) ${keep(test)} }
-      else { for (let i = 0; i < n; i++) ${keep(`(${test}) & valid[i]`)} }
-    } else {
-      if (valid === null) { for (let j = 0; j < n; j++) { const i = sel[j]; ${keep(test)} } }
-      else { for (let j = 0; j < n; j++) { const i = sel[j]; ${keep(`(${test}) & valid[i]`)} } }
-    }
-    return k;`;
-  return new Function('x', 'y', 'valid', 'sel', 'n', 'out', body) as PairLoop;
+  return new Function('x', 'y', 'valid', 'sel', 'n', 'out', loopBody(`x[i] ${OPS[op]} y[i]`, branchless)) as PairLoop;
 }
 
 const pairLoops = (branchless: boolean) =>
