@@ -4,6 +4,7 @@ import { NotSupportedError } from '../errors.js';
 import { type DataType, typeName } from '../plan/types.js';
 import { type Column, type ColumnValues, MAX_EXACT, makeColumn, type Utf8Bytes } from './column.js';
 import { columnFromArrow, typeFromArrow, unpackBits } from './from-arrow.js';
+import { copyBytes } from './kernels/utf8-take.js';
 
 /**
  * A column of the exported batch: its Arrow type (from the file schema), floe's, and how its buffers are read
@@ -231,12 +232,12 @@ function expandDictionary(memory: ArrayBuffer, c: Child, valid: Uint8Array | nul
   }
   const bytes = new Uint8Array(total);
   for (let i = 0; i < n; i++) {
-    let to = offsets[i] as number;
-    const end = offsets[i + 1] as number;
-    let from = starts[keys[i] as number] as number;
-    // Short strings copy faster byte by byte than through a subarray.
-    if (end - to > 32) bytes.set(chars.subarray(from, from + end - to), to);
-    else while (to < end) bytes[to++] = chars[from++] as number;
+    const at = offsets[i] as number;
+    const length = (offsets[i + 1] as number) - at;
+    // A NULL row is empty (its key may be garbage).
+    if (length === 0) continue;
+    const from = starts[keys[i] as number] as number;
+    copyBytes(bytes, at, chars, from, from + length);
   }
   return { offsets, bytes };
 }

@@ -24,13 +24,19 @@ import {
   routeFilters,
 } from './dynamic-filters.js';
 import { and } from './expr/logic.js';
-import { columnIndex, compileExpr, literalComparison, type PhysicalExpr } from './expr/physical-expr.js';
+import { CMP_OPS, columnIndex, compileExpr, literalComparison, type PhysicalExpr } from './expr/physical-expr.js';
 import { mayRaise, mayRaiseOnRows } from './expr/short-circuit.js';
 import type { PhysicalOperator } from './operator.js';
 import { BuildLeftSemiExec } from './operators/build-left-semi-exec.js';
 import { CteScanExec, SharedResult } from './operators/cte-scan-exec.js';
 import { CollectKeysExec } from './operators/dynamic-filter.js';
-import { type CompareStep, FilterExec, type FilterSpec, type FilterStep } from './operators/filter-exec.js';
+import {
+  type ColumnsStep,
+  type CompareStep,
+  FilterExec,
+  type FilterSpec,
+  type TextStep,
+} from './operators/filter-exec.js';
 import { HashAggregateExec } from './operators/hash-aggregate-exec.js';
 import { JoinExec } from './operators/join-exec.js';
 import { LimitExec } from './operators/limit-exec.js';
@@ -227,7 +233,8 @@ function keyPair(a: Expr, b: Expr, left: Schema, right: Schema): [Expr, Expr] | 
  */
 function filterSpec(predicate: Expr, schema: Schema): FilterSpec {
   const numbers: CompareStep[] = [];
-  const others: FilterStep[] = [];
+  const pairs: ColumnsStep[] = [];
+  const texts: TextStep[] = [];
   const rest: Expr[] = [];
   const at = (c: ColumnExpr) => columnIndex(schema, c.qualifier, c.name);
   for (const c of splitConjuncts(predicate)) {
@@ -246,19 +253,15 @@ function filterSpec(predicate: Expr, schema: Schema): FilterSpec {
       });
     } else if (pair !== null) {
       const [left, op, right] = pair;
-      others.push({ kind: 'columns', left: at(left), op, right: at(right), fallback: compileExpr(c, schema) });
+      pairs.push({ kind: 'columns', left: at(left), op, right: at(right), fallback: compileExpr(c, schema) });
     } else if (text !== null) {
       const { column, literals, negated } = text;
-      others.push({ kind: 'text', column: at(column), literals, negated, fallback: compileExpr(c, schema) });
+      texts.push({ kind: 'text', column: at(column), literals, negated, fallback: compileExpr(c, schema) });
     } else rest.push(c);
   }
   const restExpr = conjoin(rest);
   return {
-    steps: [
-      ...fuseRanges(numbers),
-      ...others.filter((s) => s.kind === 'columns'),
-      ...others.filter((s) => s.kind === 'text'),
-    ],
+    steps: [...fuseRanges(numbers), ...pairs, ...texts],
     rest: restExpr ? compileExpr(restExpr, schema) : null,
     restMayRaise: restExpr !== null && mayRaise(restExpr),
   };
@@ -270,7 +273,7 @@ const PAIR_KINDS = new Set(['int32', 'int64', 'date', 'timestamp', 'decimal']);
 /** `a op b` over two columns of one such type, or null. */
 function columnPair(e: Expr): [ColumnExpr, CmpOp, ColumnExpr] | null {
   if (e.kind !== 'binary' || e.left.kind !== 'column' || e.right.kind !== 'column') return null;
-  if (!['=', '<>', '<', '<=', '>', '>='].includes(e.op)) return null;
+  if (!CMP_OPS.has(e.op)) return null;
   if (!sameType(e.left.type, e.right.type) || !PAIR_KINDS.has(e.left.type.id)) return null;
   return [e.left, e.op as CmpOp, e.right];
 }

@@ -7,6 +7,15 @@ type Indices = Int32Array | Uint32Array;
 /** Strings up to this many bytes are copied byte by byte; longer ones with `set` on a subarray. */
 const SHORT_COPY_BYTES = 24;
 
+/**
+ * `src[from, to)` into `dst` at `at`: short runs byte by byte, since a `subarray` and `set` per value cost ~100 ns
+ * (gathers, substrings, hash-table keys and dictionary expansion copy one short value per row).
+ */
+export function copyBytes(dst: Uint8Array, at: number, src: Uint8Array, from: number, to: number): void {
+  if (to - from <= SHORT_COPY_BYTES) for (let k = from; k < to; k++) dst[at++] = src[k] as number;
+  else dst.set(src.subarray(from, to), at);
+}
+
 /** Rows `indices[0..n)` of `src`; a negative index (outer-join padding) gives an empty string. */
 export function takeUtf8(src: Utf8Bytes, indices: Indices, n: number): Utf8Bytes {
   const { offsets, bytes } = src;
@@ -30,8 +39,7 @@ export function takeUtf8(src: Utf8Bytes, indices: Indices, n: number): Utf8Bytes
     const len = (out[i + 1] as number) - at;
     if (len === 0) continue;
     const start = starts[i] as number;
-    if (len <= SHORT_COPY_BYTES) for (let k = 0; k < len; k++) dst[at + k] = bytes[start + k] as number;
-    else dst.set(bytes.subarray(start, start + len), at);
+    copyBytes(dst, at, bytes, start, start + len);
   }
   return { offsets: out, bytes: dst };
 }

@@ -84,7 +84,8 @@ export function literalComparison(e: Expr): { operand: Expr; op: ComparisonOp; v
   return { operand, op: cmp as ComparisonOp, value: lit.value };
 }
 
-const CMP_OPS = new Set(['=', '<>', '<', '<=', '>', '>=']);
+/** The comparison operators of a binary expression. */
+export const CMP_OPS: ReadonlySet<string> = new Set(['=', '<>', '<', '<=', '>', '>=']);
 
 /**
  * `shared`: expressions compiled together (an aggregate's keys and arguments) pass one map, and a subexpression

@@ -1,5 +1,6 @@
 // `KeyStore`: the distinct keys of a hash table, one entry per key in insertion order, in growable typed arrays.
 import { type Column, constantColumn, makeColumn } from '../../arrow/column.js';
+import { copyBytes } from '../../arrow/kernels/utf8-take.js';
 import type { DataType } from '../../plan/types.js';
 import type { KeyColumn, NumberKeys, TextKeys } from './key-column.js';
 
@@ -86,8 +87,6 @@ export class NumberStore {
   }
 }
 
-const SHORT_COPY_BYTES = 32;
-
 /** One text key column's entries as UTF-8 bytes with offsets. */
 export class TextStore {
   offsets = new Int32Array(INITIAL_ENTRIES + 1);
@@ -113,9 +112,7 @@ export class TextStore {
     const end = k.offsets[i + 1]!;
     const bytes = grown(this.bytes, at + end - start);
     this.bytes = bytes;
-    // Short keys byte by byte: a subarray and `set` per new group cost more than the copy.
-    if (end - start <= SHORT_COPY_BYTES) for (let k2 = start, to = at; k2 < end; k2++, to++) bytes[to] = k.bytes[k2]!;
-    else bytes.set(k.bytes.subarray(start, end), at);
+    copyBytes(bytes, at, k.bytes, start, end);
     return at + end - start;
   }
 
