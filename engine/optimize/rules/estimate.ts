@@ -125,7 +125,7 @@ export function selectivity(e: Expr): number {
       const p = e.pattern;
       const text = p.kind === 'literal' && typeof p.value === 'string' ? p.value : null;
       const prefixed = text !== null && !/^[%_]/.test(text);
-      const word = text !== null && text.split(/[%_]/).some((run) => run.length >= 4);
+      const word = text?.split(/[%_]/).some((run) => run.length >= 4) ?? false;
       const keep = prefixed || word ? 0.05 : 0.25;
       return e.negated ? 1 - keep : keep;
     }
