@@ -1,6 +1,6 @@
 // `Batch`: a slice of rows as columns sharing one schema; the unit every operator pulls.
 import type { Schema } from '../plan/types.js';
-import { type Column, makeColumn } from './column.js';
+import { type Column, makeColumn, subarraySorted } from './column.js';
 
 export interface Batch {
   readonly schema: Schema;
@@ -24,6 +24,8 @@ export function sliceColumn(col: Column, start: number, end: number): Column {
   if (Array.isArray(v)) return makeColumn(col.type, v.slice(start, end), valid, n);
   if ('offsets' in v)
     return makeColumn(col.type, { offsets: v.offsets.subarray(start, end + 1), bytes: v.bytes }, valid, n);
+  if (v instanceof Int32Array || v instanceof Float64Array)
+    return makeColumn(col.type, subarraySorted(v, start, end), valid, n);
   return makeColumn(col.type, v.subarray(start, end), valid, n);
 }
 

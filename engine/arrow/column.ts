@@ -29,6 +29,30 @@ export interface Column {
 
 export const MAX_EXACT = 2 ** 53 - 1;
 
+/**
+ * Number arrays known to never decrease (a memory table's chunk loaded in key order marks its columns once; slices
+ * inherit the mark). Kept beside the columns rather than on them, so every column keeps one shape.
+ */
+const sortedValues = new WeakSet<Int32Array | Float64Array>();
+
+/** Marks `values` as never decreasing: only for arrays that are and stay so (table data is never written). */
+export function markSorted(values: Int32Array | Float64Array): void {
+  sortedValues.add(values);
+}
+
+/** Whether the column's values never decrease and no row is NULL; false when unknown. */
+export function isSorted(col: Column): boolean {
+  const v = col.values;
+  return col.valid === null && (v instanceof Int32Array || v instanceof Float64Array) && sortedValues.has(v);
+}
+
+/** `values.subarray(start, end)`, marked sorted when `values` is. */
+export function subarraySorted<T extends Int32Array | Float64Array>(values: T, start: number, end: number): T {
+  const sub = values.subarray(start, end) as T;
+  if (sortedValues.has(values)) sortedValues.add(sub);
+  return sub;
+}
+
 export function makeColumn(type: DataType, values: ColumnValues, valid: Uint8Array | null, length: number): Column {
   return { type, values, valid, length };
 }

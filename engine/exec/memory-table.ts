@@ -1,6 +1,6 @@
 // `createMemoryTable`: a TableProvider over columns held in memory (SharedArrayBuffer-backed when loaded).
 import { type Batch, sliceBatch } from '../arrow/batch.js';
-import type { Column } from '../arrow/column.js';
+import { type Column, markSorted } from '../arrow/column.js';
 import type { TableProvider } from '../catalog.js';
 import { CancelledError } from '../errors.js';
 import type { ColumnStats } from '../io/parquet/footer.js';
@@ -22,6 +22,14 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
   const ranges = new Map<string, number | null>();
   const keys = new Map<string, boolean>();
   const zones = new ZoneMaps(data, index);
+  /** Per column, per chunk: whether its values were checked for order (and marked when sorted: `markSorted`). */
+  const ordered = schema.fields.map(() => new Uint8Array(chunks.length));
+  const checkOrder = (chunk: number, at: number): void => {
+    if (ordered[at]![chunk] === 1) return;
+    ordered[at]![chunk] = 1;
+    const col = chunks[chunk]!.columns[at]!;
+    if (isSortedColumn(col)) markSorted(col.values as Int32Array | Float64Array);
+  };
   /** max − min + 1 of an integer or date column, computed once (an upper bound on its distinct values). */
   const rangeOf = (name: string): number | null => {
     if (!ranges.has(name)) ranges.set(name, valueRange(chunks, index.get(name), rowCount));
@@ -55,7 +63,10 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
         for (const [start, end] of pruner.ranges(at)) {
           const whole: Batch = {
             schema: out,
-            columns: cols.map((i) => perQuery(chunk.columns[i]!)),
+            columns: cols.map((i) => {
+              checkOrder(at, i);
+              return perQuery(chunk.columns[i]!);
+            }),
             length: chunk.length,
           };
           left -= end - start;
@@ -228,6 +239,18 @@ function zoneStats(col: Column, n: number): ZoneStats | undefined {
   }
   const whole = { lo: Math.min(...lo), hi: Math.max(...hi), nulls };
   return { chunk: asParquetStats(col, whole), zones, lo, hi, chunkLo: whole.lo, chunkHi: whole.hi, sorted };
+}
+
+/**
+ * Whether an integer, date or decimal column holds no NULL and never decreases over its whole values array (checked
+ * once per chunk column; an unsorted one stops at its first decrease, so only sorted ones cost a full pass).
+ */
+function isSortedColumn(col: Column): boolean {
+  const v = col.values;
+  const id = col.type.id;
+  if (!(v instanceof Float64Array || v instanceof Int32Array) || col.valid !== null) return false;
+  if (id !== 'int32' && id !== 'int64' && id !== 'decimal' && id !== 'date') return false;
+  return col.length === v.length && isSorted(v, 0, col.length);
 }
 
 /** Whether values [from, to) never decrease (NaN is ruled out by `rawRange`). */

@@ -2,8 +2,9 @@
 // filter the probe side low in its plan (above the scan, below aggregations and other joins). `KeySet` holds the
 // keys; `CollectKeysExec` fills it as the build rows pass; `DynamicFilterExec` drops probe rows whose key is absent.
 import { type Batch, makeBatch } from '../../arrow/batch.js';
-import type { Column } from '../../arrow/column.js';
+import { type Column, isSorted } from '../../arrow/column.js';
 import { gatherColumns } from '../../arrow/gathered-column.js';
+import { monomorphicCopy } from '../../arrow/kernels/monomorphic.js';
 import type { Schema } from '../../plan/types.js';
 import type { ExecContext } from '../context.js';
 import type { PhysicalOperator } from '../operator.js';
@@ -21,7 +22,7 @@ const USELESS_PASS_RATE = 0.9;
 type KeyTest =
   | { kind: 'off' }
   | { kind: 'bits'; lo: number; span: number; bits: Int32Array }
-  | { kind: 'set'; lo: number; hi: number; set: NumberSet };
+  | { kind: 'set'; lo: number; hi: number; set: NumberSet; sorted?: Float64Array | null };
 
 /** The distinct build keys of one join key column (integers, dates and decimals held as numbers). */
 export class KeySet {
@@ -99,22 +100,60 @@ export class KeySet {
     if (test.kind === 'off' || !(v instanceof Float64Array || v instanceof Int32Array)) return null;
     if (scratch.length < col.length) scratch = new Int32Array(Math.max(col.length, 4096));
     const out = scratch;
-    let n: number;
-    if (test.kind === 'bits' && test.span === 0) n = 0;
-    else if (test.kind === 'bits') {
-      // Branch-free unless nearly every row or nearly none passes so far (then the branch is predictable and
-      // skipping the store pays).
-      const rate = this.#seen === 0 ? 0.5 : this.#kept / this.#seen;
-      const branchless = rate > 0.02 && rate < 0.98;
-      const loops =
-        v instanceof Float64Array ? BITS.float64 : Math.abs(test.lo) <= INT32_LO_LIMIT ? BITS.int32Offset : BITS.int32;
-      const select = branchless ? loops.branchless : loops.branchy;
-      n = select(v, col.valid, col.length, test.lo, test.span, test.bits, out);
-    } else n = selectSet(v, col.valid, col.length, test.lo, test.hi, test.set, out);
+    const rows = col.length;
+    let n = isSorted(col) && rows > 0 ? this.#selectSorted(v, rows, out) : -1;
+    if (n < 0) n = this.#selectRows(v, col.valid, rows, out);
     this.#seen += col.length;
     this.#kept += n;
     if (this.#seen >= TRIAL_ROWS && this.#kept > this.#seen * USELESS_PASS_RATE) this.#test = { kind: 'off' };
     return out.slice(0, n);
+  }
+
+  /** The rows whose value is a key, testing each row. */
+  #selectRows(v: Float64Array | Int32Array, valid: Uint8Array | null, rows: number, out: Int32Array): number {
+    const test = this.#test;
+    if (test.kind === 'off') return rows;
+    if (test.kind === 'set') return selectSet(v, valid, rows, test.lo, test.hi, test.set, out);
+    if (test.span === 0) return 0;
+    // Branch-free unless nearly every row or nearly none passes so far (then the branch is predictable and
+    // skipping the store pays).
+    const rate = this.#seen === 0 ? 0.5 : this.#kept / this.#seen;
+    const branchless = rate > 0.02 && rate < 0.98;
+    const loops =
+      v instanceof Float64Array ? BITS.float64 : Math.abs(test.lo) <= INT32_LO_LIMIT ? BITS.int32Offset : BITS.int32;
+    return (branchless ? loops.branchless : loops.branchy)(v, valid, rows, test.lo, test.span, test.bits, out);
+  }
+
+  /**
+   * The rows whose value is a key, for a column that never decreases and holds no NULL (`isSorted`): the keys
+   * between its first and last value are listed (the bitmap's bits there, or a binary search in the set's sorted
+   * keys) and, when there are none (the batch is skipped whole) or at most one per 16 rows, each key's run of rows
+   * is found by galloping from the previous run (`takeRuns`). -1 when there are more keys: a galloping search costs
+   * 10-20 row tests, so the row loop is cheaper then. A probe sorted by its join key (lineitem by l_orderkey)
+   * against a few percent of the keys reads a few rows per key instead of all of them.
+   */
+  #selectSorted(v: Float64Array | Int32Array, rows: number, out: Int32Array): number {
+    const test = this.#test;
+    const limit = rows >>> 4;
+    const first = v[0]!;
+    const last = v[rows - 1]!;
+    let keys: Float64Array;
+    let from = 0;
+    let to: number;
+    if (test.kind === 'bits') {
+      if (keyScratch.length < limit) keyScratch = new Float64Array(Math.max(limit, 1024));
+      keys = keyScratch;
+      to = bitKeys(first, last, test.lo, test.span, test.bits, limit, keys);
+    } else if (test.kind === 'set') {
+      if (test.sorted === undefined) test.sorted = test.set.size <= MAX_SORTED_KEYS ? test.set.sortedKeys() : null;
+      if (test.sorted === null) return -1;
+      keys = test.sorted;
+      from = firstAbove(keys, first, false);
+      to = firstAbove(keys, last, true);
+    } else return -1;
+    if (to < 0 || to - from > limit) return -1;
+    if (from === to) return 0;
+    return (v instanceof Float64Array ? RUNS.float64 : RUNS.int32)(v, rows, keys, from, to, out);
   }
 }
 
@@ -159,6 +198,97 @@ type BitsLoop = (
   out: Int32Array,
 ) => number;
 
+/** Sets of at most this many keys are sorted (once, on the first sorted probe batch) for `#selectSorted`. */
+const MAX_SORTED_KEYS = 1 << 16;
+
+/** Keys listed for `#selectSorted` (one thread, used synchronously). */
+let keyScratch = new Float64Array(0);
+
+/**
+ * Writes to `keys` the values whose bit is set in `bits` (bit i = value lo + i) between `first` and `last`,
+ * ascending, and returns how many; -1 as soon as there are more than `limit`.
+ */
+function bitKeys(
+  first: number,
+  last: number,
+  lo: number,
+  span: number,
+  bits: Int32Array,
+  limit: number,
+  keys: Float64Array,
+): number {
+  // Bit offsets of the first and last value, clamped to the bitmap (fractions round inward).
+  const a = Math.max(0, Math.ceil(first - lo));
+  const b = Math.min(span - 1, Math.floor(last - lo));
+  let k = 0;
+  for (let w = a >>> 5; w <= b >>> 5 && a <= b; w++) {
+    let m = bits[w]!;
+    if (w === a >>> 5) m &= -1 << (a & 31);
+    if (w === b >>> 5 && (b & 31) !== 31) m &= (1 << ((b & 31) + 1)) - 1;
+    while (m !== 0) {
+      if (k === limit) return -1;
+      keys[k++] = lo + w * 32 + (31 - Math.clz32(m & -m));
+      m &= m - 1;
+    }
+  }
+  return k;
+}
+
+/** The first index of ascending `keys` holding a value ≥ `x` (> `x` when `strictly`), or its length. */
+function firstAbove(keys: Float64Array, x: number, strictly: boolean): number {
+  let from = 0;
+  let to = keys.length;
+  while (from < to) {
+    const mid = (from + to) >>> 1;
+    if (keys[mid]! < x || (strictly && keys[mid] === x)) from = mid + 1;
+    else to = mid;
+  }
+  return from;
+}
+
+/**
+ * The rows of `v` (never decreasing, `n` rows) equal to one of `keys[from..to)` (ascending, distinct), written to
+ * `out`; returns how many. For each key: gallop from the previous run's end (steps 1, 2, 4 ... until a value ≥ the
+ * key), binary search that step, then take the run of equal values. Self-contained: one monomorphic copy per array
+ * kind.
+ */
+function takeRuns(
+  v: Float64Array | Int32Array,
+  n: number,
+  keys: Float64Array,
+  from: number,
+  to: number,
+  out: Int32Array,
+): number {
+  let i = 0;
+  let k = 0;
+  for (let j = from; j < to && i < n; j++) {
+    const key = keys[j]!;
+    if (v[i]! < key) {
+      // v[i] < key: double the step until v[hi] ≥ key (or the end), then binary search (i, hi].
+      let step = 1;
+      let hi = i + 1;
+      while (hi < n && v[hi]! < key) {
+        i = hi;
+        step *= 2;
+        hi = i + step;
+      }
+      if (hi > n) hi = n;
+      let lo = i + 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (v[mid]! < key) lo = mid + 1;
+        else hi = mid;
+      }
+      i = lo;
+    }
+    while (i < n && v[i] === key) out[k++] = i++;
+  }
+  return k;
+}
+
+const RUNS = { int32: monomorphicCopy(takeRuns), float64: monomorphicCopy(takeRuns) };
+
 /** Keys of an int32 column are offsets from `lo` computed in 32 bits when |lo| is at most this. */
 const INT32_LO_LIMIT = 2 ** 30;
 
@@ -190,6 +320,7 @@ function selectSet(
 class NumberSet {
   readonly #slots: Float64Array;
   readonly #mask: number;
+  size = 0;
 
   constructor(capacity: number) {
     let size = 16;
@@ -206,6 +337,15 @@ class NumberSet {
       i = (i + 1) & this.#mask;
     }
     slots[i] = x;
+    this.size++;
+  }
+
+  /** The keys, ascending. */
+  sortedKeys(): Float64Array {
+    const out = new Float64Array(this.size);
+    let k = 0;
+    for (const s of this.#slots) if (!Number.isNaN(s)) out[k++] = s;
+    return out.sort();
   }
 
   has(x: number): boolean {

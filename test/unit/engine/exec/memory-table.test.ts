@@ -2,7 +2,7 @@
 // and answer exactly as the file-backed table does, at chunk boundaries, for dates, decimals and NULLs.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { makeColumn } from '../../../../engine/arrow/column.js';
+import { isSorted, makeColumn } from '../../../../engine/arrow/column.js';
 import { ZONE_ROWS } from '../../../../engine/exec/memory-table.js';
 import {
   createEngine,
@@ -196,6 +196,21 @@ describe('memory table: binary search inside sorted zones', () => {
       kn: c.columns[3]!.valid?.[i] === 0 ? null : kn![i]!,
       nz: c.columns[4]!.valid?.[i] === 0 ? null : k![i]!,
     }));
+  });
+
+  it('marks the scanned columns that never decrease and hold no NULL as sorted, slices too', async () => {
+    const marks: string[] = [];
+    const kCol = on('k', FLOAT64);
+    const filter: Expr = { kind: 'binary', op: '>', left: kCol, right: lit(100, FLOAT64), type: BOOL };
+    for (const filters of [[], [filter]]) {
+      const scan = table.scan(
+        { columns: ['k', 'u', 'd', 'kn', 'nz'], filters, limit: null },
+        new AbortController().signal,
+      );
+      for await (const b of scan) marks.push(b.columns.map((c) => (isSorted(c) ? 'S' : '-')).join(''));
+    }
+    // k is a double (never marked), u shuffled, d sorted dates, kn sorted int64 with a NULL in chunk 0, nz NULLs.
+    assert.deepEqual(marks, ['--S--', '--SS-', '--S--', '--SS-']);
   });
 
   async function scanned(filters: Expr[]): Promise<number> {

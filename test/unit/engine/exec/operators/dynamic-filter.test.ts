@@ -1,7 +1,8 @@
 // `KeySet`: the build keys of a dynamic join filter, as a bitmap (dense integers) or a set, tested per probe row.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type Column, makeColumn } from '../../../../../engine/arrow/column.js';
+import { sliceColumn } from '../../../../../engine/arrow/batch.js';
+import { type Column, isSorted, makeColumn, markSorted } from '../../../../../engine/arrow/column.js';
 import { KeySet } from '../../../../../engine/exec/operators/dynamic-filter.js';
 import { FLOAT64, INT32, INT64 } from '../../../../../engine/plan/types.js';
 
@@ -73,4 +74,71 @@ test('KeySet: int32 and float64 probe columns against the same keys', () => {
   const keys = keySet(ints([7, 9]), floats([11]));
   assert.deepEqual(selected(keys, ints([9, 10, 11, 7])), [0, 2, 3]);
   assert.deepEqual(selected(keys, floats([9, 10, 11.5, 11])), [0, 3]);
+});
+
+// Sorted probe columns (`markSorted`): the keys inside the column's range are visited one by one. The answer must be
+// the row loop's, whichever way is taken (few keys: by key; many: the row loop; none in range: nothing).
+const sortedInts = (values: number[]): Column => {
+  const v = Int32Array.from(values);
+  markSorted(v);
+  return makeColumn(INT32, v, null, v.length);
+};
+const sortedFloats = (values: number[]): Column => {
+  const v = Float64Array.from(values);
+  markSorted(v);
+  return makeColumn(INT64, v, null, v.length);
+};
+const unmarked = (c: Column): Column =>
+  makeColumn(c.type, (c.values as Int32Array | Float64Array).slice(), null, c.length);
+
+/** A column of `rows` rows, values 0, 0, 1, 1, 1, 5, ... (runs of 1-3 rows, gaps of 1-4): deterministic. */
+function runs(rows: number, start = 0): number[] {
+  const out: number[] = [];
+  for (let key = start, i = 0; out.length < rows; i++) {
+    for (let r = 0; r <= i % 3 && out.length < rows; r++) out.push(key);
+    key += 1 + ((i * 7) % 4);
+  }
+  return out;
+}
+
+for (const [name, build, probeValues] of [
+  ['few bitmap keys in a long run', [3, 40, 41, 977], runs(2000)],
+  ['keys at the first and last value', [0, runs(2000).at(-1)!], runs(2000)],
+  ['keys below and above the column only', [-5, 1_000_000], runs(2000)],
+  ['no key inside the column range', [10, 20], runs(2000, 5000)],
+  ['many keys: the row loop', Array.from({ length: 3000 }, (_, i) => i), runs(2000)],
+  ['a set (sparse keys) with a few inside', [7, 1301, 2 ** 40, -(2 ** 41)], runs(2000)],
+  ['a set with none inside', [2 ** 40, -(2 ** 41)], runs(2000)],
+  ['one row', [4], [4]],
+  ['keys in the same 32-bit word as the ends', [1, 2, 30, 31, 33], [2, 2, 3, 30, 31, 31, 32, 33]],
+] as const) {
+  test(`KeySet over a sorted column: ${name}`, () => {
+    for (const column of [sortedInts, sortedFloats]) {
+      const probe = column([...probeValues]);
+      const expected = selected(keySet(ints([...build].filter((k) => Math.abs(k) < 2 ** 31))), unmarked(probe));
+      const keys = keySet(floats([...build]));
+      assert.deepEqual(selected(keys, probe), expected);
+      assert.deepEqual(
+        expected.map((i) => probeAt(probe, i)).every((x) => build.includes(x as never)),
+        true,
+      );
+    }
+  });
+}
+
+test('KeySet over a sorted column: slices keep the mark and the answer', () => {
+  const probe = sortedInts(runs(5000));
+  const slice = sliceColumn(probe, 1200, 3100);
+  assert.ok(isSorted(slice));
+  const build = [probeAt(probe, 1300), probeAt(probe, 3000), probeAt(probe, 4000)];
+  const got = selected(keySet(ints(build)), slice);
+  assert.deepEqual(got, selected(keySet(ints(build)), unmarked(slice)));
+  assert.ok(got.length >= 2);
+});
+
+test('KeySet over a sorted column: a NULL row makes it unsorted', () => {
+  const v = Int32Array.from([1, 2, 3]);
+  markSorted(v);
+  assert.equal(isSorted(makeColumn(INT32, v, Uint8Array.from([1, 0, 1]), 3)), false);
+  assert.deepEqual(selected(keySet(ints([1, 2])), makeColumn(INT32, v, Uint8Array.from([1, 0, 1]), 3)), [0]);
 });
