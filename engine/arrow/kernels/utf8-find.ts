@@ -27,3 +27,27 @@ export function forRowsContaining(
     from = offsets[i]!;
   }
 }
+
+/** Bytes of a batch sampled by `rarest`. */
+const SAMPLE_BYTES = 1 << 16;
+
+/**
+ * Of several byte strings (LIKE '%a%b%' segments: a matching row holds each), the one occurring least often in the
+ * first SAMPLE_BYTES of `bytes` (ties: the longest, then the first). `forRowsContaining` costs a native search call
+ * per occurrence, so the rarer segment is the cheaper prefilter: Q13's '%special%requests%' over 1.5M comments
+ * finds 'special' 141k times and 'requests' 242k times (88 vs 122 ms).
+ */
+export function rarest(needles: readonly Uint8Array[], bytes: Uint8Array): Uint8Array {
+  const sample = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, SAMPLE_BYTES));
+  let best = needles[0]!;
+  let fewest = Number.POSITIVE_INFINITY;
+  for (const needle of needles) {
+    let count = 0;
+    for (let at = sample.indexOf(needle); at >= 0 && count <= fewest; at = sample.indexOf(needle, at + 1)) count++;
+    if (count < fewest || (count === fewest && needle.length > best.length)) {
+      best = needle;
+      fewest = count;
+    }
+  }
+  return best;
+}

@@ -2,7 +2,7 @@
 // without decoding the column.
 import type { Utf8Bytes } from '../column.js';
 import { decodeRange } from '../column.js';
-import { forRowsContaining } from './utf8-find.js';
+import { forRowsContaining, rarest } from './utf8-find.js';
 
 /** Per row, 1 where the value matches; rows it cannot judge on bytes go to the string matcher. */
 export type Utf8LikeMatcher = (v: Utf8Bytes, n: number) => Uint8Array;
@@ -37,10 +37,18 @@ export function compileUtf8Like(
   const fold = caseInsensitive ? ASCII_LOWER : IDENTITY;
   const match = segments.length === 1 ? exactMatcher(segments[0]!, fold) : floatingMatcher(segments, fold);
   const asciiOnly = hasWild || caseInsensitive;
-  const needle = asciiOnly ? null : longestMiddle(segments);
+  const middles = asciiOnly
+    ? []
+    : segments
+        .slice(1, -1)
+        .map((s) => s.bytes)
+        .filter((b) => b.length > 0);
+  // Chosen on the first batch: the middle segment found least often there (each occurrence costs a native call).
+  let needle: Uint8Array | null = middles.length === 1 ? middles[0]! : null;
   return (v, n) => {
     const { offsets, bytes } = v;
     const out = new Uint8Array(n);
+    if (needle === null && middles.length > 1) needle = rarest(middles, bytes.subarray(offsets[0]!, offsets[n]!));
     if (needle !== null) {
       // A row lacking a middle segment cannot match: only rows holding it go to the row matcher.
       forRowsContaining(offsets, bytes, n, needle, (i) => {
@@ -57,13 +65,6 @@ export function compileUtf8Like(
     }
     return out;
   };
-}
-
-/** The longest segment between two `%` (every matching row holds it), or null when there is none. */
-function longestMiddle(segments: readonly Segment[]): Uint8Array | null {
-  let best: Uint8Array | null = null;
-  for (const s of segments.slice(1, -1)) if (s.bytes.length > (best?.length ?? 0)) best = s.bytes;
-  return best;
 }
 
 /** The pattern split at `%` into byte segments (ASCII letters lower-cased for ILIKE). */

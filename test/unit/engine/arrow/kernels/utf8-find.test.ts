@@ -1,7 +1,7 @@
 // `forRowsContaining`: rows whose bytes hold a byte string, found over the whole column at once.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { forRowsContaining } from '../../../../../engine/arrow/kernels/utf8-find.js';
+import { forRowsContaining, rarest } from '../../../../../engine/arrow/kernels/utf8-find.js';
 
 const encoder = new TextEncoder();
 
@@ -40,4 +40,15 @@ for (const [name, rows, needle, expected] of [
 test('forRowsContaining: rows of a sliced column, bytes before and after them ignored', () => {
   assert.deepEqual(rowsWith(['a', 'xab', 'b'], 'ab', 'ab ab', 'ab'), [1]);
   assert.deepEqual(rowsWith(['a', 'x', 'a'], 'ab', 'ab', 'b'), []);
+});
+
+test('rarest: the byte string occurring least often in the sample; ties go to the longest', () => {
+  const bytes = encoder.encode('requests special requests quick requests special x');
+  const [special, requests, quick, x] = ['special', 'requests', 'quick', 'x'].map((w) => encoder.encode(w));
+  assert.equal(rarest([requests!, special!], bytes), special);
+  assert.equal(rarest([special!, requests!], bytes), special);
+  // quick and x occur once each: the longer one.
+  assert.equal(rarest([x!, quick!, requests!], bytes), quick);
+  // A string absent from the sample wins.
+  assert.deepEqual([...rarest([special!, encoder.encode('zzz')], bytes)], [...encoder.encode('zzz')]);
 });
