@@ -1,8 +1,9 @@
 // `SortExec` orders all rows by its keys (stable); with `fetch` it is a TopK that keeps only the first rows.
 import { type Batch, DEFAULT_BATCH_ROWS, makeBatch, sliceBatch } from '../../arrow/batch.js';
 import type { Column } from '../../arrow/column.js';
+import { takeRows } from '../../arrow/gathered-column.js';
 import { chainComparators, rowComparator, type SortSpec } from '../../arrow/kernels/compare-rows.js';
-import { concatColumns, take } from '../../arrow/kernels/take.js';
+import { concatColumns } from '../../arrow/kernels/take.js';
 import type { Schema } from '../../plan/types.js';
 import { checkCancelled, type ExecContext } from '../context.js';
 import type { PhysicalExpr } from '../expr/physical-expr.js';
@@ -74,7 +75,8 @@ export class SortExec implements PhysicalOperator {
     const n = fetch === null ? order.length : Math.min(fetch, order.length);
     return makeBatch(
       this.schema,
-      all.columns.map((c) => take(c, order, n)),
+      // A gathered column (an aggregate's any_value, a join's output) is read from its source: one copy, not two.
+      all.columns.map((c) => takeRows(c, order, n)),
       n,
     );
   }
