@@ -56,3 +56,32 @@ test('firstOnly: one pair per matching probe row, its newest build row', () => {
     ],
   );
 });
+
+test('a build where every row has its own key pairs each probe row with that row, across batches', () => {
+  const t = new JoinHashTable();
+  t.add([ints([30, 10, 20])], 3);
+  t.add([ints([50, 40])], 2);
+  assert.deepEqual(pairsOf(t, [ints([40, 99, 30, null, 50, 10, 10])]), [
+    [0, 4],
+    [2, 0],
+    [4, 3],
+    [5, 1],
+    [6, 1],
+  ]);
+  // A NULL key takes a row but no id: rows and ids no longer line up, and the chains give the rows.
+  const withNull = new JoinHashTable();
+  withNull.add([ints([null, 7, 8])], 3);
+  assert.deepEqual(pairsOf(withNull, [ints([8, 7, 9])]), [
+    [0, 2],
+    [1, 1],
+  ]);
+  // A repeated key in the last batch: chains again.
+  const repeated = new JoinHashTable();
+  repeated.add([ints([5, 6])], 2);
+  repeated.add([ints([6])], 1);
+  assert.deepEqual(pairsOf(repeated, [ints([6, 5])]), [
+    [0, 2],
+    [0, 1],
+    [1, 0],
+  ]);
+});
