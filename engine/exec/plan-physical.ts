@@ -35,6 +35,7 @@ import {
   type CompareStep,
   FilterExec,
   type FilterSpec,
+  type InTableStep,
   type TextStep,
 } from './operators/filter-exec.js';
 import { HashAggregateExec } from './operators/hash-aggregate-exec.js';
@@ -235,12 +236,14 @@ function filterSpec(predicate: Expr, schema: Schema): FilterSpec {
   const numbers: CompareStep[] = [];
   const pairs: ColumnsStep[] = [];
   const texts: TextStep[] = [];
+  const tables: InTableStep[] = [];
   const rest: Expr[] = [];
   const at = (c: ColumnExpr) => columnIndex(schema, c.qualifier, c.name);
   for (const c of splitConjuncts(predicate)) {
     const cmp = literalComparison(c);
     const pair = cmp === null ? columnPair(c) : null;
     const text = cmp === null && pair === null ? textLiterals(c) : null;
+    const list = cmp === null && pair === null && text === null ? integerList(c) : null;
     if (cmp?.operand.kind === 'column') {
       const column = at(cmp.operand);
       numbers.push({
@@ -257,11 +260,14 @@ function filterSpec(predicate: Expr, schema: Schema): FilterSpec {
     } else if (text !== null) {
       const { column, literals, negated } = text;
       texts.push({ kind: 'text', column: at(column), literals, negated, fallback: compileExpr(c, schema) });
+    } else if (list !== null) {
+      const { column, lo, table, negated } = list;
+      tables.push({ kind: 'in-table', column: at(column), lo, table, negated, fallback: compileExpr(c, schema) });
     } else rest.push(c);
   }
   const restExpr = conjoin(rest);
   return {
-    steps: [...fuseRanges(numbers), ...pairs, ...texts],
+    steps: [...fuseRanges(numbers), ...tables, ...pairs, ...texts],
     rest: restExpr ? compileExpr(restExpr, schema) : null,
     restMayRaise: restExpr !== null && mayRaise(restExpr),
   };
@@ -287,6 +293,31 @@ function textLiterals(e: Expr): { column: ColumnExpr; literals: string[]; negate
   const [column, literal] = e.left.kind === 'column' ? [e.left, e.right] : [e.right, e.left];
   if (column.kind !== 'column' || column.type.id !== 'utf8' || !isText(literal)) return null;
   return { column, literals: [literal.value as string], negated: e.op === '<>' };
+}
+
+/** Integer lists spanning at most this many values become a lookup table (`InTableStep`). */
+const MAX_TABLE_SPAN = 4096;
+
+/**
+ * `number [NOT] IN (integers)` with no NULL in the list, the literals of the column's type (stored values: scaled
+ * decimals, days for dates), as a table over [lo, lo + span); null otherwise.
+ */
+function integerList(e: Expr): { column: ColumnExpr; lo: number; table: Uint8Array; negated: boolean } | null {
+  if (e.kind !== 'in_list' || e.expr.kind !== 'column' || e.list.length === 0) return null;
+  const column = e.expr;
+  if (!PAIR_KINDS.has(column.type.id)) return null;
+  const values: number[] = [];
+  for (const x of e.list) {
+    if (x.kind !== 'literal' || typeof x.value !== 'number' || !Number.isInteger(x.value)) return null;
+    if (!sameType(x.type, column.type)) return null;
+    values.push(x.value);
+  }
+  const lo = Math.min(...values);
+  const span = Math.max(...values) - lo + 1;
+  if (span > MAX_TABLE_SPAN) return null;
+  const table = new Uint8Array(span);
+  for (const v of values) table[v - lo] = 1;
+  return { column, lo, table, negated: e.negated };
 }
 
 /**

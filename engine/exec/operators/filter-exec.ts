@@ -11,6 +11,7 @@ import {
   selectBetween,
   selectCompare,
   selectCompareColumns,
+  selectInTable,
   type UpperOp,
 } from '../../arrow/kernels/select-compare.js';
 import { selectTrue } from '../../arrow/kernels/take.js';
@@ -51,7 +52,17 @@ export interface TextStep {
   readonly fallback: PhysicalExpr;
 }
 
-export type FilterStep = CompareStep | ColumnsStep | TextStep;
+/** A number column equal to one of a few integers (to none when `negated`): `table[value - lo]` is 1 for each. */
+export interface InTableStep {
+  readonly kind: 'in-table';
+  readonly column: number;
+  readonly lo: number;
+  readonly table: Uint8Array;
+  readonly negated: boolean;
+  readonly fallback: PhysicalExpr;
+}
+
+export type FilterStep = CompareStep | ColumnsStep | TextStep | InTableStep;
 
 export interface FilterSpec {
   readonly steps: readonly FilterStep[];
@@ -184,6 +195,8 @@ function runStep(
   if (step.kind === 'columns')
     return selectCompareColumns(step.op, cols[step.left]!, cols[step.right]!, sel, count, out, branchless);
   if (step.kind === 'text') return selectUtf8Literals(cols[step.column]!, step.literals, step.negated, sel, count, out);
+  if (step.kind === 'in-table')
+    return selectInTable(cols[step.column]!, step.lo, step.table, step.negated, sel, count, out, branchless);
   const col = cols[step.column]!;
   const upper = step.upper;
   return upper === null

@@ -8,6 +8,7 @@ import {
   selectBetween,
   selectCompare,
   selectCompareColumns,
+  selectInTable,
 } from '../../../../../engine/arrow/kernels/select-compare.js';
 import { FLOAT64, INT32 } from '../../../../../engine/plan/types.js';
 import { makeRng } from '../../../../helpers/gen-data.js';
@@ -134,4 +135,43 @@ test('selectCompareColumns: -1 unless both columns hold the same kind of number 
   assert.equal(selectCompareColumns('<', ints, doubles, null, 1, new Int32Array(1)), -1);
   const big = makeColumn({ id: 'int64' }, BigInt64Array.of(1n), null, 1);
   assert.equal(selectCompareColumns('<', big, big, null, 1, new Int32Array(1)), -1);
+});
+
+// `selectInTable`: `x [NOT] IN (integers)` as one table lookup per row, against a plain membership test.
+for (const [kind, values] of [
+  ['float64', Float64Array.from(raw, (v, i) => (i % 5 === 0 ? v + 0.5 : v))],
+  ['int32', Int32Array.from(raw)],
+] as const) {
+  for (const withNulls of [false, true]) {
+    const col = makeColumn(kind === 'int32' ? INT32 : FLOAT64, values, withNulls ? valid : null, n);
+    test(`selectInTable: ${kind}${withNulls ? ' with NULLs' : ''}`, () => {
+      for (const list of [[-10], [-3, 0, 4, 9], [9, 2, -1]]) {
+        const lo = Math.min(...list);
+        const table = new Uint8Array(Math.max(...list) - lo + 1);
+        for (const x of list) table[x - lo] = 1;
+        for (const negated of [false, true]) {
+          const passes = (i: number) => (!withNulls || valid[i] === 1) && list.includes(values[i]!) !== negated;
+          for (const branchless of [false, true]) {
+            const out = new Int32Array(n);
+            const k = selectInTable(col, lo, table, negated, null, n, out, branchless);
+            const what = `${negated ? 'NOT ' : ''}IN ${list}, branchless ${branchless}`;
+            assert.deepEqual([...out.subarray(0, k)], raw.map((_, i) => i).filter(passes), what);
+            const inPlace = sel.slice();
+            const m = selectInTable(col, lo, table, negated, inPlace, inPlace.length, inPlace, branchless);
+            assert.deepEqual([...inPlace.subarray(0, m)], [...sel].filter(passes), `${what} (selection)`);
+          }
+        }
+      }
+    });
+  }
+}
+
+test('selectInTable: values outside the table, fractions and NaN never match; -1 for text', () => {
+  const col = makeColumn(FLOAT64, Float64Array.from([2, 2.5, 3, Number.NaN, -1, 2 ** 32 + 2, 4]), null, 7);
+  const out = new Int32Array(7);
+  // Table over [2, 4]: 2 and 4 listed.
+  const k = selectInTable(col, 2, Uint8Array.from([1, 0, 1]), false, null, 7, out);
+  assert.deepEqual([...out.subarray(0, k)], [0, 6]);
+  const text = makeColumn({ id: 'utf8' }, ['a'], null, 1);
+  assert.equal(selectInTable(text, 0, new Uint8Array(1), false, null, 1, out), -1);
 });
