@@ -5,6 +5,7 @@
 // (`lo < x < hi`, either end inclusive) runs as one test per row: `selectBetween`.
 import type { Column } from '../column.js';
 import type { CmpOp } from './numeric.js';
+import { selectRangeInt32 } from './wasm-select.js';
 
 type Values = Float64Array | Int32Array;
 /** Writes the selected row indexes to `out`, returns how many. `sel` null = every row of 0..n. */
@@ -86,7 +87,8 @@ export function selectCompare(
   out: Int32Array,
   branchless = false,
 ): number {
-  return run(col, branchless, (l) => l.single[op], value, 0, sel, n, out);
+  const k = sel === null ? selectInt32Range(col, op, value, null, 0, n, out) : -1;
+  return k >= 0 ? k : run(col, branchless, (l) => l.single[op], value, 0, sel, n, out);
 }
 
 /**
@@ -105,7 +107,48 @@ export function selectBetween(
   out: Int32Array,
   branchless = false,
 ): number {
-  return run(col, branchless, (l) => l.range[`${lowOp},${highOp}`]!, low, high, sel, n, out);
+  const k = sel === null ? selectInt32Range(col, lowOp, low, highOp, high, n, out) : -1;
+  return k >= 0 ? k : run(col, branchless, (l) => l.range[`${lowOp},${highOp}`]!, low, high, sel, n, out);
+}
+
+/**
+ * Every row of an int32 column (no selection) against `op c` (and `op2 d`) as one integer range [lo, hi), tested
+ * four rows at a time by `selectRangeInt32`; NULL rows are dropped after. -1 when the test is not one range
+ * (`<>`, NaN, a range covering every int32) or the SIMD loop does not run (few rows, no WebAssembly SIMD).
+ */
+function selectInt32Range(
+  col: Column,
+  op: CmpOp,
+  c: number,
+  op2: UpperOp | null,
+  d: number,
+  n: number,
+  out: Int32Array,
+): number {
+  const x = col.values;
+  if (!(x instanceof Int32Array) || op === '<>' || Number.isNaN(c) || Number.isNaN(d)) return -1;
+  // [lo, hi) over integers: `> 2.5` starts at 3, `<= 7` ends before 8, `= 2.5` is empty.
+  let lo = -(2 ** 31);
+  let hi = 2 ** 31;
+  if (op === '>') lo = Math.floor(c) + 1;
+  else if (op === '>=') lo = Math.ceil(c);
+  else if (op === '=') [lo, hi] = [Math.ceil(c), Math.floor(c) + 1];
+  else hi = op === '<' ? Math.ceil(c) : Math.floor(c) + 1;
+  if (op2 !== null) hi = Math.min(hi, op2 === '<' ? Math.ceil(d) : Math.floor(d) + 1);
+  lo = Math.max(lo, -(2 ** 31));
+  hi = Math.min(hi, 2 ** 31);
+  if (hi <= lo) return 0;
+  if (hi - lo >= 2 ** 32) return -1;
+  const k = selectRangeInt32(x, lo, hi - lo, n, out);
+  const valid = col.valid;
+  if (k <= 0 || valid === null) return k;
+  let kept = 0;
+  for (let j = 0; j < k; j++) {
+    const i = out[j]!;
+    out[kept] = i;
+    kept += valid[i]!;
+  }
+  return kept;
 }
 
 /** The loop `pick` chooses for the column's array kind, run with constants `c` and `d`; -1 when not numbers. */

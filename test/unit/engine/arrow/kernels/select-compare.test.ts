@@ -175,3 +175,48 @@ test('selectInTable: values outside the table, fractions and NaN never match; -1
   const text = makeColumn({ id: 'utf8' }, ['a'], null, 1);
   assert.equal(selectInTable(text, 0, new Uint8Array(1), false, null, 1, out), -1);
 });
+
+// Int32 columns without a selection run four rows at a time (WebAssembly SIMD, `wasm-select.ts`) from 256 rows on:
+// values at the type's limits, fractional and out-of-range constants, a row count that leaves a tail of 3.
+test('selectCompare / selectBetween over int32 rows four at a time: limits, fractions, tail rows', () => {
+  const MIN = -(2 ** 31);
+  const MAX = 2 ** 31 - 1;
+  const count = 1003;
+  const values = Int32Array.from({ length: count }, (_, i) =>
+    i % 97 === 0 ? MIN : i % 89 === 0 ? MAX : Math.floor(rng() * 41) - 20,
+  );
+  const nulls = Uint8Array.from(values, (_, i) => (i % 13 === 5 ? 0 : 1));
+  for (const withNulls of [false, true]) {
+    const col = makeColumn(INT32, values, withNulls ? nulls : null, count);
+    const kept = (test: (v: number) => boolean) =>
+      [...values.keys()].filter((i) => (!withNulls || nulls[i] === 1) && test(values[i]!));
+    for (const op of Object.keys(OPS) as CmpOp[]) {
+      for (const c of [MIN, MIN - 1, MAX, MAX + 1, -2.5, 0, 7.25, 20, 2 ** 40, Number.NaN]) {
+        const out = new Int32Array(count);
+        const k = selectCompare(op, col, c, null, count, out);
+        assert.deepEqual(
+          [...out.subarray(0, k)],
+          kept((v) => OPS[op](v, c)),
+          `${op} ${c} nulls ${withNulls}`,
+        );
+      }
+    }
+    for (const [low, high] of [
+      [-3, 3],
+      [-3.5, 2.5],
+      [MIN, MAX],
+      [MIN - 5, MAX + 5],
+      [5, -5],
+      [0, 0],
+    ] as const) {
+      for (const lowOp of ['>', '>='] as const) {
+        for (const highOp of ['<', '<='] as const) {
+          const out = new Int32Array(count);
+          const k = selectBetween(lowOp, low, highOp, high, col, null, count, out);
+          const expected = kept((v) => OPS[lowOp](v, low) && OPS[highOp](v, high));
+          assert.deepEqual([...out.subarray(0, k)], expected, `${lowOp} ${low} ${highOp} ${high}`);
+        }
+      }
+    }
+  }
+});
