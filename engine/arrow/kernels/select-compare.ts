@@ -139,16 +139,7 @@ function selectInt32Range(
   hi = Math.min(hi, 2 ** 31);
   if (hi <= lo) return 0;
   if (hi - lo >= 2 ** 32) return -1;
-  const k = selectRangeInt32(x, lo, hi - lo, n, out);
-  const valid = col.valid;
-  if (k <= 0 || valid === null) return k;
-  let kept = 0;
-  for (let j = 0; j < k; j++) {
-    const i = out[j]!;
-    out[kept] = i;
-    kept += valid[i]!;
-  }
-  return kept;
+  return selectRangeInt32(x, lo, hi - lo, n, out, col.valid);
 }
 
 /** The loop `pick` chooses for the column's array kind, run with constants `c` and `d`; -1 when not numbers. */

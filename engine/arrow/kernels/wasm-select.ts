@@ -1,19 +1,26 @@
-// `selectRangeInt32`: the rows of an Int32Array inside [lo, lo + span), four at a time with WebAssembly SIMD. A
-// JavaScript loop costs ~3 ns a row here whatever it does; this one compares four values per instruction, values
-// copied into the module's memory per batch (a memcpy) and the kept row numbers copied back out.
+// Selection loops over Int32Array batches in WebAssembly: `selectRangeInt32` (rows inside [lo, lo + span), four at
+// a time with SIMD) and `selectBitsInt32` (rows whose value has its bit set in a bitmap: a dynamic join filter).
+// A JavaScript loop costs 3-6 ns a row here whatever it does; these cost 1-2. The batch is copied into the module's
+// memory per call (a memcpy), a bitmap once while it stays the same, and the kept row numbers are copied back out.
 //
-// The module is one function, written here as bytes rather than shipped as a binary or built by a toolchain:
+// The module is written here as bytes rather than shipped as a binary or built by a toolchain:
 //
 //   (func (export "range") (param $in i32) (param $n i32) (param $lo i32) (param $span i32) (param $out i32)
 //                          (result i32)
 //     ;; for i in 0, 4, … below n & ~3: m = bitmask((v128.load(in + 4i) - splat(lo)) <u splat(span));
 //     ;; if m ≠ 0: out[k] = i + lane; k += (m >> lane) & 1, for each of the 4 lanes (branch-free);
 //     ;; then the last n mod 4 rows one by one; returns k)
+//   (func (export "bits") (param $in i32) (param $n i32) (param $lo i32) (param $span i32) (param $bits i32)
+//                         (param $out i32) (result i32)
+//     ;; for each row: d = x[i] - lo; ok = d <u span; d = ok ? d : 0 (select);
+//     ;; out[k] = i; k += (bits[d >> 5] >> (d & 31)) & ok; returns k)
 //
 // An unsigned `v - lo < span` is the whole range test: a value below `lo` wraps to a large number.
 
 /** Below this many rows the copies cost more than the loop saves. */
 const MIN_ROWS = 256;
+/** Bitmaps of more 32-bit words than this (a key range of 2^26) stay with the JavaScript loop. */
+const MAX_BITMAP_WORDS = 1 << 21;
 
 // The project's TypeScript libs do not describe WebAssembly (no DOM lib); the two constructors used here:
 declare const WebAssembly: {
@@ -21,34 +28,115 @@ declare const WebAssembly: {
   Instance: new (module: object) => { exports: unknown };
 };
 
-interface Range {
+interface Exports {
   readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
   readonly range: (input: number, n: number, lo: number, span: number, out: number) => number;
+  readonly bits: (input: number, n: number, lo: number, span: number, bits: number, out: number) => number;
 }
 
-let module: Range | null | undefined;
+let module: Exports | null | undefined;
+/**
+ * Bitmaps held at the start of the memory (each at a 16-byte boundary), so each filter's batches copy theirs once
+ * (Q21's filters take turns on every batch). Dropped all together when a fifth arrives.
+ */
+const residents: { readonly bits: Int32Array; readonly at: number }[] = [];
+const MAX_RESIDENTS = 4;
+/** Where the resident bitmaps end and a call's rows begin. */
+let residentBytes = 0;
+
+/** The module with room for `bytes` after the resident bitmaps; null when WebAssembly SIMD is unavailable. */
+function withRoom(bytes: number): Exports | null {
+  module ??= instantiate();
+  if (module === null) return null;
+  const need = residentBytes + bytes;
+  const have = module.memory.buffer.byteLength;
+  if (have < need) module.memory.grow(Math.ceil((need - have) / 65_536));
+  return module;
+}
 
 /**
- * Rows `i` of `x[0..n)` with `lo ≤ x[i] < lo + span` (integers, lo ≥ -2^31, 1 ≤ span < 2^32), written to `out`;
- * returns how many, or -1 when WebAssembly SIMD is unavailable or `n` is small (the caller's loop runs then).
+ * Rows `i` of `x[0..n)` with `lo ≤ x[i] < lo + span` (integers, lo ≥ -2^31, 1 ≤ span < 2^32) and valid (when
+ * `valid` is given), written to `out`; returns how many, or -1 when WebAssembly SIMD is unavailable or `n` is small
+ * (the caller's loop runs then).
  */
-export function selectRangeInt32(x: Int32Array, lo: number, span: number, n: number, out: Int32Array): number {
+export function selectRangeInt32(
+  x: Int32Array,
+  lo: number,
+  span: number,
+  n: number,
+  out: Int32Array,
+  valid: Uint8Array | null,
+): number {
   if (n < MIN_ROWS) return -1;
-  module ??= instantiate();
-  if (module === null) return -1;
-  const { memory, range } = module;
-  const bytes = n * 8;
-  if (memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / 65_536));
-  new Int32Array(memory.buffer, 0, n).set(x.subarray(0, n));
-  const k = range(0, n, lo | 0, span | 0, n * 4);
-  out.set(new Int32Array(memory.buffer, n * 4, k));
-  return k;
+  const m = withRoom(n * 8);
+  if (m === null) return -1;
+  const at = residentBytes;
+  new Int32Array(m.memory.buffer, at, n).set(x.subarray(0, n));
+  const k = m.range(at, n, lo | 0, span | 0, at + n * 4);
+  return keptRows(m, at + n * 4, k, out, valid);
 }
 
-function instantiate(): Range | null {
+/**
+ * Rows `i` of `x[0..n)` whose offset `x[i] - lo` is below `span` and has its bit set in `bits` (bit d of word
+ * d >> 5), valid ones only when `valid` is given, written to `out`; returns how many, or -1 (small batch, a bitmap
+ * over 2^26 bits, no WebAssembly). `lo` must be within ±2^30 so the offset is computed in 32 bits. `bits` must not
+ * change once passed: it is copied into the module once and reused while it stays resident.
+ */
+export function selectBitsInt32(
+  x: Int32Array,
+  n: number,
+  lo: number,
+  span: number,
+  bits: Int32Array,
+  out: Int32Array,
+  valid: Uint8Array | null,
+): number {
+  if (n < MIN_ROWS || bits.length > MAX_BITMAP_WORDS) return -1;
+  const bitsAt = residentAt(bits);
+  if (bitsAt < 0) return -1;
+  const m = withRoom(n * 8);
+  if (m === null) return -1;
+  const at = residentBytes;
+  new Int32Array(m.memory.buffer, at, n).set(x.subarray(0, n));
+  const k = m.bits(at, n, lo | 0, span | 0, bitsAt, at + n * 4);
+  return keptRows(m, at + n * 4, k, out, valid);
+}
+
+/** The `k` row numbers the module wrote at byte `at`, copied to `out` without the NULL rows; returns how many. */
+function keptRows(m: Exports, at: number, k: number, out: Int32Array, valid: Uint8Array | null): number {
+  out.set(new Int32Array(m.memory.buffer, at, k));
+  if (valid === null) return k;
+  // NULL rows hold arbitrary values, which the loops do not look past.
+  let kept = 0;
+  for (let j = 0; j < k; j++) {
+    const i = out[j]!;
+    out[kept] = i;
+    kept += valid[i]!;
+  }
+  return kept;
+}
+
+/** The byte offset of `bits` in the memory, copied there if it is not yet; -1 without WebAssembly. */
+function residentAt(bits: Int32Array): number {
+  const found = residents.find((r) => r.bits === bits);
+  if (found !== undefined) return found.at;
+  if (residents.length === MAX_RESIDENTS) {
+    residents.length = 0;
+    residentBytes = 0;
+  }
+  const m = withRoom(bits.length * 4);
+  if (m === null) return -1;
+  const at = residentBytes;
+  new Int32Array(m.memory.buffer, at, bits.length).set(bits);
+  residents.push({ bits, at });
+  residentBytes += Math.ceil((bits.length * 4) / 16) * 16;
+  return at;
+}
+
+function instantiate(): Exports | null {
   try {
     const instance = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes()));
-    return instance.exports as unknown as Range;
+    return instance.exports as unknown as Exports;
   } catch {
     // No SIMD in this runtime: the JavaScript loops serve.
     return null;
@@ -86,6 +174,7 @@ const tee = (i: number) => [0x22, i];
 const i32 = (v: number) => [0x41, ...sleb(v)];
 const [ADD, SUB, AND, SHL, SHR_U, LT_U, GE_U] = [[0x6a], [0x6b], [0x71], [0x74], [0x76], [0x49], [0x4f]];
 const LOAD = [0x28, 0x02, 0x00];
+const SELECT = [0x1b];
 const STORE = [0x36, 0x02, 0x00];
 const simd = (op: number) => [0xfd, ...uleb(op)];
 const V128_LOAD = [...simd(0x00), 0x00, 0x00];
@@ -97,34 +186,15 @@ const END = [0x0b];
 const BR = [0x0c, 0];
 const BR_IF_OUT = [0x0d, 1];
 
-// Parameters 0-4, then locals.
-const [IN, N, LO, SPAN, OUT, I, K, M, N4, VLO, VSPAN] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
-
-/** out[k] = i + lane; k += (m >> lane) & 1 */
-const keepLane = (lane: number) => [
-  ...get(OUT),
-  ...get(K),
-  ...i32(2),
-  ...SHL,
-  ...ADD,
-  ...get(I),
-  ...i32(lane),
-  ...ADD,
-  ...STORE,
-  ...get(K),
-  ...get(M),
-  ...i32(lane),
-  ...SHR_U,
-  ...i32(1),
-  ...AND,
-  ...ADD,
-  ...set(K),
-];
-
-/** The address of value i: in + 4i. */
-const valueAt = [...get(IN), ...get(I), ...i32(2), ...SHL, ...ADD];
-
-function moduleBytes(): Uint8Array {
+/** The "range" function's locals and body (parameters in, n, lo, span, out). */
+function rangeCode(): number[] {
+  const [IN, N, LO, SPAN, OUT, I, K, M, N4, VLO, VSPAN] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+  const valueAt = [...get(IN), ...get(I), ...i32(2), ...SHL, ...ADD];
+  /** out[k] = i + lane; k += (m >> lane) & 1 */
+  const keepLane = (lane: number) => [
+    ...[...get(OUT), ...get(K), ...i32(2), ...SHL, ...ADD, ...get(I), ...i32(lane), ...ADD, ...STORE],
+    ...[...get(K), ...get(M), ...i32(lane), ...SHR_U, ...i32(1), ...AND, ...ADD, ...set(K)],
+  ];
   const body = [
     ...[...get(LO), ...I32X4_SPLAT, ...set(VLO), ...get(SPAN), ...I32X4_SPLAT, ...set(VSPAN)],
     ...[...get(N), ...i32(-4), ...AND, ...set(N4)],
@@ -141,25 +211,62 @@ function moduleBytes(): Uint8Array {
     ...get(K),
     ...END,
   ];
-  const code = [
+  return [
     ...vec([
       [4, I32],
       [2, V128],
     ]),
     ...body,
   ];
+}
+
+/** The "bits" function's locals and body (parameters in, n, lo, span, bits, out). */
+function bitsCode(): number[] {
+  const [IN, N, LO, SPAN, BITS, OUT, I, K, D, OK] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+  const body = [
+    ...[...BLOCK, ...LOOP, ...get(I), ...get(N), ...GE_U, ...BR_IF_OUT],
+    // d = x[i] - lo; ok = d <u span; d = ok ? d : 0
+    ...[...get(IN), ...get(I), ...i32(2), ...SHL, ...ADD, ...LOAD, ...get(LO), ...SUB, ...set(D)],
+    ...[...get(D), ...get(SPAN), ...LT_U, ...set(OK), ...get(D), ...i32(0), ...get(OK), ...SELECT, ...set(D)],
+    // out[k] = i; k += (bits[d >> 5] >> (d & 31)) & ok (a shift takes its count mod 32)
+    ...[...get(OUT), ...get(K), ...i32(2), ...SHL, ...ADD, ...get(I), ...STORE],
+    ...[...get(K), ...get(BITS), ...get(D), ...i32(5), ...SHR_U, ...i32(2), ...SHL, ...ADD, ...LOAD],
+    ...[...get(D), ...SHR_U, ...get(OK), ...AND, ...ADD, ...set(K)],
+    ...[...get(I), ...i32(1), ...ADD, ...set(I), ...BR, ...END, ...END],
+    ...get(K),
+    ...END,
+  ];
+  return [...vec([[4, I32]]), ...body];
+}
+
+function moduleBytes(): Uint8Array {
+  const params = (n: number) => vec(Array.from({ length: n }, () => [I32]));
+  const [range, bits] = [rangeCode(), bitsCode()];
   return new Uint8Array([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, vec([[0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), ...vec([[I32]])]])),
-    ...section(3, vec([[0]])),
+    ...section(
+      1,
+      vec([
+        [0x60, ...params(5), ...vec([[I32]])],
+        [0x60, ...params(6), ...vec([[I32]])],
+      ]),
+    ),
+    ...section(3, vec([[0], [1]])),
     ...section(5, vec([[0x00, 1]])),
     ...section(
       7,
       vec([
         [...name('memory'), 0x02, 0],
         [...name('range'), 0x00, 0],
+        [...name('bits'), 0x00, 1],
       ]),
     ),
-    ...section(10, vec([[...uleb(code.length), ...code]])),
+    ...section(
+      10,
+      vec([
+        [...uleb(range.length), ...range],
+        [...uleb(bits.length), ...bits],
+      ]),
+    ),
   ]);
 }

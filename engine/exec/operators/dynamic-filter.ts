@@ -5,6 +5,7 @@ import { type Batch, makeBatch } from '../../arrow/batch.js';
 import { type Column, isSorted } from '../../arrow/column.js';
 import { gatherColumns } from '../../arrow/gathered-column.js';
 import { monomorphicCopy } from '../../arrow/kernels/monomorphic.js';
+import { selectBitsInt32 } from '../../arrow/kernels/wasm-select.js';
 import type { Schema } from '../../plan/types.js';
 import type { ExecContext } from '../context.js';
 import type { PhysicalOperator } from '../operator.js';
@@ -115,6 +116,11 @@ export class KeySet {
     if (test.kind === 'off') return rows;
     if (test.kind === 'set') return selectSet(v, valid, rows, test.lo, test.hi, test.set, out);
     if (test.span === 0) return 0;
+    if (v instanceof Int32Array && Math.abs(test.lo) <= INT32_LO_LIMIT) {
+      // In WebAssembly (`wasm-select.ts`): 1-2 ns a row against 4-6.
+      const k = selectBitsInt32(v, rows, test.lo, test.span, test.bits, out, valid);
+      if (k >= 0) return k;
+    }
     // Branch-free unless nearly every row or nearly none passes so far (then the branch is predictable and
     // skipping the store pays).
     const rate = this.#seen === 0 ? 0.5 : this.#kept / this.#seen;

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sliceColumn } from '../../../../../engine/arrow/batch.js';
 import { type Column, isSorted, makeColumn, markSorted } from '../../../../../engine/arrow/column.js';
+import { selectBetween } from '../../../../../engine/arrow/kernels/select-compare.js';
 import { KeySet } from '../../../../../engine/exec/operators/dynamic-filter.js';
 import { FLOAT64, INT32, INT64 } from '../../../../../engine/plan/types.js';
 
@@ -141,4 +142,29 @@ test('KeySet over a sorted column: a NULL row makes it unsorted', () => {
   markSorted(v);
   assert.equal(isSorted(makeColumn(INT32, v, Uint8Array.from([1, 0, 1]), 3)), false);
   assert.deepEqual(selected(keySet(ints([1, 2])), makeColumn(INT32, v, Uint8Array.from([1, 0, 1]), 3)), [0]);
+});
+
+// Int32 probe batches of 256 rows or more are tested in WebAssembly (`selectBitsInt32`), each bitmap copied into
+// the module once while it stays resident (four at most): five filters taking turns, with an int32 range selection
+// in between (which shares the module's memory), must each still answer as a plain membership test.
+test('KeySet over int32 batches in WebAssembly: five filters taking turns, NULL rows, a range select between', () => {
+  const rows = 1001;
+  const probe = (seed: number) =>
+    Array.from({ length: rows }, (_, i) => (i % 17 === 3 ? null : ((i * 7919 + seed) % 5003) - 1000));
+  const builds = [1, 2, 3, 4, 5].map((f) => Array.from({ length: 40 * f }, (_, i) => i * (7 + f) - 900 + f));
+  const sets = builds.map((b) => keySet(ints(b)));
+  const plain = (build: number[], values: (number | null)[]) =>
+    values.flatMap((v, i) => (v !== null && build.includes(v) ? [i] : []));
+  for (let round = 0; round < 3; round++) {
+    const values = probe(round);
+    // Revisits while resident, and after five distinct bitmaps pushed the first ones out.
+    for (const f of [0, 1, 0, 2, 3, 1, 4, 0, 4]) {
+      const keys = sets[f]!;
+      assert.deepEqual(selected(keys, ints(values)), plain(builds[f]!, values), `filter ${f}, round ${round}`);
+      const range = new Int32Array(rows);
+      const k = selectBetween('>=', -10 * f, '<', 10, ints(values), null, rows, range);
+      const inRange = values.flatMap((v, i) => (v !== null && v >= -10 * f && v < 10 ? [i] : []));
+      assert.deepEqual([...range.subarray(0, k)], inRange, `range ${f}, round ${round}`);
+    }
+  }
 });
