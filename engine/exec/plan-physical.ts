@@ -258,8 +258,8 @@ function filterSpec(predicate: Expr, schema: Schema): FilterSpec {
       const [left, op, right] = pair;
       pairs.push({ kind: 'columns', left: at(left), op, right: at(right), fallback: compileExpr(c, schema) });
     } else if (text !== null) {
-      const { column, literals, negated } = text;
-      texts.push({ kind: 'text', column: at(column), literals, negated, fallback: compileExpr(c, schema) });
+      const { column, literals, negated, prefix } = text;
+      texts.push({ kind: 'text', column: at(column), literals, negated, prefix, fallback: compileExpr(c, schema) });
     } else if (list !== null) {
       const { column, lo, table, negated } = list;
       tables.push({ kind: 'in-table', column: at(column), lo, table, negated, fallback: compileExpr(c, schema) });
@@ -284,15 +284,45 @@ function columnPair(e: Expr): [ColumnExpr, CmpOp, ColumnExpr] | null {
   return [e.left, e.op as CmpOp, e.right];
 }
 
-/** `text = 'x'`, `text <> 'x'` (either order), `text [NOT] IN ('x', ...)` with no NULL in the list, or null. */
-function textLiterals(e: Expr): { column: ColumnExpr; literals: string[]; negated: boolean } | null {
+interface TextLiterals {
+  readonly column: ColumnExpr;
+  readonly literals: string[];
+  readonly negated: boolean;
+  readonly prefix: number | null;
+}
+
+/**
+ * `text = 'x'`, `text <> 'x'` (either order), `text [NOT] IN ('x', ...)` with no NULL in the list, or null; `text`
+ * a column, or `substring(column, 1, L)` when every literal is L ASCII characters (its first L bytes are then
+ * compared: a shorter value or one with a non-ASCII character there equals none of them).
+ */
+function textLiterals(e: Expr): TextLiterals | null {
   const isText = (x: Expr): x is LiteralExpr => x.kind === 'literal' && typeof x.value === 'string';
-  if (e.kind === 'in_list' && e.expr.kind === 'column' && e.expr.type.id === 'utf8' && e.list.every(isText))
-    return { column: e.expr, literals: e.list.map((x) => (x as LiteralExpr).value as string), negated: e.negated };
+  const operand = (x: Expr, literals: string[], negated: boolean): TextLiterals | null => {
+    if (x.kind === 'column' && x.type.id === 'utf8') return { column: x, literals, negated, prefix: null };
+    const p = prefixOf(x);
+    const fits = (s: string) => s.length === p?.length && [...s].every((c) => c.charCodeAt(0) < 0x80);
+    return p !== null && literals.every(fits) ? { column: p.column, literals, negated, prefix: p.length } : null;
+  };
+  if (e.kind === 'in_list' && e.list.every(isText))
+    return operand(
+      e.expr,
+      e.list.map((x) => (x as LiteralExpr).value as string),
+      e.negated,
+    );
   if (e.kind !== 'binary' || (e.op !== '=' && e.op !== '<>')) return null;
-  const [column, literal] = e.left.kind === 'column' ? [e.left, e.right] : [e.right, e.left];
-  if (column.kind !== 'column' || column.type.id !== 'utf8' || !isText(literal)) return null;
-  return { column, literals: [literal.value as string], negated: e.op === '<>' };
+  const [x, literal] = isText(e.right) ? [e.left, e.right] : [e.right, e.left];
+  return isText(literal) ? operand(x, [literal.value as string], e.op === '<>') : null;
+}
+
+/** `substring(column, 1, L)` (or `substr`) of a text column with a constant L ≥ 1, or null. */
+function prefixOf(e: Expr): { column: ColumnExpr; length: number } | null {
+  if (e.kind !== 'call' || (e.name !== 'substring' && e.name !== 'substr') || e.args.length !== 3) return null;
+  const [column, start, count] = e.args as [Expr, Expr, Expr];
+  if (column.kind !== 'column' || column.type.id !== 'utf8') return null;
+  if (start.kind !== 'literal' || start.value !== 1 || count.kind !== 'literal') return null;
+  const length = count.value;
+  return typeof length === 'number' && Number.isInteger(length) && length >= 1 ? { column, length } : null;
 }
 
 /** Integer lists spanning at most this many values become a lookup table (`InTableStep`). */

@@ -193,6 +193,15 @@ const cases: DiffCase[] = [
   },
   { sql: 'SELECT substring(w, 1, 2) AS p, count(*) FROM words GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 20' },
   { sql: "SELECT count(*) FROM words WHERE substring(w, 1, 1) IN ('a', 'é', '日', 'B')" },
+  // substring(w, 1, L) against L-byte ASCII literals is a filter step on the first L bytes (short values, words
+  // starting with a multi-byte character, NOT IN, =, <>, after another step); one- and two-byte lists by table.
+  { sql: "SELECT count(*), count(w) FROM words WHERE substring(w, 1, 2) IN ('ab', 'sp', 'Za', 'b ', 'fu')" },
+  { sql: "SELECT count(*) FROM words WHERE substring(w, 1, 2) NOT IN ('ab', 'sp', 'ca')" },
+  { sql: "SELECT count(*) FROM words WHERE substring(w, 1, 3) = 'spe' AND grp < 3" },
+  { sql: "SELECT count(*) FROM words WHERE grp > 1 AND substr(w, 1, 1) <> 'a'" },
+  { sql: "SELECT count(*) FROM words WHERE w IN ('b', 'z', ' ') OR grp = 0" },
+  { sql: "SELECT id FROM words WHERE w IN ('ab', '本', 'b ') AND grp = 2 ORDER BY id" },
+  { sql: "SELECT count(*) FROM words WHERE w NOT IN ('ab', 'b', 'z')" },
   { sql: 'SELECT id, substring(w, id % 5, id % 3) FROM words WHERE id < 200 ORDER BY id' },
 ];
 

@@ -19,6 +19,8 @@ export function matchUtf8Literals(col: Column, literals: readonly string[]): Uin
  * The rows of `sel` (or of 0..n when null) that are not NULL and equal one of `literals` (none of them when
  * `negated`), written to `out` (which may be `sel`); returns how many, or -1 when the column is not held as UTF-8
  * bytes. A filter's `x IN ('MAIL', 'SHIP')` or `x <> 'y'` narrows its selection this way without copying a value.
+ * `prefix`: compare each row's first `prefix` bytes only, for `substring(x, 1, L) IN (...)` when every literal is
+ * L ASCII bytes (Q22's country codes: no substring is built).
  */
 export function selectUtf8Literals(
   col: Column,
@@ -27,6 +29,7 @@ export function selectUtf8Literals(
   sel: Int32Array | null,
   n: number,
   out: Int32Array,
+  prefix: number | null = null,
 ): number {
   const v = col.values;
   if (col.type.id !== 'utf8' || v === null || Array.isArray(v) || !('offsets' in v)) return -1;
@@ -68,10 +71,13 @@ export function selectUtf8Literals(
     }
     return 0;
   };
+  // A row's bytes compared: all of them, or the first `prefix`.
+  const cap = prefix ?? 0x7fffffff;
   let k = 0;
-  // Rows are kept branch-free (a list matching a third of the rows would mispredict often); the common case (no
-  // selection, no NULLs, every literal ≤ 4 bytes) has a loop of its own.
-  if (sel === null && valid === null && !short && encoded.length === 1) {
+  // Rows are kept branch-free (a list matching a third of the rows would mispredict often). Whole values against
+  // one literal with no selection or NULL have loops of their own; prefixes take the general ones.
+  const one = prefix === null && sel === null && valid === null && encoded.length === 1;
+  if (one && !short) {
     // One long literal (p_brand <> 'Brand#45'): the length, then its first four bytes as one int, then the rest.
     const L = maxLength;
     const head = pack(flat, 0, 4);
@@ -82,7 +88,7 @@ export function selectUtf8Literals(
       out[k] = i;
       k += (hit ^ miss) | 0;
     }
-  } else if (sel === null && valid === null && short && encoded.length === 1) {
+  } else if (one && short) {
     const L = maxLength;
     const word = packed[0]!;
     if (L === 1) {
@@ -99,18 +105,32 @@ export function selectUtf8Literals(
         k += ((offsets[i + 1]! - start === L && pack(bytes, start, L) === word ? 1 : 0) ^ miss) | 0;
       }
     }
+  } else if (encoded.length > 1 && maxLength <= 2 && encoded[0]!.length === maxLength) {
+    // Several literals all of one or two bytes (state or country codes, flags): one table lookup per row rather
+    // than a scan of the list. `table[word]` is 1 for each literal packed as `pack` does.
+    const L = maxLength;
+    const table = new Uint8Array(L === 1 ? 256 : 65_536);
+    for (const word of packed) table[word] = 1;
+    for (let r = 0; r < n; r++) {
+      const i = sel === null ? r : sel[r]!;
+      const start = offsets[i]!;
+      const length = Math.min(offsets[i + 1]! - start, cap);
+      const hit = length === L ? table[L === 1 ? bytes[start]! : bytes[start]! | (bytes[start + 1]! << 8)]! : 0;
+      out[k] = i;
+      k += (hit ^ miss) & (valid === null ? 1 : valid[i]!);
+    }
   } else if (sel === null && valid === null) {
     for (let i = 0; i < n; i++) {
       const start = offsets[i]!;
       out[k] = i;
-      k += matches(start, offsets[i + 1]! - start) ^ miss;
+      k += matches(start, Math.min(offsets[i + 1]! - start, cap)) ^ miss;
     }
   } else {
     for (let r = 0; r < n; r++) {
       const i = sel === null ? r : sel[r]!;
       const start = offsets[i]!;
       out[k] = i;
-      k += (matches(start, offsets[i + 1]! - start) ^ miss) & (valid === null ? 1 : valid[i]!);
+      k += (matches(start, Math.min(offsets[i + 1]! - start, cap)) ^ miss) & (valid === null ? 1 : valid[i]!);
     }
   }
   return k;

@@ -43,12 +43,16 @@ export interface ColumnsStep {
   readonly fallback: PhysicalExpr;
 }
 
-/** A text column equal to one of `literals` (to none of them when `negated`): `=`, `<>`, `IN`, `NOT IN`. */
+/**
+ * A text column equal to one of `literals` (to none of them when `negated`): `=`, `<>`, `IN`, `NOT IN`; with
+ * `prefix`, the column's first `prefix` characters (`substring(x, 1, prefix)`, every literal that many ASCII bytes).
+ */
 export interface TextStep {
   readonly kind: 'text';
   readonly column: number;
   readonly literals: readonly string[];
   readonly negated: boolean;
+  readonly prefix: number | null;
   readonly fallback: PhysicalExpr;
 }
 
@@ -194,7 +198,8 @@ function runStep(
   const cols = batch.columns;
   if (step.kind === 'columns')
     return selectCompareColumns(step.op, cols[step.left]!, cols[step.right]!, sel, count, out, branchless);
-  if (step.kind === 'text') return selectUtf8Literals(cols[step.column]!, step.literals, step.negated, sel, count, out);
+  if (step.kind === 'text')
+    return selectUtf8Literals(cols[step.column]!, step.literals, step.negated, sel, count, out, step.prefix);
   if (step.kind === 'in-table')
     return selectInTable(cols[step.column]!, step.lo, step.table, step.negated, sel, count, out, branchless);
   const col = cols[step.column]!;

@@ -84,7 +84,17 @@ test('matchUtf8Literals equals string equality: lengths, empty text, non-ASCII, 
   const bytes = new Uint8Array(offsets[values.length]!);
   for (const [i, b] of encoded.entries()) bytes.set(b, offsets[i]!);
   const col = makeColumn(UTF8, { offsets, bytes }, null, values.length);
-  for (const literals of [['MAIL', 'SHIP'], [''], ['a', 'ab', 'ba', 'é', '€𝄞'], ['zz'], [], ['b', 'b', 'aMAIL']]) {
+  // ['a', 'b'] and ['ab', 'ba', 'aa']: literals all of one or two bytes take a table lookup.
+  for (const literals of [
+    ['MAIL', 'SHIP'],
+    [''],
+    ['a', 'ab', 'ba', 'é', '€𝄞'],
+    ['zz'],
+    [],
+    ['b', 'b', 'aMAIL'],
+    ['a', 'b'],
+    ['ab', 'ba', 'aa'],
+  ]) {
     const hits = matchUtf8Literals(col, literals);
     assert.ok(hits !== null);
     assert.deepEqual(
@@ -98,7 +108,7 @@ test('matchUtf8Literals equals string equality: lengths, empty text, non-ASCII, 
   const valid = Uint8Array.from(values, () => (rnd() < 0.15 ? 0 : 1));
   const withNulls = makeColumn(UTF8, { offsets, bytes }, valid, values.length);
   const sel = Int32Array.from(values.keys()).filter(() => rnd() < 0.5);
-  for (const literals of [['MAIL', 'SHIP'], ['a', 'ab', 'é'], []]) {
+  for (const literals of [['MAIL', 'SHIP'], ['a', 'ab', 'é'], [], ['a', 'b'], ['ab', 'ba', 'aa']]) {
     for (const negated of [false, true]) {
       const passes = (i: number) => valid[i] === 1 && literals.includes(values[i]!) !== negated;
       const out = new Int32Array(values.length);
@@ -111,6 +121,40 @@ test('matchUtf8Literals equals string equality: lengths, empty text, non-ASCII, 
         [...sel].filter(passes),
         `${literals} negated ${negated}, selection`,
       );
+    }
+  }
+});
+
+test('selectUtf8Literals with a prefix: substring(x, 1, L) IN (L-byte ASCII literals), NULLs, selections', () => {
+  const values = ['13-555', '31', '1', '', '13', 'é3-1', '3é', 'MAIL', 'MA', '29x', '131'];
+  const enc = new TextEncoder();
+  const encoded = values.map((v) => enc.encode(v));
+  const offsets = new Int32Array(values.length + 1);
+  encoded.forEach((b, i) => {
+    offsets[i + 1] = offsets[i]! + b.length;
+  });
+  const bytes = new Uint8Array(offsets[values.length]!);
+  for (const [i, b] of encoded.entries()) bytes.set(b, offsets[i]!);
+  const valid = Uint8Array.from(values, (_, i) => (i === 9 ? 0 : 1));
+  const col = makeColumn(UTF8, { offsets, bytes }, valid, values.length);
+  const sel = Int32Array.from([0, 2, 4, 5, 8, 9, 10]);
+  for (const [literals, prefix] of [
+    [['13', '31', '29'], 2],
+    [['1'], 1],
+    [['MAI', '131'], 3],
+    [['13'], 2],
+  ] as const) {
+    for (const negated of [false, true]) {
+      const head = (v: string) => [...v].slice(0, prefix).join('');
+      const passes = (i: number) =>
+        valid[i] === 1 && (literals as readonly string[]).includes(head(values[i]!)) !== negated;
+      const out = new Int32Array(values.length);
+      const k = selectUtf8Literals(col, literals, negated, null, values.length, out, prefix);
+      const what = `${literals} prefix ${prefix} negated ${negated}`;
+      assert.deepEqual([...out.subarray(0, k)], [...values.keys()].filter(passes), what);
+      const inPlace = sel.slice();
+      const m = selectUtf8Literals(col, literals, negated, inPlace, inPlace.length, inPlace, prefix);
+      assert.deepEqual([...inPlace.subarray(0, m)], [...sel].filter(passes), `${what}, selection`);
     }
   }
 });
