@@ -1,9 +1,41 @@
+import {
+  ADD,
+  AND,
+  BLOCK,
+  BR,
+  BR_IF_OUT,
+  END,
+  ensureBytes,
+  GE_U,
+  get,
+  I32X4_BITMASK,
+  I32X4_LT_U,
+  I32X4_SPLAT,
+  I32X4_SUB,
+  IF,
+  i32,
+  instantiate,
+  LOAD,
+  LOOP,
+  LT_U,
+  SELECT,
+  SHL,
+  SHR_U,
+  STORE,
+  SUB,
+  set,
+  tee,
+  V128_LOAD,
+  type WasmFunction,
+  type WasmMemory,
+} from './wasm-encode.js';
+
 // Selection loops over Int32Array batches in WebAssembly: `selectRangeInt32` (rows inside [lo, lo + span), four at
 // a time with SIMD) and `selectBitsInt32` (rows whose value has its bit set in a bitmap: a dynamic join filter).
 // A JavaScript loop costs 3-6 ns a row here whatever it does; these cost 1-2. The batch is copied into the module's
 // memory per call (a memcpy), a bitmap once while it stays the same, and the kept row numbers are copied back out.
 //
-// The module is written here as bytes rather than shipped as a binary or built by a toolchain:
+// The module (written as bytes with `wasm-encode.ts`):
 //
 //   (func (export "range") (param $in i32) (param $n i32) (param $lo i32) (param $span i32) (param $out i32)
 //                          (result i32)
@@ -22,14 +54,8 @@ const MIN_ROWS = 256;
 /** Bitmaps of more 32-bit words than this (a key range of 2^26) stay with the JavaScript loop. */
 const MAX_BITMAP_WORDS = 1 << 21;
 
-// The project's TypeScript libs do not describe WebAssembly (no DOM lib); the two constructors used here:
-declare const WebAssembly: {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: unknown };
-};
-
 interface Exports {
-  readonly memory: { readonly buffer: ArrayBuffer; grow(pages: number): number };
+  readonly memory: WasmMemory;
   readonly range: (input: number, n: number, lo: number, span: number, out: number) => number;
   readonly bits: (input: number, n: number, lo: number, span: number, bits: number, out: number) => number;
 }
@@ -46,11 +72,8 @@ let residentBytes = 0;
 
 /** The module with room for `bytes` after the resident bitmaps; null when WebAssembly SIMD is unavailable. */
 function withRoom(bytes: number): Exports | null {
-  module ??= instantiate();
-  if (module === null) return null;
-  const need = residentBytes + bytes;
-  const have = module.memory.buffer.byteLength;
-  if (have < need) module.memory.grow(Math.ceil((need - have) / 65_536));
+  module ??= instantiate<Exports>([RANGE, BITS]);
+  if (module !== null) ensureBytes(module.memory, residentBytes + bytes);
   return module;
 }
 
@@ -133,61 +156,8 @@ function residentAt(bits: Int32Array): number {
   return at;
 }
 
-function instantiate(): Exports | null {
-  try {
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes()));
-    return instance.exports as unknown as Exports;
-  } catch {
-    // No SIMD in this runtime: the JavaScript loops serve.
-    return null;
-  }
-}
-
-// The few parts of the binary format the module needs (https://webassembly.github.io/spec/core/binary/).
-const uleb = (n: number): number[] => {
-  const out: number[] = [];
-  do {
-    const b = n & 0x7f;
-    n >>>= 7;
-    out.push(n === 0 ? b : b | 0x80);
-  } while (n !== 0);
-  return out;
-};
-const sleb = (n: number): number[] => {
-  const out: number[] = [];
-  for (;;) {
-    const b = n & 0x7f;
-    n >>= 7;
-    if ((n === 0 && (b & 0x40) === 0) || (n === -1 && (b & 0x40) !== 0)) return [...out, b];
-    out.push(b | 0x80);
-  }
-};
-const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
-const section = (id: number, bytes: number[]): number[] => [id, ...uleb(bytes.length), ...bytes];
-const name = (s: string): number[] => [...uleb(s.length), ...[...s].map((c) => c.charCodeAt(0))];
-
-const I32 = 0x7f;
-const V128 = 0x7b;
-const get = (i: number) => [0x20, i];
-const set = (i: number) => [0x21, i];
-const tee = (i: number) => [0x22, i];
-const i32 = (v: number) => [0x41, ...sleb(v)];
-const [ADD, SUB, AND, SHL, SHR_U, LT_U, GE_U] = [[0x6a], [0x6b], [0x71], [0x74], [0x76], [0x49], [0x4f]];
-const LOAD = [0x28, 0x02, 0x00];
-const SELECT = [0x1b];
-const STORE = [0x36, 0x02, 0x00];
-const simd = (op: number) => [0xfd, ...uleb(op)];
-const V128_LOAD = [...simd(0x00), 0x00, 0x00];
-const [I32X4_SPLAT, I32X4_LT_U, I32X4_BITMASK, I32X4_SUB] = [simd(0x11), simd(0x3a), simd(0xa4), simd(0xb1)];
-const BLOCK = [0x02, 0x40];
-const LOOP = [0x03, 0x40];
-const IF = [0x04, 0x40];
-const END = [0x0b];
-const BR = [0x0c, 0];
-const BR_IF_OUT = [0x0d, 1];
-
-/** The "range" function's locals and body (parameters in, n, lo, span, out). */
-function rangeCode(): number[] {
+/** range(in, n, lo, span, out) -> count. */
+const RANGE: WasmFunction = (() => {
   const [IN, N, LO, SPAN, OUT, I, K, M, N4, VLO, VSPAN] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
   const valueAt = [...get(IN), ...get(I), ...i32(2), ...SHL, ...ADD];
   /** out[k] = i + lane; k += (m >> lane) & 1 */
@@ -211,18 +181,12 @@ function rangeCode(): number[] {
     ...get(K),
     ...END,
   ];
-  return [
-    ...vec([
-      [4, I32],
-      [2, V128],
-    ]),
-    ...body,
-  ];
-}
+  return { name: 'range', params: 5, i32Locals: 4, v128Locals: 2, body };
+})();
 
-/** The "bits" function's locals and body (parameters in, n, lo, span, bits, out). */
-function bitsCode(): number[] {
-  const [IN, N, LO, SPAN, BITS, OUT, I, K, D, OK] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+/** bits(in, n, lo, span, bits, out) -> count. */
+const BITS: WasmFunction = (() => {
+  const [IN, N, LO, SPAN, BITMAP, OUT, I, K, D, OK] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
   const body = [
     ...[...BLOCK, ...LOOP, ...get(I), ...get(N), ...GE_U, ...BR_IF_OUT],
     // d = x[i] - lo; ok = d <u span; d = ok ? d : 0
@@ -230,43 +194,11 @@ function bitsCode(): number[] {
     ...[...get(D), ...get(SPAN), ...LT_U, ...set(OK), ...get(D), ...i32(0), ...get(OK), ...SELECT, ...set(D)],
     // out[k] = i; k += (bits[d >> 5] >> (d & 31)) & ok (a shift takes its count mod 32)
     ...[...get(OUT), ...get(K), ...i32(2), ...SHL, ...ADD, ...get(I), ...STORE],
-    ...[...get(K), ...get(BITS), ...get(D), ...i32(5), ...SHR_U, ...i32(2), ...SHL, ...ADD, ...LOAD],
+    ...[...get(K), ...get(BITMAP), ...get(D), ...i32(5), ...SHR_U, ...i32(2), ...SHL, ...ADD, ...LOAD],
     ...[...get(D), ...SHR_U, ...get(OK), ...AND, ...ADD, ...set(K)],
     ...[...get(I), ...i32(1), ...ADD, ...set(I), ...BR, ...END, ...END],
     ...get(K),
     ...END,
   ];
-  return [...vec([[4, I32]]), ...body];
-}
-
-function moduleBytes(): Uint8Array {
-  const params = (n: number) => vec(Array.from({ length: n }, () => [I32]));
-  const [range, bits] = [rangeCode(), bitsCode()];
-  return new Uint8Array([
-    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(
-      1,
-      vec([
-        [0x60, ...params(5), ...vec([[I32]])],
-        [0x60, ...params(6), ...vec([[I32]])],
-      ]),
-    ),
-    ...section(3, vec([[0], [1]])),
-    ...section(5, vec([[0x00, 1]])),
-    ...section(
-      7,
-      vec([
-        [...name('memory'), 0x02, 0],
-        [...name('range'), 0x00, 0],
-        [...name('bits'), 0x00, 1],
-      ]),
-    ),
-    ...section(
-      10,
-      vec([
-        [...uleb(range.length), ...range],
-        [...uleb(bits.length), ...bits],
-      ]),
-    ),
-  ]);
-}
+  return { name: 'bits', params: 6, i32Locals: 4, v128Locals: 0, body };
+})();
