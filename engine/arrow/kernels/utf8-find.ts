@@ -1,9 +1,10 @@
-// `forRowsContaining`: the rows of a UTF-8 column whose bytes contain a byte string, found by Node's native
-// Buffer search over the whole column rather than row by row (the prefilter of LIKE '%word%').
+// `forRowsContaining`: the rows of a UTF-8 column whose bytes contain a byte string, found by a search over the
+// whole column rather than row by row (the prefilter of LIKE '%word%').
+import { findAll } from './wasm-find.js';
 
 /**
  * Calls `onRow(i)` once for each row i in [0, n) whose bytes contain `needle` (non-empty), in row order; rows
- * without it are skipped at memchr speed.
+ * without it are skipped at memory speed: by the WebAssembly SIMD search (`findAll`), else by Buffer.indexOf.
  */
 export function forRowsContaining(
   offsets: Int32Array,
@@ -13,15 +14,24 @@ export function forRowsContaining(
   onRow: (i: number) => void,
 ): void {
   const stop = offsets[n]!;
-  const hay = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, stop));
   const len = needle.length;
   let i = 0;
+  let last = -1;
+  const found = findAll(bytes, offsets[0]!, stop, needle, (at) => {
+    while (offsets[i + 1]! <= at) i++;
+    // Once per row, and only for an occurrence inside it (one running past its end rules out later ones too).
+    if (i !== last && at + len <= offsets[i + 1]!) {
+      last = i;
+      onRow(i);
+    }
+  });
+  if (found) return;
+  const hay = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, stop));
   let from = offsets[0]!;
   while (i < n) {
     const at = hay.indexOf(needle, from);
     if (at < 0 || at + len > stop) return;
     while (offsets[i + 1]! <= at) i++;
-    // An occurrence that runs past its row's end means none later in that row fits either.
     if (at + len <= offsets[i + 1]!) onRow(i);
     i++;
     from = offsets[i]!;
