@@ -88,6 +88,10 @@ function makeInner(call: AggregateCall): Accumulator {
   }
 }
 
+/** Rows and groups an `AnyValueAcc.update` picks (one thread, used synchronously). */
+let scratchRows = new Int32Array(0);
+let scratchIds = new Int32Array(0);
+
 /**
  * any_value: the first non-NULL value each group sees (NULL when it sees none). The planner uses it for GROUP BY
  * columns that depend on a key column (every row of a group holds the same value), so the key table hashes the
@@ -112,24 +116,30 @@ class AnyValueAcc implements Accumulator {
     if (arg === null || arg.type.id === 'null') return;
     const has = this.#has;
     const valid = arg.valid;
-    const rows: number[] = [];
-    const ids: number[] = [];
+    if (scratchRows.length < n) {
+      scratchRows = new Int32Array(Math.max(n, 4096));
+      scratchIds = new Int32Array(scratchRows.length);
+    }
+    // Typed scratch, not pushes onto arrays: after the first batches most rows belong to groups that have a value.
+    const rows = scratchRows;
+    const ids = scratchIds;
+    let k = 0;
     for (let i = 0; i < n; i++) {
       const g = groups[i]!;
       if (has[g] === 0 && (valid === null || valid[i] === 1)) {
         has[g] = 1;
-        rows.push(i);
-        ids.push(g);
+        rows[k] = i;
+        ids[k++] = g;
       }
     }
-    if (rows.length === 0) return;
-    const picked = Int32Array.from(rows);
+    if (k === 0) return;
+    const picked = rows.slice(0, k);
     const from = gatheredFrom(arg);
     const part =
       from !== null && !from.padded
         ? { source: from.source, rows: picked.map((i) => from.indices[i]!) }
-        : { source: takeRows(arg, picked, picked.length), rows: null };
-    this.#parts.push({ ...part, groups: Int32Array.from(ids) });
+        : { source: takeRows(arg, picked, k), rows: null };
+    this.#parts.push({ ...part, groups: ids.slice(0, k) });
   }
 
   finish(ngroups: number): Column {
