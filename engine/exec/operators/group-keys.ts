@@ -64,13 +64,14 @@ export class GroupKeys {
     let s = this.#source;
     if (s === null || !s.isFor(sources)) s = this.#source = new SourceCodes(sources);
     if (!s.ready(n)) return null;
-    const { local, groupOf } = s.codes(this.#types);
+    const { local, groupOf, identity } = s.codes(this.#types);
     const indices = first.indices;
     const ids = new Int32Array(n);
-    // Codes first seen in this batch get their group ids in one insert of one source row each, in row order.
+    // Codes first seen in this batch get their group ids in one insert of one source row each, in row order. With
+    // a key of its own on every source row (Q13's c_custkey), a row's code is the row: `local` is not read.
     const fresh: number[] = [];
     for (let i = 0; i < n; i++) {
-      const code = local[indices[i]!]!;
+      const code = identity ? indices[i]! : local[indices[i]!]!;
       if (groupOf[code] === -1) {
         groupOf[code] = -2;
         fresh.push(indices[i]!);
@@ -84,7 +85,8 @@ export class GroupKeys {
       );
       for (let j = 0; j < rows.length; j++) groupOf[local[rows[j]!]!] = freshIds[j]!;
     }
-    for (let i = 0; i < n; i++) ids[i] = groupOf[local[indices[i]!]!]!;
+    if (identity) for (let i = 0; i < n; i++) ids[i] = groupOf[indices[i]!]!;
+    else for (let i = 0; i < n; i++) ids[i] = groupOf[local[indices[i]!]!]!;
     return ids;
   }
 
@@ -124,11 +126,18 @@ function allShort(col: Column, n: number): boolean {
  * made once that source has fed two batches and half its row count (a source seen once, such as a filter's batch,
  * is never coded), and the group id of each code (-1 until a batch holds it: only keys that occur become groups).
  */
+/** Each source row's code (`local`; the row itself when `identity`) and each code's group id (-1: none yet). */
+interface SourceCoding {
+  readonly local: Int32Array;
+  readonly groupOf: Int32Array;
+  readonly identity: boolean;
+}
+
 class SourceCodes {
   readonly #sources: readonly Column[];
   #batches = 0;
   #rows = 0;
-  #codes: { local: Int32Array; groupOf: Int32Array } | null = null;
+  #codes: SourceCoding | null = null;
 
   constructor(sources: readonly Column[]) {
     this.#sources = sources;
@@ -146,11 +155,13 @@ class SourceCodes {
     return this.#batches >= 2 && this.#rows * 2 >= this.#sources[0]!.length;
   }
 
-  codes(types: readonly DataType[]): { local: Int32Array; groupOf: Int32Array } {
+  codes(types: readonly DataType[]): SourceCoding {
     if (this.#codes === null) {
       const index = makeKeyIndex(types, true);
-      const local = index.insert(this.#sources, this.#sources[0]!.length);
-      this.#codes = { local, groupOf: new Int32Array(index.size).fill(-1) };
+      const rows = this.#sources[0]!.length;
+      const local = index.insert(this.#sources, rows);
+      // Ids are dense in insertion order: as many as rows means local[r] === r.
+      this.#codes = { local, groupOf: new Int32Array(index.size).fill(-1), identity: index.size === rows };
     }
     return this.#codes;
   }

@@ -133,6 +133,8 @@ for (const [name, batches] of cases) {
 for (const [name, types, pick] of [
   ['text', [UTF8, UTF8], (r: () => number) => from([...SHORT, ...LONG], r)],
   ['text and a number', [UTF8, INT32], (r: () => number) => from(SHORT, r)],
+  // Every source row its own key (a build side's primary key, Q13's c_custkey): codes are the rows themselves.
+  ['a number distinct on every source row', [INT32], null],
 ] as const) {
   test(`GroupKeys: keys gathered from one source (${name})`, () => {
     const rng = makeRng(99);
@@ -140,6 +142,7 @@ for (const [name, types, pick] of [
     const source = types.map((t) =>
       Array.from({ length: rows }, (_, i): Value => {
         if (i % 2 === 1) return t === INT32 ? `#${100_000 + i}` : `unused ${i}`;
+        if (pick === null) return `#${(i * 7919) % 1000}`;
         return t === INT32 ? `#${Math.floor(rng() * 5)}` : pick(rng);
       }),
     );
