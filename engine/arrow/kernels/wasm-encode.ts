@@ -91,7 +91,8 @@ export const get = (i: number) => [0x20, i];
 export const set = (i: number) => [0x21, i];
 export const tee = (i: number) => [0x22, i];
 export const i32 = (v: number) => [0x41, ...sleb(v)];
-export const [ADD, SUB, AND, SHL, SHR_U] = [[0x6a], [0x6b], [0x71], [0x74], [0x76]];
+export const [ADD, SUB, AND, OR, XOR, SHL, SHR_U] = [[0x6a], [0x6b], [0x71], [0x72], [0x73], [0x74], [0x76]];
+export const [LT_S, GT_S] = [[0x48], [0x4a]];
 export const [EQ, NE, EQZ, LT_U, GT_U, GE_U, GE_S, CTZ] = [
   [0x46],
   [0x47],

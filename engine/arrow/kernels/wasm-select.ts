@@ -5,8 +5,10 @@ import {
   BR,
   BR_IF_OUT,
   END,
+  EQ,
   ensureBytes,
   GE_U,
+  GT_S,
   get,
   I32X4_BITMASK,
   I32X4_LT_U,
@@ -17,7 +19,9 @@ import {
   instantiate,
   LOAD,
   LOOP,
+  LT_S,
   LT_U,
+  OR,
   SELECT,
   SHL,
   SHR_U,
@@ -28,6 +32,7 @@ import {
   V128_LOAD,
   type WasmFunction,
   type WasmMemory,
+  XOR,
 } from './wasm-encode.js';
 
 // Selection loops over Int32Array batches in WebAssembly: `selectRangeInt32` (rows inside [lo, lo + span), four at
@@ -58,6 +63,7 @@ interface Exports {
   readonly memory: WasmMemory;
   readonly range: (input: number, n: number, lo: number, span: number, out: number) => number;
   readonly bits: (input: number, n: number, lo: number, span: number, bits: number, out: number) => number;
+  readonly words: (...args: number[]) => number;
 }
 
 let module: Exports | null | undefined;
@@ -72,7 +78,7 @@ let residentBytes = 0;
 
 /** The module with room for `bytes` after the resident bitmaps; null when WebAssembly SIMD is unavailable. */
 function withRoom(bytes: number): Exports | null {
-  module ??= instantiate<Exports>([RANGE, BITS]);
+  module ??= instantiate<Exports>([RANGE, BITS, WORDS]);
   if (module !== null) ensureBytes(module.memory, residentBytes + bytes);
   return module;
 }
@@ -123,6 +129,62 @@ export function selectBitsInt32(
   new Int32Array(m.memory.buffer, at, n).set(x.subarray(0, n));
   const k = m.bits(at, n, lo | 0, span | 0, bitsAt, at + n * 4);
   return keptRows(m, at + n * 4, k, out, valid);
+}
+
+/**
+ * The rows of `sel` (or 0..rows) of a UTF-8 column (`offsets`, `bytes`) whose value, or its first `cap` bytes, is
+ * one of `literals` (none of them when `negated`), all of at most 4 bytes: each row's bytes are read as one
+ * little-endian word and compared with every literal's. NULL rows never pass. Written to `out` (which may be
+ * `sel`); -1 when the batch is small, the selection keeps under an eighth of it (the whole batch is copied in), or
+ * there is no WebAssembly.
+ */
+export function selectShortTexts(
+  offsets: Int32Array,
+  bytes: Uint8Array,
+  rows: number,
+  sel: Int32Array | null,
+  n: number,
+  cap: number,
+  literals: readonly Uint8Array[],
+  negated: boolean,
+  valid: Uint8Array | null,
+  out: Int32Array,
+): number {
+  if (rows < MIN_ROWS || (sel !== null && n * 8 < rows) || literals.length > 16) return -1;
+  const first = offsets[0]!;
+  const size = offsets[rows]! - first;
+  const litAt = 0;
+  const offAt = 16 * 8;
+  const selAt = offAt + (rows + 1) * 4;
+  const bytesAt = selAt + (sel === null ? 0 : n * 4);
+  const outAt = bytesAt + Math.ceil((size + 4) / 4) * 4;
+  const m = withRoom(outAt + n * 4);
+  if (m === null) return -1;
+  const base = residentBytes;
+  const memory = m.memory.buffer;
+  const lits = new Int32Array(memory, base + litAt, literals.length * 2);
+  literals.forEach((l, j) => {
+    lits[2 * j] = l.reduceRight((w, b) => (w << 8) | b, 0);
+    lits[2 * j + 1] = l.length;
+  });
+  new Int32Array(memory, base + offAt, rows + 1).set(offsets.subarray(0, rows + 1));
+  if (sel !== null) new Int32Array(memory, base + selAt, n).set(sel.subarray(0, n));
+  const hay = new Uint8Array(memory, base + bytesAt, size + 4);
+  hay.set(bytes.subarray(first, first + size));
+  hay.fill(0, size);
+  const k = m.words(
+    base + offAt,
+    first,
+    base + bytesAt,
+    sel === null ? -1 : base + selAt,
+    n,
+    Math.min(cap, 0x7fffffff),
+    base + litAt,
+    literals.length,
+    negated ? 1 : 0,
+    base + outAt,
+  );
+  return keptRows(m, base + outAt, k, out, valid);
 }
 
 /** The `k` row numbers the module wrote at byte `at`, copied to `out` without the NULL rows; returns how many. */
@@ -201,4 +263,51 @@ const BITS: WasmFunction = (() => {
     ...END,
   ];
   return { name: 'bits', params: 6, i32Locals: 4, v128Locals: 0, body };
+})();
+
+/** words(offsets, first, bytes, sel, n, cap, lits, m, neg, out) -> count (see `selectShortTexts`). */
+const WORDS: WasmFunction = (() => {
+  const [OFF, FIRST, BYTES, SEL, N, CAP, LITS, M, NEG, OUT, R, I, START, LEN, WORD, HIT, J, K] = [
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
+  ];
+  const offsetOf = (plus: number) => [...get(OFF), ...get(I), ...i32(2), ...SHL, ...ADD, ...i32(plus), ...ADD, ...LOAD];
+  const body = [
+    ...[...BLOCK, ...LOOP, ...get(R), ...get(N), ...GE_U, ...BR_IF_OUT],
+    // i = sel < 0 ? r : sel[r]
+    ...[...get(R), ...i32(0), ...get(SEL), ...get(R), ...i32(2), ...SHL, ...ADD, ...get(SEL), ...i32(0), ...LT_S],
+    ...[...SELECT, ...LOAD, ...get(SEL), ...i32(0), ...LT_S, ...SELECT, ...set(I)],
+    // start = offsets[i] - first; len = min(offsets[i + 1] - first - start, cap)
+    ...[...offsetOf(0), ...get(FIRST), ...SUB, ...set(START)],
+    ...[...offsetOf(4), ...get(FIRST), ...SUB, ...get(START), ...SUB, ...set(LEN)],
+    ...[...get(CAP), ...get(LEN), ...get(LEN), ...get(CAP), ...GT_S, ...SELECT, ...set(LEN)],
+    // word = load32(bytes + start) & (len >= 4 ? -1 : (1 << 8 len) - 1)
+    ...[...get(BYTES), ...get(START), ...ADD, ...LOAD],
+    ...[
+      ...i32(-1),
+      ...i32(1),
+      ...get(LEN),
+      ...i32(3),
+      ...SHL,
+      ...SHL,
+      ...i32(1),
+      ...SUB,
+      ...get(LEN),
+      ...i32(3),
+      ...GT_S,
+    ],
+    ...[...SELECT, ...AND, ...set(WORD)],
+    // hit = OR over literals of (word == lit.word) & (len == lit.len)
+    ...[...i32(0), ...set(HIT), ...i32(0), ...set(J)],
+    ...[...BLOCK, ...LOOP, ...get(J), ...get(M), ...GE_U, ...BR_IF_OUT],
+    ...[...get(LITS), ...get(J), ...i32(3), ...SHL, ...ADD, ...LOAD, ...get(WORD), ...EQ],
+    ...[...get(LITS), ...get(J), ...i32(3), ...SHL, ...ADD, ...i32(4), ...ADD, ...LOAD, ...get(LEN), ...EQ],
+    ...[...AND, ...get(HIT), ...OR, ...set(HIT), ...get(J), ...i32(1), ...ADD, ...set(J), ...BR, ...END, ...END],
+    // out[k] = i; k += hit ^ neg
+    ...[...get(OUT), ...get(K), ...i32(2), ...SHL, ...ADD, ...get(I), ...STORE],
+    ...[...get(K), ...get(HIT), ...get(NEG), ...XOR, ...ADD, ...set(K)],
+    ...[...get(R), ...i32(1), ...ADD, ...set(R), ...BR, ...END, ...END],
+    ...get(K),
+    ...END,
+  ];
+  return { name: 'words', params: 10, i32Locals: 8, v128Locals: 0, body };
 })();
