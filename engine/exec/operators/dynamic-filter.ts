@@ -4,11 +4,11 @@
 import { type Batch, makeBatch } from '../../arrow/batch.js';
 import { type Column, isSorted } from '../../arrow/column.js';
 import { gatherColumns } from '../../arrow/gathered-column.js';
-import { monomorphicCopy } from '../../arrow/kernels/monomorphic.js';
 import { selectBitsInt32 } from '../../arrow/kernels/wasm-select.js';
 import type { Schema } from '../../plan/types.js';
 import type { ExecContext } from '../context.js';
 import type { PhysicalOperator } from '../operator.js';
+import { bitKeys, firstAbove, selectRuns } from './key-runs.js';
 
 /** Build sides with more rows than this get no filter (collecting costs memory; such filters rarely pay). */
 const MAX_BUILD_ROWS = 1 << 22;
@@ -159,7 +159,7 @@ export class KeySet {
     } else return -1;
     if (to < 0 || to - from > limit) return -1;
     if (from === to) return 0;
-    return (v instanceof Float64Array ? RUNS.float64 : RUNS.int32)(v, rows, keys, from, to, out);
+    return selectRuns(v, rows, keys, from, to, out);
   }
 }
 
@@ -209,91 +209,6 @@ const MAX_SORTED_KEYS = 1 << 16;
 
 /** Keys listed for `#selectSorted` (one thread, used synchronously). */
 let keyScratch = new Float64Array(0);
-
-/**
- * Writes to `keys` the values whose bit is set in `bits` (bit i = value lo + i) between `first` and `last`,
- * ascending, and returns how many; -1 as soon as there are more than `limit`.
- */
-function bitKeys(
-  first: number,
-  last: number,
-  lo: number,
-  span: number,
-  bits: Int32Array,
-  limit: number,
-  keys: Float64Array,
-): number {
-  // Bit offsets of the first and last value, clamped to the bitmap (fractions round inward).
-  const a = Math.max(0, Math.ceil(first - lo));
-  const b = Math.min(span - 1, Math.floor(last - lo));
-  let k = 0;
-  for (let w = a >>> 5; w <= b >>> 5 && a <= b; w++) {
-    let m = bits[w]!;
-    if (w === a >>> 5) m &= -1 << (a & 31);
-    if (w === b >>> 5 && (b & 31) !== 31) m &= (1 << ((b & 31) + 1)) - 1;
-    while (m !== 0) {
-      if (k === limit) return -1;
-      keys[k++] = lo + w * 32 + (31 - Math.clz32(m & -m));
-      m &= m - 1;
-    }
-  }
-  return k;
-}
-
-/** The first index of ascending `keys` holding a value ≥ `x` (> `x` when `strictly`), or its length. */
-function firstAbove(keys: Float64Array, x: number, strictly: boolean): number {
-  let from = 0;
-  let to = keys.length;
-  while (from < to) {
-    const mid = (from + to) >>> 1;
-    if (keys[mid]! < x || (strictly && keys[mid] === x)) from = mid + 1;
-    else to = mid;
-  }
-  return from;
-}
-
-/**
- * The rows of `v` (never decreasing, `n` rows) equal to one of `keys[from..to)` (ascending, distinct), written to
- * `out`; returns how many. For each key: gallop from the previous run's end (steps 1, 2, 4 ... until a value ≥ the
- * key), binary search that step, then take the run of equal values. Self-contained: one monomorphic copy per array
- * kind.
- */
-function takeRuns(
-  v: Float64Array | Int32Array,
-  n: number,
-  keys: Float64Array,
-  from: number,
-  to: number,
-  out: Int32Array,
-): number {
-  let i = 0;
-  let k = 0;
-  for (let j = from; j < to && i < n; j++) {
-    const key = keys[j]!;
-    if (v[i]! < key) {
-      // v[i] < key: double the step until v[hi] ≥ key (or the end), then binary search (i, hi].
-      let step = 1;
-      let hi = i + 1;
-      while (hi < n && v[hi]! < key) {
-        i = hi;
-        step *= 2;
-        hi = i + step;
-      }
-      if (hi > n) hi = n;
-      let lo = i + 1;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (v[mid]! < key) lo = mid + 1;
-        else hi = mid;
-      }
-      i = lo;
-    }
-    while (i < n && v[i] === key) out[k++] = i++;
-  }
-  return k;
-}
-
-const RUNS = { int32: monomorphicCopy(takeRuns), float64: monomorphicCopy(takeRuns) };
 
 /** Keys of an int32 column are offsets from `lo` computed in 32 bits when |lo| is at most this. */
 const INT32_LO_LIMIT = 2 ** 30;

@@ -70,19 +70,24 @@ test('AND / OR with the NULL type', () => {
   assert.deepEqual(read(or(bools, nulls)), [true, null]);
 });
 
-test('matchUtf8Literals equals string equality: lengths, empty text, non-ASCII, shared prefixes', () => {
-  const rnd = makeRng(5);
-  const alphabet = ['a', 'b', 'é', '€', '𝄞', 'MAIL', 'SHIP'];
-  const word = () => Array.from({ length: Math.floor(rnd() * 4) }, () => alphabet[Math.floor(rnd() * 7)]).join('');
-  const values = Array.from({ length: 3000 }, word);
-  const enc = new TextEncoder();
-  const encoded = values.map((v) => enc.encode(v));
+/** Values as UTF-8 bytes with Arrow offsets. */
+function utf8Bytes(values: readonly string[]): { offsets: Int32Array; bytes: Uint8Array } {
+  const encoded = values.map((v) => new TextEncoder().encode(v));
   const offsets = new Int32Array(values.length + 1);
   encoded.forEach((b, i) => {
     offsets[i + 1] = offsets[i]! + b.length;
   });
   const bytes = new Uint8Array(offsets[values.length]!);
   for (const [i, b] of encoded.entries()) bytes.set(b, offsets[i]!);
+  return { offsets, bytes };
+}
+
+test('matchUtf8Literals equals string equality: lengths, empty text, non-ASCII, shared prefixes', () => {
+  const rnd = makeRng(5);
+  const alphabet = ['a', 'b', 'é', '€', '𝄞', 'MAIL', 'SHIP'];
+  const word = () => Array.from({ length: Math.floor(rnd() * 4) }, () => alphabet[Math.floor(rnd() * 7)]).join('');
+  const values = Array.from({ length: 3000 }, word);
+  const { offsets, bytes } = utf8Bytes(values);
   const col = makeColumn(UTF8, { offsets, bytes }, null, values.length);
   // ['a', 'b'] and ['ab', 'ba', 'aa']: literals all of one or two bytes take a table lookup.
   for (const literals of [
@@ -140,14 +145,7 @@ test('selectUtf8Literals with a prefix: substring(x, 1, L) IN (L-byte ASCII lite
     '29x',
     '131',
   ]).flat();
-  const enc = new TextEncoder();
-  const encoded = values.map((v) => enc.encode(v));
-  const offsets = new Int32Array(values.length + 1);
-  encoded.forEach((b, i) => {
-    offsets[i + 1] = offsets[i]! + b.length;
-  });
-  const bytes = new Uint8Array(offsets[values.length]!);
-  for (const [i, b] of encoded.entries()) bytes.set(b, offsets[i]!);
+  const { offsets, bytes } = utf8Bytes(values);
   const valid = Uint8Array.from(values, (_, i) => (i % 11 === 9 || i === 40 ? 0 : 1));
   const col = makeColumn(UTF8, { offsets, bytes }, valid, values.length);
   const sel = Int32Array.from(values.keys()).filter((i) => i % 3 !== 1);
