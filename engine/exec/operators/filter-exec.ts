@@ -4,7 +4,7 @@
 // what is left.
 import { type Batch, makeBatch } from '../../arrow/batch.js';
 import type { Column } from '../../arrow/column.js';
-import { gatherColumns } from '../../arrow/gathered-column.js';
+import { gatherColumns, gatheredFrom } from '../../arrow/gathered-column.js';
 import type { CmpOp } from '../../arrow/kernels/numeric.js';
 import {
   type LowerOp,
@@ -139,15 +139,20 @@ export class FilterExec implements PhysicalOperator {
   }
 
   /** The rows the `column op number` steps keep, narrowing one selection step after step (null = all rows). */
-  #steps(batch: Batch, buffer: (n: number) => Int32Array): { sel: Int32Array | null; count: number } {
+  #steps(
+    batch: Batch,
+    buffer: (n: number) => Int32Array,
+    from: Int32Array | null = null,
+  ): { sel: Int32Array | null; count: number } {
     const n = batch.length;
-    let sel: Int32Array | null = null;
-    let count = n;
+    // `from`: start from these rows (in `buffer`), not from every row.
+    let sel: Int32Array | null = from;
+    let count = from === null ? n : from.length;
     const steps = this.#spec.steps;
     const kept = this.#kept;
     for (let s = 0; s < steps.length; s++) {
       const step = steps[s]!;
-      const out: Int32Array = sel ?? buffer(n);
+      const out: Int32Array = sel === null ? buffer(n) : sel;
       const branchless = kept[s]! > 0.03 && kept[s]! < 0.97;
       let k = runStep(step, batch, sel, count, out, branchless);
       if (k < 0) k = selectByMask(step.fallback.evaluate(batch), sel, count, out);
@@ -163,6 +168,17 @@ export class FilterExec implements PhysicalOperator {
   #filter(batch: Batch): Batch | null {
     const { rest, restMayRaise } = this.#spec;
     const n = batch.length;
+    const gathered = rest === null ? gatheredBatch(batch) : null;
+    if (gathered !== null) {
+      // Every column picks the same rows of one batch (a dynamic join filter's output): the steps narrow those
+      // row numbers over the source columns, so a column is never copied just to be compared (Q4's dates, Q10's
+      // return flag) and the survivors are gathered once from the sources.
+      const from = scratchSelection(n).subarray(0, n);
+      from.set(gathered.indices.subarray(0, n));
+      const { sel, count } = this.#steps(gathered.source, scratchSelection, from);
+      if (count === n) return batch;
+      return count === 0 || sel === null ? null : gatherBatch(gathered.source, sel.subarray(0, count));
+    }
     let { sel, count } = this.#steps(batch, scratchSelection);
     if (count === 0) return null;
     if (rest !== null) {
@@ -219,6 +235,24 @@ let scratch = new Int32Array(0);
 function scratchSelection(n: number): Int32Array {
   if (scratch.length < n) scratch = new Int32Array(Math.max(n, 1024));
   return scratch;
+}
+
+/**
+ * The batch whose columns `batch`'s columns all gather, by one index array and without NULL padding, or null:
+ * then row i of `batch` is row indices[i] of the source.
+ */
+function gatheredBatch(batch: Batch): { source: Batch; indices: Int32Array } | null {
+  const sources: Column[] = [];
+  let indices: Int32Array | null = null;
+  for (const col of batch.columns) {
+    const g = gatheredFrom(col);
+    if (g === null || g.padded || (indices !== null && g.indices !== indices)) return null;
+    indices = g.indices;
+    sources.push(g.source);
+  }
+  if (indices === null) return null;
+  const length = sources.reduce((m, c) => Math.max(m, c.length), 0);
+  return { source: makeBatch(batch.schema, sources, length), indices };
 }
 
 /** The rows of `batch` at `rows`; a column is copied only when some operator reads it (a predicate's own text). */
