@@ -1,6 +1,7 @@
 // `Batch`: a slice of rows as columns sharing one schema; the unit every operator pulls.
 import type { Schema } from '../plan/types.js';
 import { type Column, makeColumn, subarraySorted } from './column.js';
+import { sliceCodes } from './text-dictionary.js';
 
 export interface Batch {
   readonly schema: Schema;
@@ -22,8 +23,11 @@ export function sliceColumn(col: Column, start: number, end: number): Column {
   const valid = col.valid === null ? null : col.valid.subarray(start, end);
   if (v === null) return makeColumn(col.type, null, valid, n);
   if (Array.isArray(v)) return makeColumn(col.type, v.slice(start, end), valid, n);
-  if ('offsets' in v)
-    return makeColumn(col.type, { offsets: v.offsets.subarray(start, end + 1), bytes: v.bytes }, valid, n);
+  if ('offsets' in v) {
+    const slice = { offsets: v.offsets.subarray(start, end + 1), bytes: v.bytes };
+    sliceCodes(v, slice, start, end);
+    return makeColumn(col.type, slice, valid, n);
+  }
   if (v instanceof Int32Array || v instanceof Float64Array)
     return makeColumn(col.type, subarraySorted(v, start, end), valid, n);
   return makeColumn(col.type, v.subarray(start, end), valid, n);

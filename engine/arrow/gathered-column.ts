@@ -6,6 +6,7 @@ import type { DataType } from '../plan/types.js';
 import type { Column, ColumnValues } from './column.js';
 import { concatColumns, take } from './kernels/take.js';
 import { takeOrNull } from './kernels/take-or-null.js';
+import { attachedCodes, type CodedText } from './text-dictionary.js';
 
 class GatheredColumn implements Column {
   readonly type: DataType;
@@ -113,6 +114,36 @@ class ConcatenatedColumn implements Column {
     this.#whole ??= gatheredNumbers(this.#parts, this.length) ?? concatColumns(this.#parts);
     return this.#whole;
   }
+
+  #codes: CodedText | null | undefined;
+
+  /** The parts' codes one after another, when every part has codes into one dictionary (see `textCodesOf`). */
+  codes(): CodedText | null {
+    if (this.#codes !== undefined) return this.#codes;
+    this.#codes = null;
+    const each = this.#parts.map(textCodesOf);
+    const dictionary = each[0]?.dictionary;
+    if (dictionary === undefined || !each.every((c) => c?.dictionary === dictionary)) return null;
+    const codes = new Uint8Array(this.length);
+    let at = 0;
+    for (const [i, c] of each.entries()) {
+      codes.set(c!.codes.subarray(0, this.#parts[i]!.length), at);
+      at += this.#parts[i]!.length;
+    }
+    this.#codes = { dictionary, codes };
+    return this.#codes;
+  }
+}
+
+/**
+ * The codes of a text column into its table's dictionary (`text-dictionary.ts`): an accelerated table's column,
+ * a slice of one, or such columns concatenated lazily (a join's build side). Null for anything else, gathered
+ * columns included (ask of their source, by their indices); never copies a column's values.
+ */
+export function textCodesOf(col: Column): CodedText | null {
+  if (col.type.id !== 'utf8' || col instanceof GatheredColumn) return null;
+  if (col instanceof ConcatenatedColumn) return col.codes();
+  return attachedCodes(col);
 }
 
 /**

@@ -1,6 +1,7 @@
 // `createMemoryTable`: a TableProvider over columns held in memory (SharedArrayBuffer-backed when loaded).
 import { type Batch, sliceBatch } from '../arrow/batch.js';
-import { type Column, markSorted } from '../arrow/column.js';
+import { type Column, markSorted, type Utf8Bytes } from '../arrow/column.js';
+import { attachCodes, sliceCodes, type TextDictionary } from '../arrow/text-dictionary.js';
 import type { TableProvider } from '../catalog.js';
 import { CancelledError } from '../errors.js';
 import type { ColumnStats } from '../io/parquet/footer.js';
@@ -13,10 +14,25 @@ import { boundMayMatch, narrowToBounds, type ZoneBound, zoneBounds } from './zon
 export interface MemoryTableData {
   readonly schema: Schema;
   readonly chunks: readonly { readonly length: number; readonly columns: readonly Column[] }[];
+  /**
+   * Per field, a text column's dictionary and each chunk's codes into it (`encodeDictionary`), or null; absent:
+   * none. Columns with a dictionary are UTF-8 bytes.
+   */
+  readonly dictionaries?: readonly (StoredDictionary | null)[];
+}
+
+export interface StoredDictionary {
+  readonly dictionary: TextDictionary;
+  readonly codes: readonly Uint8Array[];
 }
 
 export function createMemoryTable(data: MemoryTableData): TableProvider {
   const { schema, chunks } = data;
+  for (const [at, d] of (data.dictionaries ?? []).entries()) {
+    if (d === null) continue;
+    for (const [i, chunk] of chunks.entries())
+      attachCodes(chunk.columns[at]!.values as Utf8Bytes, d.dictionary, d.codes[i]!);
+  }
   const rowCount = chunks.reduce((n, c) => n + c.length, 0);
   const index = new Map(schema.fields.map((f, i) => [f.name, i]));
   const ranges = new Map<string, number | null>();
@@ -374,5 +390,7 @@ function isKey(chunks: MemoryTableData['chunks'], at: number | undefined, range:
 function perQuery(col: Column): Column {
   const v = col.values;
   if (v === null || Array.isArray(v) || !('offsets' in v)) return col;
-  return { ...col, values: { offsets: v.offsets, bytes: v.bytes } };
+  const values = { offsets: v.offsets, bytes: v.bytes };
+  sliceCodes(v, values, 0, col.length);
+  return { ...col, values };
 }

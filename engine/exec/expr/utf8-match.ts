@@ -1,8 +1,10 @@
 // Equality of a text column with literals, on its UTF-8 bytes: an accelerated or Parquet column compared with
 // `= 'x'` or `IN ('x', 'y')` is never decoded into JavaScript strings.
 import type { Column, Utf8Bytes } from '../../arrow/column.js';
+import { textCodesOf } from '../../arrow/gathered-column.js';
 import { hasUtf8Form } from '../../arrow/kernels/utf8-compare.js';
 import { selectShortTexts } from '../../arrow/kernels/wasm-select.js';
+import { dictionaryColumn } from '../../arrow/text-dictionary.js';
 
 const encoder = new TextEncoder();
 
@@ -35,8 +37,18 @@ export function selectUtf8Literals(
   const v = col.values;
   if (col.type.id !== 'utf8' || v === null || Array.isArray(v) || !('offsets' in v)) return -1;
   if (!literals.every(hasUtf8Form)) return -1;
-  const { offsets, bytes } = v as Utf8Bytes;
   const valid = col.valid;
+  const coded = textCodesOf(col);
+  if (coded !== null && n >= coded.dictionary.size) {
+    // A table dictionary's values are matched once; each row is then one lookup by its code.
+    const d = coded.dictionary;
+    const hits = new Int32Array(d.size);
+    const table = new Uint8Array(d.size);
+    const found = selectUtf8Literals(dictionaryColumn(d), literals, false, null, d.size, hits, prefix);
+    for (let j = 0; j < found; j++) table[hits[j]!] = 1;
+    return selectByCode(coded.codes, table, negated, valid, sel, n, out);
+  }
+  const { offsets, bytes } = v as Utf8Bytes;
   // The literals' bytes back to back, shortest first; those of byte length L are `first[L]` up to `first[L + 1]`.
   const encoded = literals.map((s) => encoder.encode(s)).sort((a, b) => a.length - b.length);
   const maxLength = encoded.length === 0 ? -1 : encoded[encoded.length - 1]!.length;
@@ -137,6 +149,33 @@ export function selectUtf8Literals(
       const start = offsets[i]!;
       out[k] = i;
       k += (matches(start, Math.min(offsets[i + 1]! - start, cap)) ^ miss) & (valid === null ? 1 : valid[i]!);
+    }
+  }
+  return k;
+}
+
+/** The rows of `sel` (or 0..n) whose code's `table` entry is 1 (0 when `negated`) and that are not NULL. */
+function selectByCode(
+  codes: Uint8Array,
+  table: Uint8Array,
+  negated: boolean,
+  valid: Uint8Array | null,
+  sel: Int32Array | null,
+  n: number,
+  out: Int32Array,
+): number {
+  const miss = negated ? 1 : 0;
+  let k = 0;
+  if (sel === null && valid === null) {
+    for (let i = 0; i < n; i++) {
+      out[k] = i;
+      k += table[codes[i]!]! ^ miss;
+    }
+  } else {
+    for (let r = 0; r < n; r++) {
+      const i = sel === null ? r : sel[r]!;
+      out[k] = i;
+      k += (table[codes[i]!]! ^ miss) & (valid === null ? 1 : valid[i]!);
     }
   }
   return k;

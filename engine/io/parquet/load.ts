@@ -1,6 +1,7 @@
 // `loadParquetTable`: decodes whole Parquet files into SharedArrayBuffer-backed columns (acceleration).
 import type { Column, ColumnValues } from '../../arrow/column.js';
-import type { MemoryTableData } from '../../exec/memory-table.js';
+import { encodeDictionary } from '../../arrow/text-dictionary.js';
+import type { MemoryTableData, StoredDictionary } from '../../exec/memory-table.js';
 import { createParquetTable } from './parquet-table.js';
 
 /**
@@ -15,7 +16,27 @@ export async function loadParquetTable(paths: readonly string[], signal?: AbortS
   for await (const b of table.scan({ columns, filters: [], limit: null }, signal ?? never)) {
     chunks.push({ length: b.length, columns: b.columns.map(toShared) });
   }
-  return { schema: table.schema, chunks };
+  return { schema: table.schema, chunks, dictionaries: dictionariesOf(table.schema.fields, chunks) };
+}
+
+/**
+ * A dictionary for each text column with few distinct values (`encodeDictionary`) and at least four rows per value
+ * (a dictionary as long as the column saves nothing); codes and values in shared memory, like the columns.
+ */
+function dictionariesOf(
+  fields: MemoryTableData['schema']['fields'],
+  chunks: MemoryTableData['chunks'],
+): (StoredDictionary | null)[] {
+  const rows = chunks.reduce((n, c) => n + c.length, 0);
+  return fields.map((f, at) => {
+    if (f.type.id !== 'utf8' || chunks.length === 0) return null;
+    const d = encodeDictionary(
+      chunks.map((c) => c.columns[at]!),
+      undefined,
+      (n) => new Uint8Array(new SharedArrayBuffer(n)),
+    );
+    return d !== null && d.dictionary.size * 4 <= rows ? d : null;
+  });
 }
 
 /** A copy of `col` whose buffers live in SharedArrayBuffers. */
