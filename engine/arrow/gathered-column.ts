@@ -36,6 +36,23 @@ class GatheredColumn implements Column {
     return this.#gathered().valid;
   }
 
+  #codes: CodedText | null | undefined;
+
+  /** The source's codes at this column's rows (see `textCodesOf`); none when padded. */
+  codes(): CodedText | null {
+    if (this.#codes !== undefined) return this.#codes;
+    const from = this.padded ? null : textCodesOf(this.source);
+    if (from === null) this.#codes = null;
+    else {
+      const codes = new Uint8Array(this.length);
+      const src = from.codes;
+      const idx = this.indices;
+      for (let i = 0; i < codes.length; i++) codes[i] = src[idx[i]!]!;
+      this.#codes = { dictionary: from.dictionary, codes };
+    }
+    return this.#codes;
+  }
+
   #gathered(): Column {
     this.#taken ??= this.padded
       ? takeOrNull(this.source, this.indices, this.length)
@@ -137,12 +154,12 @@ class ConcatenatedColumn implements Column {
 
 /**
  * The codes of a text column into its table's dictionary (`text-dictionary.ts`): an accelerated table's column,
- * a slice of one, or such columns concatenated lazily (a join's build side). Null for anything else, gathered
- * columns included (ask of their source, by their indices); never copies a column's values.
+ * a slice of one, rows gathered from one (codes gathered, not text), or such columns concatenated lazily (a join's
+ * build side). Null for anything else; never copies a column's text.
  */
 export function textCodesOf(col: Column): CodedText | null {
-  if (col.type.id !== 'utf8' || col instanceof GatheredColumn) return null;
-  if (col instanceof ConcatenatedColumn) return col.codes();
+  if (col.type.id !== 'utf8') return null;
+  if (col instanceof GatheredColumn || col instanceof ConcatenatedColumn) return col.codes();
   return attachedCodes(col);
 }
 

@@ -1,8 +1,10 @@
 // `GroupKeys` assigns a dense group id to each distinct key tuple (NULL is a key), in first-seen order.
-import { type Column, strings, utf8BytesOf } from '../../arrow/column.js';
-import { gatheredFrom } from '../../arrow/gathered-column.js';
+import { type Column, makeColumn, strings, utf8BytesOf } from '../../arrow/column.js';
+import { gatheredFrom, textCodesOf } from '../../arrow/gathered-column.js';
 import { take } from '../../arrow/kernels/take.js';
-import type { DataType } from '../../plan/types.js';
+import { takeUtf8 } from '../../arrow/kernels/utf8-take.js';
+import type { CodedText } from '../../arrow/text-dictionary.js';
+import { type DataType, INT32 } from '../../plan/types.js';
 import { type KeyIndex, makeKeyIndex } from '../hash/key-index.js';
 import { CodedGroupKeys } from './coded-group-keys.js';
 
@@ -79,10 +81,7 @@ export class GroupKeys {
     }
     if (fresh.length > 0) {
       const rows = Int32Array.from(fresh);
-      const freshIds = this.assign(
-        sources.map((c) => take(c, rows)),
-        rows.length,
-      );
+      const freshIds = this.assign(s.rows(rows), rows.length);
       for (let j = 0; j < rows.length; j++) groupOf[local[rows[j]!]!] = freshIds[j]!;
     }
     if (identity) for (let i = 0; i < n; i++) ids[i] = groupOf[indices[i]!]!;
@@ -135,21 +134,39 @@ interface SourceCoding {
 
 class SourceCodes {
   readonly #sources: readonly Column[];
+  /** Per source column: its codes into a table dictionary (text without NULLs), else null. */
+  readonly #coded: readonly (CodedText | null)[];
+  /** Whether every text column has codes: coding the source is then cheap enough to do at once. */
+  readonly #cheap: boolean;
   #batches = 0;
   #rows = 0;
   #codes: SourceCoding | null = null;
 
   constructor(sources: readonly Column[]) {
     this.#sources = sources;
+    this.#coded = sources.map((c) => (c.valid === null ? textCodesOf(c) : null));
+    this.#cheap = sources.every((c, i) => c.type.id !== 'utf8' || this.#coded[i] !== null);
   }
 
   isFor(sources: readonly Column[]): boolean {
     return sources.length === this.#sources.length && sources.every((c, i) => c === this.#sources[i]);
   }
 
+  /** The source's rows `rows`; coded text taken from its dictionary (the source's own text is never copied). */
+  rows(rows: Int32Array): Column[] {
+    return this.#sources.map((c, i) => {
+      const coded = this.#coded[i];
+      if (coded === null || coded === undefined) return take(c, rows);
+      const codes = new Int32Array(rows.length);
+      for (let j = 0; j < rows.length; j++) codes[j] = coded.codes[rows[j]!]!;
+      // As bytes (take would decode a small column's strings to gather more rows than it has).
+      return makeColumn(c.type, takeUtf8(coded.dictionary.values, codes, codes.length), null, codes.length);
+    });
+  }
+
   /** Counts a batch of n rows; whether coding the source pays by now. */
   ready(n: number): boolean {
-    if (this.#codes !== null) return true;
+    if (this.#codes !== null || this.#cheap) return true;
     this.#batches++;
     this.#rows += n;
     return this.#batches >= 2 && this.#rows * 2 >= this.#sources[0]!.length;
@@ -157,9 +174,17 @@ class SourceCodes {
 
   codes(types: readonly DataType[]): SourceCoding {
     if (this.#codes === null) {
-      const index = makeKeyIndex(types, true);
+      // Text with a dictionary is coded by its codes: equal codes, equal values (one value, one code).
       const rows = this.#sources[0]!.length;
-      const local = index.insert(this.#sources, rows);
+      const keys = this.#sources.map((c, i) => {
+        const coded = this.#coded[i];
+        return coded === null || coded === undefined ? c : makeColumn(INT32, Int32Array.from(coded.codes), null, rows);
+      });
+      const index = makeKeyIndex(
+        keys.map((k, i) => (k === this.#sources[i] ? types[i]! : INT32)),
+        true,
+      );
+      const local = index.insert(keys, rows);
       // Ids are dense in insertion order: as many as rows means local[r] === r.
       this.#codes = { local, groupOf: new Int32Array(index.size).fill(-1), identity: index.size === rows };
     }

@@ -88,7 +88,7 @@ test('encodeDictionary: at most maxSize distinct values, and only UTF-8 bytes', 
   assert.deepEqual(decode(d), ['a', '', 'b', '', 'a']);
 });
 
-test('codes follow slices and lazy concatenations of coded columns, never gathered ones', () => {
+test('codes follow slices, gathers and lazy concatenations of coded columns', () => {
   const parts = [rows(300, 4), rows(200, 5), rows(100, 6)];
   const cols = codedParts(parts);
   const slice = sliceColumn(cols[0]!, 40, 90);
@@ -107,8 +107,24 @@ test('codes follow slices and lazy concatenations of coded columns, never gather
   // A part without codes, or coded into another dictionary: none for the whole.
   assert.equal(textCodesOf(concatLazily([cols[0]!, bytesColumn(['a'])])), null);
   assert.equal(textCodesOf(concatLazily([cols[0]!, codedParts([['xay']])[0]!])), null);
-  const [gathered] = gatherColumns([cols[0]!], Int32Array.of(2, 1), 2, false);
-  assert.equal(textCodesOf(gathered!), null);
+  // Rows gathered from a coded column: its codes at those rows (none with padding), and so for their concatenation.
+  const picks = [Int32Array.of(2, 1, 2, 299), Int32Array.of(0, 7)];
+  const gathered = picks.map((p) => gatherColumns([cols[0]!], p, p.length, false)[0]!);
+  const codesOf = (c: Column) => {
+    const t = textCodesOf(c)!;
+    const v = strings(makeColumn(UTF8, t.dictionary.values, null, t.dictionary.size));
+    return Array.from(t.codes, (k) => v[k]);
+  };
+  assert.deepEqual(
+    codesOf(gathered[0]!),
+    [2, 1, 2, 299].map((i) => parts[0]![i]),
+  );
+  assert.deepEqual(
+    codesOf(concatLazily(gathered)),
+    [2, 1, 2, 299, 0, 7].map((i) => parts[0]![i]),
+  );
+  const [padded] = gatherColumns([cols[0]!], Int32Array.of(2, -1), 2, true);
+  assert.equal(textCodesOf(padded!), null);
 });
 
 test('selectUtf8Literals on coded columns equals the byte comparison: IN, NOT IN, prefixes, NULLs, selections', () => {

@@ -3,8 +3,9 @@
 // also with the rows read through a selection (a filter's survivors), where dropped rows must make no group.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type Column, makeColumn, strings } from '../../../../../engine/arrow/column.js';
+import { type Column, makeColumn, strings, type Utf8Bytes } from '../../../../../engine/arrow/column.js';
 import { gatherColumns } from '../../../../../engine/arrow/gathered-column.js';
+import { attachCodes, encodeDictionary } from '../../../../../engine/arrow/text-dictionary.js';
 import { GroupKeys } from '../../../../../engine/exec/operators/group-keys.js';
 import { INT32, UTF8 } from '../../../../../engine/plan/types.js';
 import { makeRng } from '../../../../helpers/gen-data.js';
@@ -130,15 +131,22 @@ for (const [name, batches] of cases) {
 
 // Keys gathered from one join build side: the source's rows are coded once, from the second batch on; source rows no
 // batch gathers (odd rows here, with values of their own) never become groups; ids stay those of a plain table.
-for (const [name, types, pick] of [
-  ['text', [UTF8, UTF8], (r: () => number) => from([...SHORT, ...LONG], r)],
-  ['text and a number', [UTF8, INT32], (r: () => number) => from(SHORT, r)],
+// Text with a table dictionary (an accelerated table's) is coded by its codes, from the first batch on.
+for (const [name, types, pick, coded] of [
+  ['text', [UTF8, UTF8], (r: () => number) => from([...SHORT, ...LONG], r), false],
+  ['text and a number', [UTF8, INT32], (r: () => number) => from(SHORT, r), false],
   // Every source row its own key (a build side's primary key, Q13's c_custkey): codes are the rows themselves.
-  ['a number distinct on every source row', [INT32], null],
+  ['a number distinct on every source row', [INT32], null, false],
+  [
+    'text with dictionaries (no NULL), and a number',
+    [UTF8, UTF8, INT32],
+    (r: () => number) => from([...SHORT, ...LONG], r, 0),
+    true,
+  ],
 ] as const) {
   test(`GroupKeys: keys gathered from one source (${name})`, () => {
     const rng = makeRng(99);
-    const rows = 500;
+    const rows = coded ? 300 : 500;
     const source = types.map((t) =>
       Array.from({ length: rows }, (_, i): Value => {
         if (i % 2 === 1) return t === INT32 ? `#${100_000 + i}` : `unused ${i}`;
@@ -147,6 +155,12 @@ for (const [name, types, pick] of [
       }),
     );
     const sourceColumns = source.map((values) => column(values, true));
+    if (coded)
+      for (const c of sourceColumns) {
+        if (c.type.id !== 'utf8') continue;
+        const d = encodeDictionary([c])!;
+        attachCodes(c.values as Utf8Bytes, d.dictionary, d.codes[0]!);
+      }
     const keys = new GroupKeys([...types]);
     const plain = new GroupKeys([...types]);
     const seen = new Set<string>();
