@@ -136,7 +136,10 @@ class SourceCodes {
   readonly #sources: readonly Column[];
   /** Per source column: its codes into a table dictionary (text without NULLs), else null. */
   readonly #coded: readonly (CodedText | null)[];
-  /** Whether every text column has codes: coding the source is then cheap enough to do at once. */
+  /**
+   * Whether text keys are all coded (and there is one): coding the source skips hashing text, so it pays from the
+   * first batch that gathers a quarter of its rows (a batch that copied and hashed the keys would cost as much).
+   */
   readonly #cheap: boolean;
   #batches = 0;
   #rows = 0;
@@ -145,7 +148,8 @@ class SourceCodes {
   constructor(sources: readonly Column[]) {
     this.#sources = sources;
     this.#coded = sources.map((c) => (c.valid === null ? textCodesOf(c) : null));
-    this.#cheap = sources.every((c, i) => c.type.id !== 'utf8' || this.#coded[i] !== null);
+    this.#cheap =
+      this.#coded.some((c) => c !== null) && sources.every((c, i) => c.type.id !== 'utf8' || this.#coded[i] !== null);
   }
 
   isFor(sources: readonly Column[]): boolean {
@@ -166,9 +170,10 @@ class SourceCodes {
 
   /** Counts a batch of n rows; whether coding the source pays by now. */
   ready(n: number): boolean {
-    if (this.#codes !== null || this.#cheap) return true;
+    if (this.#codes !== null) return true;
     this.#batches++;
     this.#rows += n;
+    if (this.#cheap && this.#rows * 4 >= this.#sources[0]!.length) return true;
     return this.#batches >= 2 && this.#rows * 2 >= this.#sources[0]!.length;
   }
 
