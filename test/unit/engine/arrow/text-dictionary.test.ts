@@ -32,8 +32,25 @@ function bytesColumn(values: readonly (string | null)[]): Column {
   return makeColumn(UTF8, { offsets, bytes }, valid, values.length);
 }
 
-/** Values that share a length, a first and a last byte (`xay`/`xby`), empty, non-ASCII and over 64 bytes long. */
-const VALUES = ['xay', 'xby', '', 'é', 'MAIL', 'REG AIR', 'a'.repeat(70), 'a'.repeat(71), 'TAKE BACK RETURN', '€𝄞'];
+/**
+ * Values that share a length, a first and a last byte (`xay`/`xby`), one and two bytes long (a direct table), empty,
+ * non-ASCII and over 64 bytes long.
+ */
+const VALUES = [
+  'xay',
+  'xby',
+  '',
+  'A',
+  'R',
+  'ab',
+  'é',
+  'MAIL',
+  'REG AIR',
+  'a'.repeat(70),
+  'a'.repeat(71),
+  'TAKE BACK RETURN',
+  '€𝄞',
+];
 
 /** `count` rows drawn from VALUES, in runs (repeats) and at random. */
 function rows(count: number, seed: number): string[] {
