@@ -47,6 +47,18 @@ const cases: DiffCase[] = [
   {
     sql: "SELECT id, CASE grp WHEN 1 THEN 'one' WHEN 2 THEN 'two' END, CASE WHEN flag THEN price ELSE 0 END FROM items WHERE id <= 40",
   },
+  // One WHEN over numbers whose arms cannot raise: both arms over every row, picked per row (NULL conditions pick
+  // ELSE); int64 beyond 2^53 and raising arms take the arm-by-arm path.
+  {
+    sql: 'SELECT grp, sum(CASE WHEN flag THEN price * rate ELSE 0 END), sum(price * rate), sum(CASE WHEN qty > 25 THEN rate ELSE price END) FROM items GROUP BY grp',
+  },
+  {
+    sql: "SELECT id, CASE WHEN qty > 25 THEN grp ELSE qty END, CASE WHEN name LIKE 'a%' THEN d ELSE d + 1 END, CASE WHEN flag THEN f ELSE -f END, CASE WHEN flag THEN big ELSE 0 END FROM items WHERE id <= 80",
+  },
+  {
+    sql: 'SELECT id, CASE WHEN grp <> 0 THEN 100 / grp ELSE -1 END FROM items WHERE id <= 80',
+    duckdb: 'SELECT id, CASE WHEN grp <> 0 THEN 100 // grp ELSE -1 END FROM items WHERE id <= 80',
+  },
   { sql: "SELECT id, COALESCE(grp, -1), NULLIF(qty, 25), COALESCE(name, cat, '?') FROM items WHERE id <= 60" },
   // EXTRACT: floe returns numeric as PostgreSQL 14+ does, DuckDB bigint; the values print alike.
   {

@@ -202,7 +202,8 @@ function compileNode(e: Expr, schema: Schema, shared: Map<string, PhysicalExpr> 
       };
     }
     case 'case':
-      return evaluateCase(e, schema, compileExpr);
+      // Arms compiled with the shared subexpressions (Q14's THEN arm is the other SUM's argument).
+      return evaluateCase(e, schema, (x, s) => compileExpr(x, s, shared));
     case 'in_list':
       return evaluateInList(
         e,
