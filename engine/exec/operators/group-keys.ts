@@ -3,7 +3,7 @@ import { type Column, makeColumn, strings, utf8BytesOf } from '../../arrow/colum
 import { gatheredFrom, textCodesOf } from '../../arrow/gathered-column.js';
 import { take } from '../../arrow/kernels/take.js';
 import { takeUtf8 } from '../../arrow/kernels/utf8-take.js';
-import type { CodedText } from '../../arrow/text-dictionary.js';
+import type { CodedText, TextDictionary } from '../../arrow/text-dictionary.js';
 import { type DataType, INT32 } from '../../plan/types.js';
 import { type KeyIndex, makeKeyIndex } from '../hash/key-index.js';
 import { CodedGroupKeys } from './coded-group-keys.js';
@@ -34,6 +34,10 @@ export class GroupKeys {
   assign(keys: readonly Column[], n: number, sel: Int32Array | null = null): Int32Array {
     const viaSource = sel === null && n > 0 ? this.#viaSource(keys, n) : null;
     if (viaSource !== null) return viaSource;
+    return this.#viaDictionaries(keys, n, sel) ?? this.#assignRows(keys, n, sel);
+  }
+
+  #assignRows(keys: readonly Column[], n: number, sel: Int32Array | null): Int32Array {
     if (this.#table instanceof CodedGroupKeys) return this.#table.assign(keys, n, sel);
     const rows = sel === null ? keys : keys.map((k) => take(k, sel, n));
     if (this.#table === null) return n === 0 ? new Int32Array(0) : this.#first(rows, n);
@@ -44,6 +48,54 @@ export class GroupKeys {
   column(c: number, type: DataType): Column {
     this.#table ??= makeKeyIndex(this.#types, true);
     return this.#table instanceof CodedGroupKeys ? this.#table.column(c) : this.#table.column(c, type);
+  }
+
+  /** The dictionaries of the key columns last coded by `#viaDictionaries`, and its group id per key tuple. */
+  #dictionaries: readonly TextDictionary[] = [];
+  #byTuple = new Int32Array(0);
+
+  /**
+   * Group ids when every key is text with a table dictionary and no NULL (Q1's l_returnflag, l_linestatus): a row's
+   * dictionary codes index one table of group ids directly (their product at most 65,536), one pass over the rows;
+   * a tuple's first row gets its id from the table proper. Null otherwise.
+   */
+  #viaDictionaries(keys: readonly Column[], n: number, sel: Int32Array | null): Int32Array | null {
+    if (n === 0 || keys.length === 0) return null;
+    const coded: CodedText[] = [];
+    let tuples = 1;
+    for (const k of keys) {
+      const c = k.valid === null ? textCodesOf(k) : null;
+      if (c === null) return null;
+      coded.push(c);
+      tuples *= c.dictionary.size;
+    }
+    if (tuples > MAX_TUPLES) return null;
+    if (!coded.every((c, i) => c.dictionary === this.#dictionaries[i]) || this.#dictionaries.length !== keys.length) {
+      this.#dictionaries = coded.map((c) => c.dictionary);
+      this.#byTuple = new Int32Array(tuples).fill(-1);
+    }
+    const byTuple = this.#byTuple;
+    const ids = new Int32Array(n);
+    const first = coded[0]!.codes;
+    const second = coded.length > 1 ? coded[1]!.codes : null;
+    const stride = coded.length > 1 ? coded[0]!.dictionary.size : 0;
+    for (let j = 0; j < n; j++) {
+      const r = sel === null ? j : sel[j]!;
+      let t: number;
+      if (coded.length === 1) t = first[r]!;
+      else if (coded.length === 2) t = first[r]! + stride * second![r]!;
+      else {
+        t = 0;
+        for (let c = coded.length - 1; c >= 0; c--) t = t * coded[c]!.dictionary.size + coded[c]!.codes[r]!;
+      }
+      let id = byTuple[t]!;
+      if (id === -1) {
+        id = this.#assignRows(keys, 1, Int32Array.of(r))[0]!;
+        byTuple[t] = id;
+      }
+      ids[j] = id;
+    }
+    return ids;
   }
 
   #source: SourceCodes | null = null;
@@ -105,6 +157,9 @@ export class GroupKeys {
     return table.insert(keys, n);
   }
 }
+
+/** Key tuples of dictionary codes indexed directly by `#viaDictionaries` (256 KiB of ids). */
+const MAX_TUPLES = 1 << 16;
 
 /** Whether every value of rows [0, n) of a text column is at most two UTF-8 bytes (NULLs count as short). */
 function allShort(col: Column, n: number): boolean {

@@ -1,6 +1,8 @@
 // `TextCodes`: dense codes for the distinct values of one text key column (NULL included), in first-seen order.
 import { type Column, makeColumn, strings, utf8BytesOf } from '../../arrow/column.js';
+import { textCodesOf } from '../../arrow/gathered-column.js';
 import { take } from '../../arrow/kernels/take.js';
+import { dictionaryColumn, type TextDictionary } from '../../arrow/text-dictionary.js';
 import { UTF8 } from '../../plan/types.js';
 import { type KeyIndex, makeKeyIndex } from '../hash/key-index.js';
 import { GrowingInts } from './growing-ints.js';
@@ -43,6 +45,7 @@ export class TextCodes {
    */
   assign(col: Column, n: number, sel: Int32Array | null = null): Int32Array {
     const out = new Int32Array(n);
+    if (this.#assignByDictionary(col, n, sel, out)) return out;
     if (this.#assignShortBytes(col, n, sel, out)) return out;
     // Rare: NULLs, JS strings or longer values. The selected rows are copied, then coded one by one.
     if (sel !== null) col = take(col, sel, n);
@@ -58,6 +61,35 @@ export class TextCodes {
       }
     }
     return out;
+  }
+
+  /** The last table dictionary seen, and the code of each of its values here (-1: not yet asked). */
+  #dictionary: TextDictionary | null = null;
+  #byValue = new Int32Array(0);
+
+  /**
+   * A column with a table dictionary and no NULL (`textCodesOf`): each row's code is its dictionary value's, looked
+   * up by the row's dictionary code (a value is coded here once, the first time a row holds it). False otherwise.
+   */
+  #assignByDictionary(col: Column, n: number, sel: Int32Array | null, out: Int32Array): boolean {
+    const coded = col.valid === null ? textCodesOf(col) : null;
+    if (coded === null) return false;
+    if (coded.dictionary !== this.#dictionary) {
+      this.#dictionary = coded.dictionary;
+      this.#byValue = new Int32Array(coded.dictionary.size).fill(-1);
+    }
+    const byValue = this.#byValue;
+    const codes = coded.codes;
+    for (let j = 0; j < n; j++) {
+      const d = codes[sel === null ? j : sel[j]!]!;
+      let code = byValue[d]!;
+      if (code === -1) {
+        code = this.assign(dictionaryColumn(coded.dictionary), 1, Int32Array.of(d))[0]!;
+        byValue[d] = code;
+      }
+      out[j] = code;
+    }
+    return true;
   }
 
   /**

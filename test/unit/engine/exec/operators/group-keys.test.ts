@@ -79,6 +79,7 @@ const cases: [string, Value[][][]][] = [
     'three columns, long values after the first batch',
     generate(3, 5, (b, _, r) => from(b === 0 ? SHORT : [...SHORT, ...LONG], r)),
   ],
+  ['three columns, no NULLs', generate(3, 4, (_, __, r) => from([...SHORT, ...LONG], r, 0))],
   ['many distinct short values (wide pairs)', generate(2, 6, (_, c, r) => from(c === 0 ? MANY : SHORT, r, 0.01))],
   ['few values first, many later', generate(2, 6, (b, c, r) => from(b === 0 || c === 1 ? SHORT : MANY, r))],
   ['text and a number', generate(2, 4, (_, c, r) => from(c === 0 ? SHORT : NUMBERS, r))],
@@ -92,15 +93,33 @@ function selection(n: number, seed: number): Int32Array {
   return Int32Array.from(Array.from({ length: n }, (_, i) => i).filter(() => rng() < 0.65));
 }
 
+/** `col` with a table dictionary's codes attached when it is UTF-8 bytes of at most 256 values (else as it is). */
+function withCodes(col: Column): Column {
+  const d = col.type.id === 'utf8' ? encodeDictionary([col]) : null;
+  if (d !== null) attachCodes(col.values as Utf8Bytes, d.dictionary, d.codes[0]!);
+  return col;
+}
+
+// Each case also with dictionary codes on its byte batches (even ones; odd ones are JS strings): keys all coded and
+// free of NULLs go through one table indexed by code tuples, the rest as before, and the ids must not differ.
 for (const [name, batches] of cases) {
-  for (const selected of [false, true]) {
-    test(`GroupKeys: ${name}${selected ? ', through a selection' : ''}`, () => {
+  for (const [selected, coded] of [
+    [false, false],
+    [true, false],
+    [false, true],
+    [true, true],
+  ]) {
+    const how = `${selected ? ', through a selection' : ''}${coded ? ', with dictionaries' : ''}`;
+    test(`GroupKeys: ${name}${how}`, () => {
       const types = batches[0]!.map((values) => (values.some((v) => v?.startsWith('#')) ? INT32 : UTF8));
       const keys = new GroupKeys(types);
       const expected = new Map<string, number>();
       const tuples: Value[][] = [];
       batches.forEach((cols, b) => {
-        const columns = cols.map((values) => column(values, b % 2 === 0));
+        const columns = cols.map((values) => {
+          const c = column(values, b % 2 === 0);
+          return coded ? withCodes(c) : c;
+        });
         const sel = selected ? selection(cols[0]!.length, b + 1) : null;
         const n = sel === null ? cols[0]!.length : sel.length;
         const ids = keys.assign(columns, n, sel);
