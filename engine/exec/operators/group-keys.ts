@@ -76,18 +76,14 @@ export class GroupKeys {
     }
     const byTuple = this.#byTuple;
     const ids = new Int32Array(n);
-    const first = coded[0]!.codes;
-    const second = coded.length > 1 ? coded[1]!.codes : null;
-    const stride = coded.length > 1 ? coded[0]!.dictionary.size : 0;
+    // A row's tuple: its codes folded last column first (the first column varies fastest); one or two columns
+    // (the usual) in loops of their own.
+    const a = coded[0]!.codes;
+    const b = coded.length === 2 ? coded[1]!.codes : null;
+    const stride = coded[0]!.dictionary.size;
     for (let j = 0; j < n; j++) {
       const r = sel === null ? j : sel[j]!;
-      let t: number;
-      if (coded.length === 1) t = first[r]!;
-      else if (coded.length === 2) t = first[r]! + stride * second![r]!;
-      else {
-        t = 0;
-        for (let c = coded.length - 1; c >= 0; c--) t = t * coded[c]!.dictionary.size + coded[c]!.codes[r]!;
-      }
+      const t = b !== null ? a[r]! + stride * b[r]! : coded.length === 1 ? a[r]! : tupleOf(coded, r);
       let id = byTuple[t]!;
       if (id === -1) {
         id = this.#assignRows(keys, 1, Int32Array.of(r))[0]!;
@@ -156,6 +152,13 @@ export class GroupKeys {
     this.#table = table;
     return table.insert(keys, n);
   }
+}
+
+/** Row `r`'s codes folded into one tuple index, last column first. */
+function tupleOf(coded: readonly CodedText[], r: number): number {
+  let t = 0;
+  for (let c = coded.length - 1; c >= 0; c--) t = t * coded[c]!.dictionary.size + coded[c]!.codes[r]!;
+  return t;
 }
 
 /** Key tuples of dictionary codes indexed directly by `#viaDictionaries` (256 KiB of ids). */
