@@ -83,8 +83,25 @@ export function gatherColumns(cols: readonly Column[], indices: Int32Array, n: n
 export function takeRows(col: Column, indices: Int32Array, n: number): Column {
   if (!(col instanceof GatheredColumn)) return take(col, indices, n);
   const at = compose(col.indices, indices, n);
-  return col.padded ? takeOrNull(col.source, at, n) : take(col.source, at, n);
+  return col.padded ? takeOrNull(col.source, at, n) : takeFrom(col.source, at, n);
 }
+
+/**
+ * `take(source, indices, n)`; from a lazily concatenated column not yet copied, and few rows of it (a TopK's
+ * rows of an aggregate's any_value over a join's parts), from the parts themselves: the whole is never built.
+ * Only for one-off takes (`takeRows`): a gathered column read batch after batch (a join's build side) builds the
+ * whole once instead, which costs less than picking from the parts every batch.
+ */
+function takeFrom(source: Column, indices: Int32Array, n: number): Column {
+  if (source instanceof ConcatenatedColumn && n * FEW_ROWS < source.length) {
+    const few = source.takeFew(indices, n);
+    if (few !== null) return few;
+  }
+  return take(source, indices, n);
+}
+
+/** A take of at most 1/FEW_ROWS of a lazily concatenated column reads its parts (`ConcatenatedColumn.takeFew`). */
+const FEW_ROWS = 8;
 
 /** `inner[outer[i]]` for i < n, -1 where `outer[i]` is -1. */
 function compose(inner: Int32Array, outer: Int32Array, n: number): Int32Array {
@@ -130,6 +147,48 @@ class ConcatenatedColumn implements Column {
   #concatenated(): Column {
     this.#whole ??= gatheredNumbers(this.#parts, this.length) ?? concatColumns(this.#parts);
     return this.#whole;
+  }
+
+  /**
+   * Rows `indices[0..n)` (none -1) taken from the parts (each part's rows picked, then put in order), or null
+   * once the whole is built (a plain take is then as cheap).
+   */
+  takeFew(indices: Int32Array, n: number): Column | null {
+    if (this.#whole !== null) return null;
+    const parts = this.#parts;
+    const starts = new Int32Array(parts.length + 1);
+    for (let p = 0; p < parts.length; p++) starts[p + 1] = starts[p]! + parts[p]!.length;
+    const partOf = new Int32Array(n);
+    const counts = new Int32Array(parts.length + 1);
+    for (let i = 0; i < n; i++) {
+      const x = indices[i]!;
+      // The last part starting at or before x.
+      let lo = 0;
+      let hi = parts.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (starts[mid]! <= x) lo = mid;
+        else hi = mid - 1;
+      }
+      partOf[i] = lo;
+      counts[lo + 1]!++;
+    }
+    for (let p = 0; p < parts.length; p++) counts[p + 1]! += counts[p]!;
+    // Rows grouped by part (each part's in output order); `order[i]`: where output row i sits among them.
+    const local = new Int32Array(n);
+    const order = new Int32Array(n);
+    const next = counts.slice(0, parts.length);
+    for (let i = 0; i < n; i++) {
+      const p = partOf[i]!;
+      const at = next[p]!++;
+      local[at] = indices[i]! - starts[p]!;
+      order[i] = at;
+    }
+    const picked = parts
+      .map((c, p) => takeRows(c, local.subarray(counts[p]!, counts[p + 1]!), counts[p + 1]! - counts[p]!))
+      .filter((c) => c.length > 0);
+    if (picked.length === 0) return take(this, indices, 0);
+    return take(concatColumns(picked), order, n);
   }
 
   #codes: CodedText | null | undefined;

@@ -1,9 +1,7 @@
 // Per-group aggregate state: COUNT, SUM (exact for integers and decimals), AVG, MIN, MAX, ANY_VALUE, DISTINCT;
 // the others live in variance-accumulator.ts and string-agg-accumulator.ts.
 import { type Column, constantColumn, MAX_EXACT, makeColumn, narrowExact, strings } from '../../arrow/column.js';
-import { gatherColumns, gatheredFrom, takeRows } from '../../arrow/gathered-column.js';
-import { concatColumns, take } from '../../arrow/kernels/take.js';
-import { takeOrNull } from '../../arrow/kernels/take-or-null.js';
+import { concatLazily, gatherColumns, gatheredFrom, takeRows } from '../../arrow/gathered-column.js';
 import type { AggregateCall } from '../../plan/logical/index.js';
 import type { DataType } from '../../plan/types.js';
 import type { BatchRows } from './batch-rows.js';
@@ -145,30 +143,26 @@ class AnyValueAcc implements Accumulator {
   finish(ngroups: number): Column {
     const parts = this.#parts;
     if (parts.length === 0) return constantColumn(this.type, null, ngroups);
-    // One source (a join's build side, Q10's customer columns): each group's row of it, taken once, in group order.
-    if (parts.every((p) => p.source === parts[0]!.source)) {
-      const at = new Int32Array(ngroups).fill(-1);
-      let taken = 0;
-      for (const { rows, groups } of parts) {
-        for (let j = 0; j < groups.length; j++) at[groups[j]!] = rows === null ? j : rows[j]!;
-        taken += groups.length;
-      }
-      // Gathered, not copied: above a TopK (Q10's 20 of 37k customers) only the rows it keeps are ever copied.
-      return gatherColumns([parts[0]!.source], at, ngroups, taken !== ngroups)[0]!;
+    // Each group's row of the sources (a join's build side, or each probe batch's chunk: Q10's customer columns),
+    // gathered over the sources concatenated lazily: a TopK above (Q10's 20 of 37k customers) copies only the rows
+    // it keeps, from the sources themselves.
+    const sources: Column[] = [];
+    const base = new Map<Column, number>();
+    let length = 0;
+    for (const p of parts) {
+      if (base.has(p.source)) continue;
+      base.set(p.source, length);
+      sources.push(p.source);
+      length += p.source.length;
     }
-    const values = concatColumns(parts.map((p) => (p.rows === null ? p.source : take(p.source, p.rows))));
-    // Where each group's value sits in `values` (-1: none); groups usually took theirs in id order.
     const at = new Int32Array(ngroups).fill(-1);
-    let k = 0;
-    let inOrder = values.length === ngroups;
-    for (const { groups } of parts) {
-      for (let i = 0; i < groups.length; i++, k++) {
-        at[groups[i]!] = k;
-        if (groups[i] !== k) inOrder = false;
-      }
+    let taken = 0;
+    for (const { source, rows, groups } of parts) {
+      const from = base.get(source)!;
+      for (let j = 0; j < groups.length; j++) at[groups[j]!] = from + (rows === null ? j : rows[j]!);
+      taken += groups.length;
     }
-    if (inOrder) return values;
-    return values.length === ngroups ? take(values, at, ngroups) : takeOrNull(values, at, ngroups);
+    return gatherColumns([concatLazily(sources)], at, ngroups, taken !== ngroups)[0]!;
   }
 }
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Column, makeColumn, strings } from '../../../../engine/arrow/column.js';
-import { concatLazily, gatherColumns } from '../../../../engine/arrow/gathered-column.js';
+import { concatLazily, gatherColumns, takeRows } from '../../../../engine/arrow/gathered-column.js';
 import { INT32, UTF8 } from '../../../../engine/plan/types.js';
 
 const ints = (values: (number | null)[]): Column =>
@@ -99,4 +99,40 @@ test('concatLazily over gathered parts copies from their sources: values, NULLs,
   const [fromDoubles] = gatherColumns([doubles], Int32Array.of(1), 1, false);
   const [fromDoubles2] = gatherColumns([doubles], Int32Array.of(0, 1), 2, false);
   assert.deepEqual([...(concatLazily([fromDoubles!, fromDoubles2!]).values as Float64Array)], [2.5, 1.5, 2.5]);
+});
+
+test('takeRows of a few rows gathered over lazily concatenated parts (taken from the parts) equals the rows', () => {
+  const texts = makeColumn(UTF8, ['a', 'bb', 'ccc', 'dddd', 'e'], null, 5);
+  const parts: Column[] = [
+    ints(Array.from({ length: 40 }, (_, i) => (i % 9 === 0 ? null : i))),
+    makeColumn(INT32, new Int32Array(0), null, 0),
+    gatherColumns([ints([100, 101, 102, null])], Int32Array.of(3, 2, 1, 0, 1), 5, false)[0]!,
+    ints(Array.from({ length: 35 }, (_, i) => 200 + i)),
+  ];
+  const all = parts.flatMap(read);
+  const whole = concatLazily(parts);
+  const at = Int32Array.from({ length: 70 }, (_, i) => (i * 37) % all.length);
+  const [gathered] = gatherColumns([whole], at, at.length, false);
+  const pick = Int32Array.of(69, 0, 5, 41, 44, 43, 79 % 70, 12, 12);
+  assert.deepEqual(
+    read(takeRows(gathered!, pick, pick.length)),
+    Array.from(pick, (j) => all[at[j]!]),
+  );
+  // Text parts, rows from both ends, repeated.
+  const textWhole = concatLazily([
+    texts,
+    makeColumn(
+      UTF8,
+      Array.from({ length: 60 }, (_, i) => `t${i}`),
+      null,
+      60,
+    ),
+  ]);
+  const [t] = gatherColumns(
+    [textWhole],
+    Int32Array.from({ length: 65 }, (_, i) => 64 - i),
+    65,
+    false,
+  );
+  assert.deepEqual(strings(takeRows(t!, Int32Array.of(64, 0, 3, 60, 60), 5)), ['a', 't59', 't56', 'e', 'e']);
 });
