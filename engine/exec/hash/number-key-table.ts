@@ -35,6 +35,8 @@ export class NumberKeyTable implements KeyIndex {
   readonly #entries = new NumberStore();
   /** The direct form, or null while hashed. */
   #direct: DirectIds | null = new DirectIds();
+  /** Keys reserved for while direct (`reserve`): the slots' size when the table moves to hashing. */
+  #reserved = 0;
   #slots = emptySlots(0);
   #mask = -1;
   #nullId = -1;
@@ -63,7 +65,11 @@ export class NumberKeyTable implements KeyIndex {
   }
 
   reserve(keys: number): void {
-    if (this.#direct !== null) return;
+    if (this.#direct !== null) {
+      // Kept for the move to slots, if the keys stop fitting a direct array: sized once, not by doublings.
+      this.#reserved = Math.max(this.#reserved, this.#entries.size + keys);
+      return;
+    }
     let slots = this.#mask + 1;
     while ((this.#entries.size + keys) * 2 >= slots) slots *= 2;
     if (slots > this.#mask + 1) this.#grow(slots);
@@ -85,7 +91,10 @@ export class NumberKeyTable implements KeyIndex {
         this.#insertDirect(direct, keys, from, n, out);
         return;
       }
-      this.#toSlots(slotsFor(this.size));
+      // Room for what was reserved while direct, at the load `reserve` keeps (under half): no doublings later.
+      let count = slotsFor(this.size);
+      while (this.#reserved * 2 >= count) count *= 2;
+      this.#toSlots(count);
     }
     this.#insertHashed(keys, from, n, out);
   }

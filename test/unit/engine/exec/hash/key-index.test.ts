@@ -317,6 +317,28 @@ test('number table: hashed keys that fill their range at a doubling move to a di
   for (let id = 0; id < 100; id++) assert.equal(ids[[0, n - 1, null, ...keys].indexOf(out[id]!)], id);
 });
 
+test('number table: room reserved while direct is taken when keys stop fitting a direct array', {
+  timeout: 20_000,
+}, () => {
+  // A join build: a dense first batch (direct), room reserved for the rest, then keys spread too wide.
+  const t = new NumberKeyTable(false);
+  const first = Array.from({ length: 1000 }, (_, i) => i);
+  const firstIds = [...t.insert([ints(first)], first.length)];
+  t.reserve(60_000);
+  const spread = Array.from({ length: 50_000 }, (_, i) => (i * 7919 + 1) * 4096);
+  const batches = [];
+  for (let s = 0; s < spread.length; s += 8192) batches.push(spread.slice(s, s + 8192));
+  const ids = [...firstIds, ...batches.flatMap((b) => [...t.insert([floats(b, INT64)], b.length)])];
+  assert.deepEqual(ids, expectedIds([...first, ...spread]));
+  assert.deepEqual(find(t, floats([999, 4096 * 7920, 4096 * (7919 * 49_999 + 1), 1000, 4095], INT64)), [
+    999,
+    1001,
+    ids[ids.length - 1],
+    -1,
+    -1,
+  ]);
+});
+
 test('number table: int64 beyond 2^53 next to dense keys', () => {
   const t = new NumberKeyTable(true);
   assert.deepEqual(insert(t, ints([4, 5, 4])), [0, 1, 0]);
