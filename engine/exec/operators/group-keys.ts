@@ -10,9 +10,9 @@ import { CodedGroupKeys } from './coded-group-keys.js';
 
 /**
  * Picks its table on the first rows it sees: when some key is text and every text value there is at most two bytes
- * (flags and codes, as in TPC-H q1), `CodedGroupKeys`; otherwise a `KeyIndex`. Longer texts of few distinct values
- * (q16's brands and types) were measured slower coded than in a `KeyIndex`. Either table stays correct whatever
- * later batches hold.
+ * (flags and codes, as in TPC-H q1) or has a table dictionary, `CodedGroupKeys`; otherwise a `KeyIndex`. Longer
+ * texts of few distinct values without a dictionary (q16's brands and types, gathered) were measured slower coded
+ * than in a `KeyIndex`. Either table stays correct whatever later batches hold.
  */
 export class GroupKeys {
   readonly #types: readonly DataType[];
@@ -139,11 +139,18 @@ export class GroupKeys {
 
   /** Codes the first batch; if a text key has a value longer than two bytes there, starts over with a `KeyIndex`. */
   #first(keys: readonly Column[], n: number): Int32Array {
+    // Text with a table dictionary (and no NULL) codes by its dictionary codes, long values or not (Q9's n_name
+    // beside o_year): coded tables are kept for it.
+    const dictionary = (k: Column) => k.valid === null && textCodesOf(k) !== null;
+    const allCoded = keys.every((k) => k.type.id !== 'utf8' || dictionary(k));
     // A long value in the first rows ends the coded attempt anyway: look before coding (q10's names and comments).
-    if (this.#types.some((t) => t.id === 'utf8') && keys.every((k) => k.type.id !== 'utf8' || allShort(k, n))) {
+    if (
+      this.#types.some((t) => t.id === 'utf8') &&
+      (allCoded || keys.every((k) => k.type.id !== 'utf8' || dictionary(k) || allShort(k, n)))
+    ) {
       const coded = new CodedGroupKeys(this.#types);
       const ids = coded.assign(keys, n);
-      if (coded.hasOnlyShortTexts()) {
+      if (allCoded || coded.hasOnlyShortTexts()) {
         this.#table = coded;
         return ids;
       }

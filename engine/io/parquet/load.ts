@@ -20,14 +20,13 @@ export async function loadParquetTable(paths: readonly string[], signal?: AbortS
 }
 
 /**
- * A dictionary for each text column with few distinct values (`encodeDictionary`) and at least four rows per value
- * (a dictionary as long as the column saves nothing); codes and values in shared memory, like the columns.
+ * A dictionary for each text column with few distinct values (`encodeDictionary`), small tables' included (a
+ * nation's names reach GROUP BYs through joins); codes and values in shared memory, like the columns.
  */
 function dictionariesOf(
   fields: MemoryTableData['schema']['fields'],
   chunks: MemoryTableData['chunks'],
 ): (StoredDictionary | null)[] {
-  const rows = chunks.reduce((n, c) => n + c.length, 0);
   return fields.map((f, at) => {
     if (f.type.id !== 'utf8' || chunks.length === 0) return null;
     const d = encodeDictionary(
@@ -35,7 +34,7 @@ function dictionariesOf(
       undefined,
       (n) => new Uint8Array(new SharedArrayBuffer(n)),
     );
-    return d !== null && d.dictionary.size * 4 <= rows ? d : null;
+    return d;
   });
 }
 

@@ -84,6 +84,9 @@ const cases: [string, Value[][][]][] = [
   ['few values first, many later', generate(2, 6, (b, c, r) => from(b === 0 || c === 1 ? SHORT : MANY, r))],
   ['text and a number', generate(2, 4, (_, c, r) => from(c === 0 ? SHORT : NUMBERS, r))],
   ['long values from the start', generate(2, 3, (_, __, r) => from([...SHORT, ...LONG], r))],
+  // With dictionaries, a coded table from the first batch on (its long values coded once each).
+  ['long values from the start, no NULLs', generate(2, 4, (_, __, r) => from([...LONG, ...SHORT], r, 0))],
+  ['long text and a number, no NULLs', generate(2, 4, (_, c, r) => from(c === 0 ? LONG : NUMBERS, r, 0))],
   ['all NULL', generate(2, 2, () => null)],
 ];
 
