@@ -93,7 +93,7 @@ export function takeRows(col: Column, indices: Int32Array, n: number): Column {
  * whole once instead, which costs less than picking from the parts every batch.
  */
 function takeFrom(source: Column, indices: Int32Array, n: number): Column {
-  if (source instanceof ConcatenatedColumn && n * FEW_ROWS < source.length) {
+  if (n > 0 && source instanceof ConcatenatedColumn && n * FEW_ROWS < source.length) {
     const few = source.takeFew(indices, n);
     if (few !== null) return few;
   }
@@ -150,8 +150,8 @@ class ConcatenatedColumn implements Column {
   }
 
   /**
-   * Rows `indices[0..n)` (none -1) taken from the parts (each part's rows picked, then put in order), or null
-   * once the whole is built (a plain take is then as cheap).
+   * Rows `indices[0..n)` (n > 0, none -1) taken from the parts (each part's rows picked, then put in order), or
+   * null once the whole is built (a plain take is then as cheap).
    */
   takeFew(indices: Int32Array, n: number): Column | null {
     if (this.#whole !== null) return null;
@@ -187,7 +187,6 @@ class ConcatenatedColumn implements Column {
     const picked = parts
       .map((c, p) => takeRows(c, local.subarray(counts[p]!, counts[p + 1]!), counts[p + 1]! - counts[p]!))
       .filter((c) => c.length > 0);
-    if (picked.length === 0) return take(this, indices, 0);
     return take(concatColumns(picked), order, n);
   }
 

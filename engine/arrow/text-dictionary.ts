@@ -148,8 +148,7 @@ function codeRows(offsets: Int32Array, src: Uint8Array, n: number, out: Uint8Arr
       out[i] = code;
       continue;
     }
-    const key =
-      length === 0 ? 0 : ((length & 15) | (src[start]! << 4) | ((src[start + length - 1]! & 3) << 12)) & (RECENT - 1);
+    const key = ((length & 15) | (src[start]! << 4) | ((src[start + length - 1]! & 3) << 12)) & (RECENT - 1);
     let code = seen[key]!;
     if (
       code < 0 ||

@@ -137,7 +137,10 @@ export class GroupKeys {
     return ids;
   }
 
-  /** Codes the first batch; if a text key has a value longer than two bytes there, starts over with a `KeyIndex`. */
+  /**
+   * Codes the first batch; if a text key without a dictionary has a value longer than two bytes there, starts over
+   * with a `KeyIndex`.
+   */
   #first(keys: readonly Column[], n: number): Int32Array {
     // Text with a table dictionary (and no NULL) codes by its dictionary codes, long values or not (Q9's n_name
     // beside o_year): coded tables are kept for it.

@@ -29,12 +29,11 @@ function dictionariesOf(
 ): (StoredDictionary | null)[] {
   return fields.map((f, at) => {
     if (f.type.id !== 'utf8' || chunks.length === 0) return null;
-    const d = encodeDictionary(
+    return encodeDictionary(
       chunks.map((c) => c.columns[at]!),
       undefined,
       (n) => new Uint8Array(new SharedArrayBuffer(n)),
     );
-    return d;
   });
 }
 
