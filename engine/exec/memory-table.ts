@@ -1,6 +1,6 @@
 // `createMemoryTable`: a TableProvider over columns held in memory (SharedArrayBuffer-backed when loaded).
 import { type Batch, sliceBatch } from '../arrow/batch.js';
-import { type Column, markSorted, type Utf8Bytes } from '../arrow/column.js';
+import { type Column, isUtf8Bytes, markSorted } from '../arrow/column.js';
 import { attachCodes, sliceCodes, type TextDictionary } from '../arrow/text-dictionary.js';
 import type { TableProvider } from '../catalog.js';
 import { CancelledError } from '../errors.js';
@@ -30,8 +30,11 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
   const { schema, chunks } = data;
   for (const [at, d] of (data.dictionaries ?? []).entries()) {
     if (d === null) continue;
-    for (const [i, chunk] of chunks.entries())
-      attachCodes(chunk.columns[at]!.values as Utf8Bytes, d.dictionary, d.codes[i]!);
+    // Codes for a chunk that does not match it row for row (data put together by hand) are left out.
+    for (const [i, chunk] of chunks.entries()) {
+      const values = chunk.columns[at]?.values;
+      if (d.codes[i]?.length === chunk.length && isUtf8Bytes(values)) attachCodes(values, d.dictionary, d.codes[i]!);
+    }
   }
   const rowCount = chunks.reduce((n, c) => n + c.length, 0);
   const index = new Map(schema.fields.map((f, i) => [f.name, i]));
