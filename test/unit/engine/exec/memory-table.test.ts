@@ -274,7 +274,7 @@ describe('memory table: text dictionaries', () => {
       offsets[i + 1] = offsets[i]! + b.length;
     });
     const out = new Uint8Array(offsets[values.length]!);
-    enc.forEach((b, i) => out.set(b, offsets[i]!));
+    for (const [i, b] of enc.entries()) out.set(b, offsets[i]!);
     return makeColumn(UTF8, { offsets, bytes: out }, null, values.length);
   };
   const dictionary = { values: bytes(['a', 'b', 'c']).values as never, size: 3 };
