@@ -224,6 +224,9 @@ export function compare(op: CmpOp, a: Column, b: Column): Column {
   return makeColumn({ id: 'bool' }, out, valid, n);
 }
 
+/** Relative difference beyond which doubles rounded once (each within 2^-53 of exact) compare as the exact values. */
+const DECISIVE = 2 ** -40;
+
 /**
  * Decimals of different scales, compared exactly without a common-scale cast that could overflow 64 bits:
  * the side with the smaller scale is scaled up, in doubles while exact, else as BigInt.
@@ -242,6 +245,12 @@ function compareDecimalScales(op: CmpOp, a: Column, b: Column, out: Uint8Array, 
       const ps = sa < sb ? p * up : p;
       const qs = sb < sa ? q * up : q;
       if (Math.abs(ps) <= Number.MAX_SAFE_INTEGER && Math.abs(qs) <= Number.MAX_SAFE_INTEGER) {
+        out[i] = cmpOne(op, ps, qs);
+        continue;
+      }
+      // Past 2^53 the scaled side is rounded (by at most 2^-53 of itself), but two sides further apart than that
+      // still order the same way: only near-equal pairs need BigInt (Q11's HAVING, scale 2 against 12).
+      if (Math.abs(ps - qs) > DECISIVE * (Math.abs(ps) + Math.abs(qs))) {
         out[i] = cmpOne(op, ps, qs);
         continue;
       }
