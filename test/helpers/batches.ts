@@ -63,3 +63,20 @@ export function peopleBatch(): Batch {
     column(BOOL, [true, false, null, true, false]),
   ]);
 }
+
+/** Values as UTF-8 bytes with Arrow offsets (how Parquet decoding and accelerated tables hold text). */
+export function utf8Bytes(values: readonly string[]): { offsets: Int32Array; bytes: Uint8Array } {
+  const encoder = new TextEncoder();
+  const encoded = values.map((v) => encoder.encode(v));
+  const offsets = new Int32Array(values.length + 1);
+  for (const [i, b] of encoded.entries()) offsets[i + 1] = offsets[i]! + b.length;
+  const bytes = new Uint8Array(offsets[values.length]!);
+  for (const [i, b] of encoded.entries()) bytes.set(b, offsets[i]!);
+  return { offsets, bytes };
+}
+
+/** A utf8 column over UTF-8 bytes; `null` entries are NULL rows (empty bytes). */
+export function bytesColumn(values: readonly (string | null)[]): Column {
+  const valid = values.includes(null) ? Uint8Array.from(values, (v) => (v === null ? 0 : 1)) : null;
+  return { type: UTF8, values: utf8Bytes(values.map((v) => v ?? '')), valid, length: values.length };
+}

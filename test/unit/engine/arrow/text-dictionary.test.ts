@@ -17,20 +17,8 @@ import { columnIndex, compileExpr } from '../../../../engine/exec/expr/physical-
 import { selectUtf8Literals } from '../../../../engine/exec/expr/utf8-match.js';
 import { col, type Expr, lit } from '../../../../engine/plan/expr/index.js';
 import { BOOL, INT32, UTF8 } from '../../../../engine/plan/types.js';
-import { batchOf, schemaOf } from '../../../helpers/batches.js';
+import { batchOf, bytesColumn, schemaOf } from '../../../helpers/batches.js';
 import { makeRng } from '../../../helpers/gen-data.js';
-
-function bytesColumn(values: readonly (string | null)[]): Column {
-  const encoded = values.map((v) => new TextEncoder().encode(v ?? ''));
-  const offsets = new Int32Array(values.length + 1);
-  encoded.forEach((b, i) => {
-    offsets[i + 1] = offsets[i]! + b.length;
-  });
-  const bytes = new Uint8Array(offsets[values.length]!);
-  for (const [i, b] of encoded.entries()) bytes.set(b, offsets[i]!);
-  const valid = values.includes(null) ? Uint8Array.from(values, (v) => (v === null ? 0 : 1)) : null;
-  return makeColumn(UTF8, { offsets, bytes }, valid, values.length);
-}
 
 /**
  * Values that share a length, a first and a last byte (`xay`/`xby`), one and two bytes long (a direct table), empty,

@@ -14,6 +14,7 @@ import {
 } from '../../../../engine/index.js';
 import { type BinaryOp, col, type Expr, lit } from '../../../../engine/plan/expr/index.js';
 import { BOOL, DATE, type DataType, FLOAT64, INT32, INT64, UTF8 } from '../../../../engine/plan/types.js';
+import { bytesColumn } from '../../../helpers/batches.js';
 import { queryRows } from '../../../helpers/engines.js';
 import { type TestData, writeTestData } from '../../../helpers/gen-data.js';
 
@@ -267,23 +268,13 @@ describe('memory table: binary search inside sorted zones', () => {
 
 describe('memory table: text dictionaries', () => {
   const schema = { fields: [{ name: 's', qualifier: null, type: UTF8, nullable: false }] };
-  const bytes = (values: string[]) => {
-    const enc = values.map((v) => new TextEncoder().encode(v));
-    const offsets = new Int32Array(values.length + 1);
-    enc.forEach((b, i) => {
-      offsets[i + 1] = offsets[i]! + b.length;
-    });
-    const out = new Uint8Array(offsets[values.length]!);
-    for (const [i, b] of enc.entries()) out.set(b, offsets[i]!);
-    return makeColumn(UTF8, { offsets, bytes: out }, null, values.length);
-  };
-  const dictionary = { values: bytes(['a', 'b', 'c']).values as never, size: 3 };
+  const dictionary = { values: bytesColumn(['a', 'b', 'c']).values as never, size: 3 };
   /** Rows matching IN ('a', 'c') in a fresh table (codes attach to its own column objects) given `codes`. */
   const count = async (codes: Uint8Array[]) => {
     const chunks = [
       ['a', 'b', 'a'],
       ['b', 'c', 'c'],
-    ].map((v) => ({ length: v.length, columns: [bytes(v)] }));
+    ].map((v) => ({ length: v.length, columns: [bytesColumn(v)] }));
     const t = createMemoryTable({ schema, chunks, dictionaries: [{ dictionary, codes }] });
     const engine = createEngine({ catalog: createMapCatalog(new Map([['t', t]])) });
     return (await queryRows(engine, "SELECT count(*) FROM t WHERE s IN ('a', 'c')")).rows;

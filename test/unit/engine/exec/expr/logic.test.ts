@@ -6,6 +6,7 @@ import { type Column, makeColumn } from '../../../../../engine/arrow/column.js';
 import { and, or } from '../../../../../engine/exec/expr/logic.js';
 import { matchUtf8Literals, selectUtf8Literals } from '../../../../../engine/exec/expr/utf8-match.js';
 import { BOOL, UTF8 } from '../../../../../engine/plan/types.js';
+import { utf8Bytes } from '../../../../helpers/batches.js';
 import { makeRng } from '../../../../helpers/gen-data.js';
 
 type Tri = boolean | null;
@@ -69,18 +70,6 @@ test('AND / OR with the NULL type', () => {
   assert.deepEqual(read(and(nulls, bools)), [null, false]);
   assert.deepEqual(read(or(bools, nulls)), [true, null]);
 });
-
-/** Values as UTF-8 bytes with Arrow offsets. */
-function utf8Bytes(values: readonly string[]): { offsets: Int32Array; bytes: Uint8Array } {
-  const encoded = values.map((v) => new TextEncoder().encode(v));
-  const offsets = new Int32Array(values.length + 1);
-  encoded.forEach((b, i) => {
-    offsets[i + 1] = offsets[i]! + b.length;
-  });
-  const bytes = new Uint8Array(offsets[values.length]!);
-  for (const [i, b] of encoded.entries()) bytes.set(b, offsets[i]!);
-  return { offsets, bytes };
-}
 
 test('matchUtf8Literals equals string equality: lengths, empty text, non-ASCII, shared prefixes', () => {
   const rnd = makeRng(5);
