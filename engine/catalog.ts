@@ -1,5 +1,6 @@
 // Interfaces between the engine and whatever owns tables: `Catalog` resolves names, `TableProvider` scans.
 import type { Batch } from './arrow/batch.js';
+import type { MemoryTableData } from './exec/memory-table.js';
 import type { Expr } from './plan/expr/index.js';
 import type { Schema } from './plan/types.js';
 
@@ -18,7 +19,10 @@ export interface TableStatistics {
   readonly unique?: (column: string) => boolean;
 }
 
-/** What a scan asks of a provider; everything here is a hint the provider may use to read less. */
+/**
+ * What a scan asks of a provider; `columns`, `filters` and `limit` are hints the provider may use to read less,
+ * `partition` is not.
+ */
 export interface ScanRequest {
   /** Names of the columns to produce, in this order. */
   readonly columns: readonly string[];
@@ -29,6 +33,18 @@ export interface ScanRequest {
   readonly filters: readonly Expr[];
   /** Stop after this many rows (only set when no filter remains above the scan). */
   readonly limit: number | null;
+  /**
+   * Produce only partition `index` of `count` (a parallel aggregate's share of the rows): the partitions of one
+   * table are disjoint and together hold every row. Only asked of providers that return `shared()`.
+   */
+  readonly partition?: { readonly index: number; readonly count: number };
+}
+
+/** A table another thread rebuilds without copying: its columns live in SharedArrayBuffers. */
+export interface SharedTable {
+  /** Identifies these exact rows (a refreshed table gets a new id), so a thread builds each table once. */
+  readonly id: string;
+  readonly data: MemoryTableData;
 }
 
 export interface TableProvider {
@@ -41,6 +57,8 @@ export interface TableProvider {
   scan(request: ScanRequest, signal: AbortSignal): AsyncIterable<Batch>;
   /** One line of detail for EXPLAIN, e.g. `files=2 row_groups=3/8`. */
   explainScan(request: ScanRequest): Promise<string>;
+  /** The table as another thread can rebuild it, or null / absent when it cannot (a parallel plan skips it). */
+  shared?(): SharedTable | null;
 }
 
 export interface Catalog {

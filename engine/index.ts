@@ -2,14 +2,16 @@
 import { type Batch, makeBatch } from './arrow/batch.js';
 import { makeColumn } from './arrow/column.js';
 import type { Catalog } from './catalog.js';
-import { evaluateConstant, executePlan } from './exec/execute.js';
-import { optimize } from './optimize/optimizer.js';
+import { executePlan } from './exec/execute.js';
+import { defaultParallelThreads, sharedExecPool } from './exec/parallel/exec-pool.js';
+import { type NamedSharedTable, partitionScan, planNodes, sharedTables } from './exec/parallel/fragment.js';
+import type { ParallelPlanning } from './exec/plan-physical.js';
 import { explainLines } from './plan/explain.js';
 import { type LogicalPlan, planChildren, type Scan } from './plan/logical/index.js';
 import type { Schema } from './plan/types.js';
-import { type CachedPlan, PLAN_CACHE_ENTRIES, PlanCache, planKey, recordingCatalog } from './plan-cache.js';
-import { parseSql } from './sql/parse.js';
-import { type ParamValues, sqlToPlan } from './sql/sql-to-plan.js';
+import { type CachedPlan, PLAN_CACHE_ENTRIES } from './plan-cache.js';
+import { StatementPlanner } from './plan-statement.js';
+import type { ParamValues } from './sql/sql-to-plan.js';
 
 export type { Batch } from './arrow/batch.js';
 export type { Column, Utf8Bytes } from './arrow/column.js';
@@ -63,7 +65,17 @@ export interface EngineOptions {
   readonly catalog: Catalog;
   /** Plans kept for repeated statements; 0 turns the plan cache off. Default `PLAN_CACHE_ENTRIES`. */
   readonly planCacheEntries?: number;
+  /**
+   * Parallel aggregates: `threads` helper threads (default `FLOE_PARALLEL_THREADS`, else one per core but one;
+   * 0 = off) split an aggregate over an accelerated table of at least `minRows` rows (default
+   * `PARALLEL_MIN_ROWS`). `takeBack` (default true): when this thread's partition is done, it runs the ones no
+   * helper has started; false makes it wait for the helpers (tests, so that helpers always run partitions).
+   */
+  readonly parallel?: { readonly threads?: number; readonly minRows?: number; readonly takeBack?: boolean };
 }
+
+/** Tables smaller than this are aggregated on one thread: splitting them costs more than it saves. */
+export const PARALLEL_MIN_ROWS = 1 << 20;
 
 /**
  * An engine over `catalog`. Repeated statements (same text, parameter values and disabled rules) reuse their
@@ -72,67 +84,88 @@ export interface EngineOptions {
  */
 export function createEngine(options: EngineOptions): Engine {
   const { catalog } = options;
-  const capacity = options.planCacheEntries ?? PLAN_CACHE_ENTRIES;
-  const cache = capacity > 0 ? new PlanCache(capacity) : null;
-  const plan = (sql: string, opts: ExecuteOptions): CachedPlan => {
-    const key = cache && planKey(sql, opts.params, opts.disabledRules ?? []);
-    const hit = key === null ? undefined : cache?.get(key, catalog);
-    if (hit) return hit;
-    const made = makePlan(sql, opts, catalog);
-    if (key !== null) cache?.set(key, made);
-    return made;
+  const planner = new StatementPlanner(options.planCacheEntries ?? PLAN_CACHE_ENTRIES);
+  const plan = (sql: string, opts: ExecuteOptions): CachedPlan => planner.plan(sql, opts, catalog);
+  const threads = options.parallel?.threads ?? defaultParallelThreads();
+  const minRows = options.parallel?.minRows ?? PARALLEL_MIN_ROWS;
+  const explain = async ({ plan: p, lookups }: CachedPlan) => {
+    const split = threads > 0 && sharedTables(lookups) !== null ? splitScans(p, catalog, minRows) : new Set<Scan>();
+    return explainLines(p, await scanDetails(p, catalog, split, threads + 1));
   };
-  const explain = async (p: LogicalPlan) => explainLines(p, await scanDetails(p, catalog));
   return {
     async execute(sql, opts = {}) {
       const signal = opts.signal ?? new AbortController().signal;
-      const { explain: isExplain, plan: p, tables, readOnly } = plan(sql, opts);
-      if (isExplain) return textResult('plan', await explain(p), tables);
-      return { ...executePlan(p, { catalog, signal }), tables, readOnly };
+      const planned = plan(sql, opts);
+      const { explain: isExplain, plan: p, tables, readOnly } = planned;
+      if (isExplain) return textResult('plan', await explain(planned), tables);
+      const takeBack = options.parallel?.takeBack ?? true;
+      const parallel = threads > 0 ? parallelPlanning(planned, sql, opts, threads, minRows, takeBack) : undefined;
+      return { ...executePlan(p, { catalog, signal, parallel }), tables, readOnly };
     },
     async explain(sql, opts = {}) {
-      return explain(plan(sql, opts).plan);
+      return explain(plan(sql, opts));
     },
     get cachedPlans() {
-      return cache?.size ?? 0;
+      return planner.size;
     },
   };
 }
 
-/** Parses, binds and optimizes one statement, recording the catalog lookups it made. */
-function makePlan(sql: string, opts: ExecuteOptions, catalog: Catalog): CachedPlan {
-  const recorder = recordingCatalog(catalog);
-  const seen = recorder.catalog;
-  const statement = parseSql(sql);
-  const logical = sqlToPlan(statement.ast, { catalog: seen, params: opts.params });
-  const optimized = optimize(logical, {
-    disabled: opts.disabledRules ?? [],
-    evaluateConstant,
-    tableRows: (t) => seen.table(t)?.statistics().rowCount ?? null,
-    columnDistinct: (t, c) => seen.table(t)?.statistics().distinctCount?.(c) ?? null,
-    columnUnique: (t, c) => seen.table(t)?.statistics().unique?.(c) ?? false,
-  });
-  const tables = new Set<string>();
-  for (const [name, provider] of recorder.lookups) if (provider !== undefined) tables.add(name.toLowerCase());
+/** What the physical planner needs to split an aggregate of `planned` across `threads` helper threads. */
+function parallelPlanning(
+  planned: CachedPlan,
+  sql: string,
+  opts: ExecuteOptions,
+  threads: number,
+  minRows: number,
+  takeBack: boolean,
+): ParallelPlanning {
+  let nodes: Map<LogicalPlan, number> | undefined;
+  let tables: readonly NamedSharedTable[] | null | undefined;
   return {
-    plan: optimized,
-    explain: statement.explain,
-    readOnly: statement.explain || statement.ast?.type === 'select',
-    tables: [...tables].sort(),
-    lookups: recorder.lookups,
-    tableNames: recorder.tableNames(),
+    pool: sharedExecPool(threads),
+    minRows,
+    takeBack,
+    statement: { sql, params: opts.params, disabledRules: opts.disabledRules },
+    nodeIndex: (p) => {
+      nodes ??= new Map(planNodes(planned.plan).map((n, i) => [n, i]));
+      return nodes.get(p);
+    },
+    tables: () => {
+      if (tables === undefined) tables = sharedTables(planned.lookups);
+      return tables;
+    },
   };
 }
 
-/** Provider facts for each scan of the plan (files, row groups kept after pruning). */
-async function scanDetails(plan: LogicalPlan, catalog: Catalog): Promise<Map<Scan, string>> {
+/** The scans whose rows parallel aggregates split (`partitionScan`). */
+function splitScans(plan: LogicalPlan, catalog: Catalog, minRows: number): Set<Scan> {
+  const out = new Set<Scan>();
+  for (const p of planNodes(plan)) {
+    const scan = p.kind === 'aggregate' ? partitionScan(p, catalog, minRows) : null;
+    if (scan !== null) out.add(scan);
+  }
+  return out;
+}
+
+/**
+ * Provider facts for each scan of the plan (files, row groups kept after pruning), and `partitions=N` on a scan
+ * split across N threads.
+ */
+async function scanDetails(
+  plan: LogicalPlan,
+  catalog: Catalog,
+  split: ReadonlySet<Scan>,
+  parts: number,
+): Promise<Map<Scan, string>> {
   const out = new Map<Scan, string>();
   const visit = async (p: LogicalPlan): Promise<void> => {
     if (p.kind === 'scan') {
       const provider = catalog.table(p.table);
       if (provider) {
         const filters = p.filters;
-        out.set(p, await provider.explainScan({ columns: p.columns ?? [], filters, limit: p.limit }));
+        const detail = await provider.explainScan({ columns: p.columns ?? [], filters, limit: p.limit });
+        out.set(p, split.has(p) ? `${detail} partitions=${parts}` : detail);
       }
     }
     if (p.kind === 'cte_scan') await visit(p.plan);

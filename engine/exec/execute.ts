@@ -6,16 +6,19 @@ import type { Expr, LiteralExpr, LiteralValue } from '../plan/expr/index.js';
 import type { LogicalPlan } from '../plan/logical/index.js';
 import type { ExecContext } from './context.js';
 import { compileExpr } from './expr/physical-expr.js';
-import { planPhysical } from './plan-physical.js';
+import { type ParallelPlanning, planPhysical } from './plan-physical.js';
 
 export interface ExecuteResult {
   readonly schema: LogicalPlan['schema'];
   readonly batches: AsyncIterable<Batch>;
 }
 
-export function executePlan(plan: LogicalPlan, ctx: { catalog: Catalog; signal: AbortSignal }): ExecuteResult {
-  const root = planPhysical(plan, { catalog: ctx.catalog, ctes: new Map() });
-  const execCtx: ExecContext = ctx;
+export function executePlan(
+  plan: LogicalPlan,
+  ctx: { catalog: Catalog; signal: AbortSignal; parallel?: ParallelPlanning },
+): ExecuteResult {
+  const root = planPhysical(plan, { catalog: ctx.catalog, ctes: new Map(), parallel: ctx.parallel });
+  const execCtx: ExecContext = { catalog: ctx.catalog, signal: ctx.signal };
   return {
     schema: plan.schema,
     batches: { [Symbol.asyncIterator]: () => root.execute(execCtx)[Symbol.asyncIterator]() },

@@ -1,8 +1,9 @@
 // `createMemoryTable`: a TableProvider over columns held in memory (SharedArrayBuffer-backed when loaded).
+import { randomUUID } from 'node:crypto';
 import { type Batch, sliceBatch } from '../arrow/batch.js';
 import { type Column, isUtf8Bytes, markSorted } from '../arrow/column.js';
 import { attachCodes, sliceCodes, type TextDictionary } from '../arrow/text-dictionary.js';
-import type { TableProvider } from '../catalog.js';
+import type { ScanRequest, SharedTable, TableProvider } from '../catalog.js';
 import { CancelledError } from '../errors.js';
 import type { ColumnStats } from '../io/parquet/footer.js';
 import { mayMatch } from '../io/parquet/prune.js';
@@ -41,6 +42,7 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
   const ranges = new Map<string, number | null>();
   const keys = new Map<string, boolean>();
   const zones = new ZoneMaps(data, index);
+  let shared: SharedTable | null | undefined;
   /** Per column, per chunk: whether its values were checked for order (and marked when sorted: `markSorted`). */
   const ordered = schema.fields.map(() => new Uint8Array(chunks.length));
   const checkOrder = (chunk: number, at: number): void => {
@@ -59,7 +61,8 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
     kind: 'memory',
     statistics: () => ({
       rowCount,
-      distinctCount: (c) => rangeOf(c),
+      // A coded text column holds at most its dictionary's values and NULL.
+      distinctCount: (c) => rangeOf(c) ?? dictionarySize(data, index.get(c)),
       unique: (c) => {
         if (!keys.has(c)) keys.set(c, isKey(chunks, index.get(c), rangeOf(c)));
         return keys.get(c)!;
@@ -71,6 +74,10 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
         ? `chunks=${kept}/${chunks.length} rows=${rowCount}`
         : `chunks=${chunks.length} rows=${rowCount}`;
     },
+    shared() {
+      shared ??= inSharedMemory(data) ? { id: randomUUID(), data } : null;
+      return shared;
+    },
     async *scan(req, signal) {
       const cols = req.columns.map((c) => index.get(c)!);
       const out: Schema = { fields: cols.map((i) => schema.fields[i]!) };
@@ -79,7 +86,7 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
       for (const [at, chunk] of chunks.entries()) {
         if (left <= 0) return;
         if (signal.aborted) throw new CancelledError();
-        for (const [start, end] of pruner.ranges(at)) {
+        for (const [start, end] of partitionOf(pruner.ranges(at), chunk.length, req.partition)) {
           const whole: Batch = {
             schema: out,
             columns: cols.map((i) => {
@@ -94,6 +101,47 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
       }
     },
   };
+}
+
+function dictionarySize(data: MemoryTableData, at: number | undefined): number | null {
+  const d = at === undefined ? null : data.dictionaries?.[at];
+  return d == null ? null : d.dictionary.size + 1;
+}
+
+/**
+ * The parts of `ranges` (rows of one chunk) in the partition: each chunk's rows are split into `count` runs of
+ * consecutive rows, run `index` being the partition's, so every partition reads a share of every chunk.
+ */
+function* partitionOf(
+  ranges: Iterable<[number, number]>,
+  length: number,
+  partition: ScanRequest['partition'],
+): Iterable<[number, number]> {
+  if (partition === undefined) {
+    yield* ranges;
+    return;
+  }
+  const lo = Math.floor((length * partition.index) / partition.count);
+  const hi = Math.floor((length * (partition.index + 1)) / partition.count);
+  for (const [start, end] of ranges) {
+    const s = Math.max(start, lo);
+    const e = Math.min(end, hi);
+    if (s < e) yield [s, e];
+  }
+}
+
+/** Whether every buffer behind the table's columns is a SharedArrayBuffer (other threads then read, not copy). */
+function inSharedMemory(data: MemoryTableData): boolean {
+  const shared = (a: ArrayBufferView | null) => a === null || a.buffer instanceof SharedArrayBuffer;
+  return data.chunks.every((chunk) =>
+    chunk.columns.every((c) => {
+      const v = c.values;
+      if (!shared(c.valid)) return false;
+      if (v === null) return true;
+      if (Array.isArray(v)) return false;
+      return 'offsets' in v ? shared(v.offsets) && shared(v.bytes) : shared(v);
+    }),
+  );
 }
 
 /** Rows per zone: the unit a pushed filter skips inside a chunk (a point lookup reads one zone, not the chunk). */

@@ -11,8 +11,9 @@ import {
   splitConjuncts,
   transformExpr,
 } from '../plan/expr/index.js';
-import type { Join, LogicalPlan } from '../plan/logical/index.js';
+import type { Aggregate, Join, LogicalPlan, Scan } from '../plan/logical/index.js';
 import { type Schema, sameType } from '../plan/types.js';
+import type { StatementOptions } from '../plan-statement.js';
 import type { ExecContext } from './context.js';
 import {
   applyFilters,
@@ -48,10 +49,31 @@ import { SortExec } from './operators/sort-exec.js';
 import { UnionExec } from './operators/union-exec.js';
 import { ValuesExec } from './operators/values-exec.js';
 import { planWindow } from './operators/window-exec.js';
+import type { ExecPool } from './parallel/exec-pool.js';
+import { finishAverages } from './parallel/finish-averages.js';
+import { mergeCall, type NamedSharedTable, partialAggregate, partitionScan } from './parallel/fragment.js';
+import { ParallelAggregateExec } from './parallel/parallel-aggregate-exec.js';
 
 /** Planning state: the catalog, and one shared computation per multiply-referenced CTE. */
 export interface PhysicalPlanContext extends Pick<ExecContext, 'catalog'> {
   readonly ctes: Map<number, SharedResult>;
+  /** Set when aggregates may run in parallel (a statement's coordinating thread). */
+  readonly parallel?: ParallelPlanning;
+  /** The scan whose rows are split, and the partition planned (a partial aggregate's subtree). */
+  readonly partition?: { readonly scan: Scan; readonly index: number; readonly count: number };
+}
+
+/** What a parallel aggregate needs from the statement being run. */
+export interface ParallelPlanning {
+  readonly pool: ExecPool;
+  readonly minRows: number;
+  /** Whether this thread runs the partitions no helper has started (`EngineOptions.parallel`). */
+  readonly takeBack: boolean;
+  readonly statement: { readonly sql: string } & StatementOptions;
+  /** The node's position in `planNodes` of the statement's plan. */
+  nodeIndex(p: LogicalPlan): number | undefined;
+  /** The statement's tables as helpers rebuild them; null when one cannot be shared. */
+  tables(): readonly NamedSharedTable[] | null;
 }
 
 /** Plans `p`; `filters` are dynamic join filters from a join above, placed as low in `p` as they can go. */
@@ -79,7 +101,9 @@ function planNode(
       if (!provider) throw new PlanError(`table "${p.table}" does not exist`);
       const columns = p.columns ?? p.tableSchema.fields.map((f) => f.name);
       const filters = p.filters.map(unqualify);
-      return new ScanExec(provider, { columns, filters, limit: p.limit }, p.schema);
+      const part = ctx.partition?.scan === p ? ctx.partition : undefined;
+      const partition = part && { index: part.index, count: part.count };
+      return new ScanExec(provider, { columns, filters, limit: p.limit, partition }, p.schema);
     }
     case 'values':
       return new ValuesExec(
@@ -99,20 +123,12 @@ function planNode(
       );
     }
     case 'aggregate': {
-      const child = input(0, p.input);
-      const shared = new Map<string, PhysicalExpr>();
-      const groupBy = p.groupBy.map((e) => compileExpr(e, child.schema, shared));
-      const aggs = p.aggregates.map((call) => ({
-        call,
-        arg: call.args[0] ? compileExpr(call.args[0], child.schema, shared) : null,
-        extra: call.args.slice(1).map((e) => compileExpr(e, child.schema)),
-        filter: call.filter ? compileExpr(call.filter, child.schema) : null,
-      }));
-      // An aggregate may read its filter's selection when nothing it evaluates can raise on a dropped row.
-      const readsSelections =
-        p.aggregates.every((a) => a.filter === null && a.args.length <= 1 && !a.distinct) &&
-        ![...p.groupBy, ...p.aggregates.flatMap((a) => a.args)].some(mayRaiseOnRows);
-      return new HashAggregateExec(child, groupBy, aggs, p.schema, p.groupingSets ?? null, readsSelections);
+      const par = ctx.parallel;
+      const scan = par !== undefined ? partitionScan(p, ctx.catalog, par.minRows) : null;
+      const node = scan !== null ? par?.nodeIndex(p) : undefined;
+      if (par !== undefined && scan !== null && node !== undefined && par.tables() !== null)
+        return planParallelAggregate(p, scan, node, par, ctx, below[0] ?? NO_FILTERS);
+      return planAggregate(p, input(0, p.input));
     }
     case 'sort': {
       const child = input(0, p.input);
@@ -147,6 +163,58 @@ function planNode(
     default:
       throw new InternalError(`no physical operator for ${(p as LogicalPlan).kind}`);
   }
+}
+
+function planAggregate(p: Aggregate, child: PhysicalOperator): PhysicalOperator {
+  const shared = new Map<string, PhysicalExpr>();
+  const groupBy = p.groupBy.map((e) => compileExpr(e, child.schema, shared));
+  const aggs = p.aggregates.map((call) => ({
+    call,
+    arg: call.args[0] ? compileExpr(call.args[0], child.schema, shared) : null,
+    extra: call.args.slice(1).map((e) => compileExpr(e, child.schema)),
+    filter: call.filter ? compileExpr(call.filter, child.schema) : null,
+  }));
+  // An aggregate may read its filter's selection when nothing it evaluates can raise on a dropped row.
+  const readsSelections =
+    p.aggregates.every((a) => a.filter === null && a.args.length <= 1 && !a.distinct) &&
+    ![...p.groupBy, ...p.aggregates.flatMap((a) => a.args)].some(mayRaiseOnRows);
+  return new HashAggregateExec(child, groupBy, aggs, p.schema, p.groupingSets ?? null, readsSelections);
+}
+
+/**
+ * `p` split by the rows of `scan`: one partition per helper thread plus this thread's; each partial aggregate has
+ * `p`'s own schema, and the final one folds them (`mergeCall`).
+ */
+function planParallelAggregate(
+  p: Aggregate,
+  scan: Scan,
+  node: number,
+  par: ParallelPlanning,
+  ctx: PhysicalPlanContext,
+  filters: readonly PendingFilter[],
+): PhysicalOperator {
+  const parts = par.pool.threads + 1;
+  const partial = partialAggregate(p);
+  const local = (index: number) => {
+    const partition = { scan, index, count: parts };
+    return planAggregate(partial, planPhysical(p.input, { ...ctx, parallel: undefined, partition }, filters));
+  };
+  const g = p.groupBy.length;
+  const column = (i: number): PhysicalExpr => ({ evaluate: (b) => b.columns[i]! });
+  const final = (partials: PhysicalOperator) => {
+    const merged = new HashAggregateExec(
+      partials,
+      p.groupBy.map((_, i) => column(i)),
+      partial.aggregates.map((call, j) => ({ call: mergeCall(call), arg: column(g + j), extra: [], filter: null })),
+      partial.schema,
+      null,
+      false,
+    );
+    return partial === p ? merged : new ProjectExec(merged, finishAverages(p, g), p.schema);
+  };
+  const task = { ...par.statement, node, parts, minRows: par.minRows, tables: par.tables()! };
+  const spec = { local, final, task, pool: par.pool, partialSchema: partial.schema, takeBack: par.takeBack };
+  return new ParallelAggregateExec(spec, p.schema);
 }
 
 /** Equalities between one side and the other become hash keys; the rest of the condition is checked per pair. */

@@ -19,18 +19,28 @@ export interface TestEngines {
   readonly file: Engine;
   /** `loadParquetTable` + `createMemoryTable`: the accelerated path. */
   readonly memory: Engine;
+  /**
+   * The memory tables with every eligible aggregate split with a helper thread (`minRows` 1; the helper always
+   * runs its partition), when asked for: the partial aggregates, merged, must equal the one-thread answer.
+   */
+  readonly parallel?: Engine;
 }
 
-export async function createTestEngines(data: TestData): Promise<TestEngines> {
+/** `parallel`: add the `parallel` engine (the differential suites do). */
+export async function createTestEngines(data: TestData, opts: { parallel?: boolean } = {}): Promise<TestEngines> {
   const fileTables = new Map<string, TableProvider>();
   const memoryTables = new Map<string, TableProvider>();
   for (const [name, paths] of data.tables) {
     fileTables.set(name, await createParquetTable(paths));
     memoryTables.set(name, createMemoryTable(await loadParquetTable(paths)));
   }
-  const engine = (tables: Map<string, TableProvider>) =>
-    createEngine({ catalog: createMapCatalog(tables) satisfies Catalog });
-  return { file: engine(fileTables), memory: engine(memoryTables) };
+  const engine = (tables: Map<string, TableProvider>, threads = 0) =>
+    createEngine({
+      catalog: createMapCatalog(tables) satisfies Catalog,
+      parallel: { threads, minRows: 1, takeBack: false },
+    });
+  const engines = { file: engine(fileTables), memory: engine(memoryTables) };
+  return opts.parallel ? { ...engines, parallel: engine(memoryTables, 1) } : engines;
 }
 
 export interface ResultRows {

@@ -1,0 +1,143 @@
+// Which aggregates run in parallel, and over which scan: an aggregate over one large accelerated table (through
+// filters and projections, no join: every partition would rebuild a join's build side, which measured slower
+// than one thread) whose groups are few, and whose calls merge (SUM, COUNT, MIN, MAX, ANY_VALUE, AVG as a sum
+// and a count: a partial result per partition, folded again). The same rules run on the coordinating thread and
+// on the helpers, over the same optimized plan.
+import type { Catalog, SharedTable, TableProvider } from '../../catalog.js';
+import type { Aggregate, AggregateCall, LogicalPlan, Scan } from '../../plan/logical/index.js';
+import { planChildren } from '../../plan/logical/index.js';
+import { type DataType, fieldIndex } from '../../plan/types.js';
+
+/** Aggregate calls whose partial results fold with another aggregate (see `partialCalls` and `mergeCall`). */
+const MERGEABLE = new Set(['sum', 'count', 'min', 'max', 'any_value', 'avg']);
+
+/**
+ * Groups a partial aggregate may hold: the final aggregate hashes every partition's groups again, which costs
+ * about what splitting saves once partitions hold a large share of the rows as groups (TPC-H q18's per-order sums).
+ */
+export const MAX_PARTIAL_GROUPS = 1 << 16;
+
+const INT64: DataType = { id: 'int64' };
+
+/** Nodes in a fixed order (depth first, a CTE's body where it is read): helpers find a node by its position. */
+export function planNodes(root: LogicalPlan): LogicalPlan[] {
+  const out: LogicalPlan[] = [];
+  const seen = new Set<LogicalPlan>();
+  const visit = (p: LogicalPlan): void => {
+    if (seen.has(p)) return;
+    seen.add(p);
+    out.push(p);
+    if (p.kind === 'cte_scan') visit(p.plan);
+    for (const c of planChildren(p)) visit(c);
+  };
+  visit(root);
+  return out;
+}
+
+/** Whether every call of `agg` merges and the aggregate has no grouping sets. */
+export function mergeable(agg: Aggregate): boolean {
+  return (
+    agg.groupingSets === undefined &&
+    agg.aggregates.every((a) => MERGEABLE.has(a.fn) && !a.distinct && a.args.length <= 1)
+  );
+}
+
+/**
+ * The aggregate each partition runs: `agg` with every AVG split into a SUM and a COUNT of its argument (named
+ * `name#sum`, `name#count`), the other calls as they are.
+ */
+export function partialAggregate(agg: Aggregate): Aggregate {
+  if (!agg.aggregates.some((a) => a.fn === 'avg')) return agg;
+  const calls = partialCalls(agg.aggregates);
+  const g = agg.groupBy.length;
+  const fields = [
+    ...agg.schema.fields.slice(0, g),
+    ...calls.map((c) => ({ name: c.name, qualifier: null, type: c.type, nullable: true })),
+  ];
+  return { ...agg, aggregates: calls, schema: { fields } };
+}
+
+function partialCalls(calls: readonly AggregateCall[]): AggregateCall[] {
+  return calls.flatMap((c): AggregateCall[] => {
+    if (c.fn !== 'avg') return [c];
+    const t = c.args[0]!.type;
+    const sumType: DataType = t.id === 'decimal' ? { id: 'decimal', precision: 38, scale: t.scale } : sumTypeOf(t);
+    return [
+      { ...c, fn: 'sum', type: sumType, name: `${c.name}#sum` },
+      { ...c, fn: 'count', type: INT64, name: `${c.name}#count` },
+    ];
+  });
+}
+
+/** SUM's result type for a non-decimal argument (`aggregateType`): integers add as int64, the rest as double. */
+function sumTypeOf(t: DataType): DataType {
+  return t.id === 'int32' || t.id === 'int64' ? INT64 : { id: 'float64' };
+}
+
+/**
+ * The call that folds a partial result of `call` (read from a column of the partial aggregate's output, typed as
+ * the call's result): SUM and COUNT add, MIN, MAX and ANY_VALUE take theirs again.
+ */
+export function mergeCall(call: AggregateCall): AggregateCall {
+  const fn = call.fn === 'count' ? 'sum' : call.fn;
+  const arg = { kind: 'column', qualifier: null, name: call.name, type: call.type } as const;
+  return { fn, args: [arg], distinct: false, filter: null, type: call.type, name: call.name };
+}
+
+/**
+ * The scan whose rows are split across threads for `agg`, or null: a scan of a shareable table with at least
+ * `minRows` rows under the aggregate's filters and projections, when the aggregate's calls merge and its groups
+ * are known to be at most MAX_PARTIAL_GROUPS (the product of its key columns' distinct counts).
+ */
+export function partitionScan(agg: Aggregate, catalog: Catalog, minRows: number): Scan | null {
+  if (!mergeable(agg)) return null;
+  let p = agg.input;
+  while (p.kind === 'filter' || p.kind === 'project') p = p.input;
+  if (p.kind !== 'scan' || p.limit !== null) return null;
+  const table = catalog.table(p.table);
+  if (table?.shared?.() == null || (table.statistics().rowCount ?? 0) < minRows) return null;
+  let groups = 1;
+  for (const key of agg.groupBy) {
+    const column = key.kind === 'column' ? scanColumn(agg.input, key.qualifier, key.name) : null;
+    groups *= column === null ? Number.POSITIVE_INFINITY : (table.statistics().distinctCount?.(column) ?? Infinity);
+  }
+  return groups <= MAX_PARTIAL_GROUPS ? p : null;
+}
+
+/** The table column a column of `p` (filters and projections over a scan) reads, or null when it is computed. */
+function scanColumn(p: LogicalPlan, qualifier: string | null, name: string): string | null {
+  const at = fieldIndex(p.schema, qualifier, name);
+  if (at < 0) return null;
+  switch (p.kind) {
+    case 'scan':
+      return p.schema.fields[at]!.name;
+    case 'filter':
+      return scanColumn(p.input, qualifier, name);
+    case 'project': {
+      const e = p.exprs[at];
+      return e?.kind === 'column' ? scanColumn(p.input, e.qualifier, e.name) : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** A table as a helper thread registers it: under the name the plan looked it up by. */
+export interface NamedSharedTable extends SharedTable {
+  readonly name: string;
+}
+
+/**
+ * The tables the statement's planning looked up (names that resolved to nothing are left out: they resolve to
+ * nothing on the helper either), or null when one of them cannot be shared.
+ */
+export function sharedTables(lookups: ReadonlyMap<string, TableProvider | undefined>): NamedSharedTable[] | null {
+  const out: NamedSharedTable[] = [];
+  for (const [name, provider] of lookups) {
+    if (provider === undefined) continue;
+    const shared = provider.shared?.();
+    if (shared == null) return null;
+    out.push({ ...shared, name });
+  }
+  return out;
+}

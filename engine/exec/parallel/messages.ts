@@ -1,0 +1,63 @@
+// What the coordinating thread and a parallel-aggregate helper thread send each other.
+import type { Column } from '../../arrow/column.js';
+import type { EngineErrorKind } from '../../errors.js';
+import type { StatementOptions } from '../../plan-statement.js';
+import type { MemoryTableData } from '../memory-table.js';
+import type { NamedSharedTable } from './fragment.js';
+
+/** One partition of one parallel aggregate of a statement. */
+export interface FragmentTask extends StatementOptions {
+  readonly sql: string;
+  /** The aggregate's position in `planNodes` of the optimized plan. */
+  readonly node: number;
+  readonly part: number;
+  readonly parts: number;
+  /** The coordinator's threshold, so the helper picks the same scan. */
+  readonly minRows: number;
+  /** Every table the statement's planning looked up. */
+  readonly tables: readonly NamedSharedTable[];
+}
+
+/** A table as sent to one helper: its data only when that helper does not hold this version yet. */
+export interface FragmentTable {
+  readonly name: string;
+  readonly id: string;
+  readonly data?: MemoryTableData;
+}
+
+export interface FragmentRequest extends Omit<FragmentTask, 'tables'> {
+  readonly id: number;
+  readonly tables: readonly FragmentTable[];
+}
+
+/** The partial aggregate's rows: plain columns (typed arrays moved, not copied). */
+export interface FragmentBatch {
+  readonly length: number;
+  readonly columns: readonly Column[];
+}
+
+export type FragmentReply =
+  | { readonly id: number; readonly batches: readonly FragmentBatch[] }
+  | { readonly id: number; readonly error: { readonly kind: EngineErrorKind | 'crash'; readonly message: string } };
+
+export type HelperMessage = FragmentRequest | { readonly cancel: number };
+
+/** Every distinct ArrayBuffer behind `columns` (not SharedArrayBuffers: those are shared, not moved). */
+export function transferList(batches: readonly FragmentBatch[]): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>();
+  const add = (a: ArrayBufferView | null) => {
+    if (a !== null && a.buffer instanceof ArrayBuffer) out.add(a.buffer);
+  };
+  for (const b of batches) {
+    for (const c of b.columns) {
+      add(c.valid);
+      const v = c.values;
+      if (v === null || Array.isArray(v)) continue;
+      if ('offsets' in v) {
+        add(v.offsets);
+        add(v.bytes);
+      } else add(v);
+    }
+  }
+  return [...out];
+}

@@ -1,0 +1,34 @@
+// `runFragment`: a helper thread's part of a parallel aggregate. It plans the statement as the coordinator did
+// (same text, parameters, rules and tables: the same optimized plan), finds the aggregate, and runs it over its
+// partition of the split scan. The rows are the partial aggregate's: the coordinator folds them.
+import { makeColumn } from '../../arrow/column.js';
+import type { Catalog } from '../../catalog.js';
+import { InternalError } from '../../errors.js';
+import { StatementPlanner } from '../../plan-statement.js';
+import { planPhysical } from '../plan-physical.js';
+import { partialAggregate, partitionScan, planNodes } from './fragment.js';
+import type { FragmentBatch, FragmentTask } from './messages.js';
+
+/** Plans kept per helper thread (the same statements come back). */
+const PLANS = 128;
+const planner = new StatementPlanner(PLANS);
+
+export async function runFragment(
+  task: Omit<FragmentTask, 'tables'>,
+  catalog: Catalog,
+  signal: AbortSignal,
+): Promise<FragmentBatch[]> {
+  const { plan } = planner.plan(task.sql, task, catalog);
+  const agg = planNodes(plan)[task.node];
+  const scan = agg?.kind === 'aggregate' ? partitionScan(agg, catalog, task.minRows) : null;
+  if (agg?.kind !== 'aggregate' || scan === null)
+    throw new InternalError('a parallel aggregate planned differently on a helper thread');
+  const partition = { scan, index: task.part, count: task.parts };
+  const op = planPhysical(partialAggregate(agg), { catalog, ctes: new Map(), partition });
+  const out: FragmentBatch[] = [];
+  for await (const b of op.execute({ catalog, signal })) {
+    // Plain columns (a gathered column is a class instance, which does not cross threads).
+    out.push({ length: b.length, columns: b.columns.map((c) => makeColumn(c.type, c.values, c.valid, c.length)) });
+  }
+  return out;
+}

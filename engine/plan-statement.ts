@@ -1,0 +1,61 @@
+// `StatementPlanner`: SQL text to an optimized plan (parse, bind, optimize), through a plan cache. The engine
+// plans statements with it; a parallel aggregate's helper threads plan the same statement with their own.
+import type { Catalog } from './catalog.js';
+import { evaluateConstant } from './exec/execute.js';
+import { optimize } from './optimize/optimizer.js';
+import { type CachedPlan, PlanCache, planKey, recordingCatalog } from './plan-cache.js';
+import { parseSql } from './sql/parse.js';
+import { type ParamValues, sqlToPlan } from './sql/sql-to-plan.js';
+
+export interface StatementOptions {
+  readonly params?: ParamValues;
+  readonly disabledRules?: readonly string[];
+}
+
+export class StatementPlanner {
+  readonly #cache: PlanCache | null;
+
+  /** `capacity` 0: no cache. */
+  constructor(capacity: number) {
+    this.#cache = capacity > 0 ? new PlanCache(capacity) : null;
+  }
+
+  get size(): number {
+    return this.#cache?.size ?? 0;
+  }
+
+  plan(sql: string, opts: StatementOptions, catalog: Catalog): CachedPlan {
+    const cache = this.#cache;
+    const key = cache && planKey(sql, opts.params, opts.disabledRules ?? []);
+    const hit = key === null ? undefined : cache?.get(key, catalog);
+    if (hit) return hit;
+    const made = makePlan(sql, opts, catalog);
+    if (key !== null) cache?.set(key, made);
+    return made;
+  }
+}
+
+/** Parses, binds and optimizes one statement, recording the catalog lookups it made. */
+function makePlan(sql: string, opts: StatementOptions, catalog: Catalog): CachedPlan {
+  const recorder = recordingCatalog(catalog);
+  const seen = recorder.catalog;
+  const statement = parseSql(sql);
+  const logical = sqlToPlan(statement.ast, { catalog: seen, params: opts.params });
+  const optimized = optimize(logical, {
+    disabled: opts.disabledRules ?? [],
+    evaluateConstant,
+    tableRows: (t) => seen.table(t)?.statistics().rowCount ?? null,
+    columnDistinct: (t, c) => seen.table(t)?.statistics().distinctCount?.(c) ?? null,
+    columnUnique: (t, c) => seen.table(t)?.statistics().unique?.(c) ?? false,
+  });
+  const tables = new Set<string>();
+  for (const [name, provider] of recorder.lookups) if (provider !== undefined) tables.add(name.toLowerCase());
+  return {
+    plan: optimized,
+    explain: statement.explain,
+    readOnly: statement.explain || statement.ast?.type === 'select',
+    tables: [...tables].sort(),
+    lookups: recorder.lookups,
+    tableNames: recorder.tableNames(),
+  };
+}

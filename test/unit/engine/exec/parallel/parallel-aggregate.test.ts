@@ -1,0 +1,126 @@
+// Parallel aggregates: which aggregates split their scan across a helper thread (EXPLAIN's `partitions=2`), and
+// what the split keeps: the one-thread answer, the one-thread error, and a refreshed table's new rows.
+// (Every differential case also runs on a splitting engine: test/helpers/engines.ts.)
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  createEngine,
+  createMapCatalog,
+  createMemoryTable,
+  type Engine,
+  ExecError,
+  loadParquetTable,
+  type MemoryTableData,
+  type TableProvider,
+} from '../../../../../engine/index.js';
+import { queryRows } from '../../../../helpers/engines.js';
+import { type TestData, writeTestData } from '../../../../helpers/gen-data.js';
+
+let data: TestData;
+let items: MemoryTableData;
+let lineitem: MemoryTableData;
+
+before(async () => {
+  data = await writeTestData();
+  items = await loadParquetTable(data.tables.get('items')!);
+  lineitem = await loadParquetTable(data.tables.get('lineitem')!);
+});
+after(() => data.remove());
+
+function engineOver(tables: Record<string, TableProvider>, threads = 1, minRows = 1): Engine {
+  const parallel = { threads, minRows, takeBack: false };
+  return createEngine({ catalog: createMapCatalog(new Map(Object.entries(tables))), parallel });
+}
+
+const tables = () => ({ items: createMemoryTable(items), lineitem: createMemoryTable(lineitem) });
+
+async function split(engine: Engine, sql: string): Promise<boolean> {
+  const lines = await engine.explain(sql);
+  return lines.some((l) => l.includes('partitions=2'));
+}
+
+describe('which aggregates split', () => {
+  it('splits a grouped or global aggregate over one table through filters and projections', async () => {
+    const engine = engineOver(tables());
+    assert.ok(await split(engine, 'SELECT grp, sum(price), avg(qty), count(*) FROM items WHERE qty > 3 GROUP BY grp'));
+    assert.ok(await split(engine, 'SELECT min(d), max(name), any_value(cat) FROM items'));
+    // Text keys: a loaded column of few values has a dictionary, which bounds its groups.
+    assert.ok(await split(engine, 'SELECT cat, count(*) FROM items GROUP BY cat'));
+  });
+
+  it('keeps on one thread what would not pay or not merge', async () => {
+    const engine = engineOver(tables());
+    const one = [
+      // A join: each partition would build the whole other side.
+      'SELECT count(*) FROM items JOIN lineitem ON items.id = lineitem.l_orderkey',
+      // Keys spanning ~2^53 values, or 5,000 × 50: the final aggregate could hash every row again.
+      'SELECT big, count(*) FROM items GROUP BY big',
+      'SELECT d, qty, count(*) FROM items GROUP BY d, qty',
+      // A computed key: no bound on its groups is known.
+      'SELECT qty % 7, count(*) FROM items GROUP BY qty % 7',
+      // DISTINCT, ordered and statistical aggregates do not merge from partial results.
+      'SELECT count(DISTINCT qty) FROM items',
+      'SELECT stddev(f) FROM items',
+      'SELECT grp, count(*) FROM items GROUP BY ROLLUP (grp)',
+    ];
+    for (const sql of one) assert.equal(await split(engine, sql), false, sql);
+    const sql = 'SELECT count(*) FROM items';
+    assert.equal(await split(engineOver(tables(), 0), sql), false, 'threads 0');
+    assert.equal(await split(engineOver(tables(), 1, 100_000), sql), false, 'fewer rows than minRows');
+    // Columns outside shared memory cannot reach another thread.
+    const copied = { ...items, chunks: items.chunks.map((c) => ({ ...c, columns: c.columns.map(unshared) })) };
+    assert.equal(await split(engineOver({ items: createMemoryTable(copied) }), sql), false, 'not shared');
+  });
+});
+
+describe('what a split keeps', () => {
+  it('answers as one thread does, row for row', async () => {
+    // Exact types only: a double's sum depends on the order of its terms (the differential suites compare those
+    // within a tolerance, on every case).
+    const queries = [
+      'SELECT grp, sum(price), avg(price), avg(big), count(price), min(name), max(d) FROM items GROUP BY grp',
+      "SELECT cat, count(*), sum(qty), avg(rate) FROM items WHERE d >= DATE '1995-01-01' GROUP BY cat",
+      // No row passes: one row of NULLs and a zero count, from partials that saw nothing.
+      'SELECT count(*), sum(price), avg(price), min(name) FROM items WHERE qty > 1000',
+      'SELECT sum(l_extendedprice * (1 - l_discount)), avg(l_quantity) FROM lineitem',
+    ];
+    const one = engineOver(tables(), 0);
+    const two = engineOver(tables());
+    for (const sql of queries) {
+      assert.ok(await split(two, sql), sql);
+      const sort = (rows: (string | null)[][]) => rows.map((r) => JSON.stringify(r)).sort();
+      assert.deepEqual(sort((await queryRows(two, sql)).rows), sort((await queryRows(one, sql)).rows), sql);
+    }
+  });
+
+  it('raises the error a partition hits, as one thread raises it, and keeps serving', async () => {
+    const engine = engineOver(tables());
+    // id 4999 is row 998 of the last 1,000-row chunk: in the helper's half.
+    const sql = 'SELECT grp, sum(qty / (id - 4999)) FROM items GROUP BY grp';
+    assert.ok(await split(engine, sql));
+    await assert.rejects(queryRows(engine, sql), (e) => e instanceof ExecError && /division by zero/.test(e.message));
+    const rows = await queryRows(engine, 'SELECT count(*) FROM items');
+    assert.deepEqual(rows.rows, [['5000']]);
+  });
+
+  it('reads a refreshed table: the helper gets the new rows under the same name', async () => {
+    const sql = 'SELECT count(*), sum(qty) FROM items';
+    const before = await queryRows(engineOver(tables()), sql);
+    const half = { ...items, chunks: items.chunks.slice(0, 2), dictionaries: undefined };
+    const after = await queryRows(engineOver({ items: createMemoryTable(half) }), sql);
+    assert.equal(before.rows[0]![0], '5000');
+    assert.equal(after.rows[0]![0], '2000');
+    // And back: the helper holds one version per name, so the first data is sent again.
+    assert.deepEqual((await queryRows(engineOver(tables()), sql)).rows, before.rows);
+  });
+});
+
+/** A column copied out of shared memory into plain ArrayBuffers. */
+function unshared<C extends MemoryTableData['chunks'][number]['columns'][number]>(c: C): C {
+  const copy = <T extends ArrayBufferView | null>(a: T): T =>
+    a === null ? a : ((a as unknown as { slice(): T }).slice() as T);
+  const v = c.values;
+  if (v === null || Array.isArray(v)) return c;
+  const values = 'offsets' in v ? { ...v, offsets: copy(v.offsets), bytes: copy(v.bytes) } : copy(v);
+  return { ...c, values, valid: copy(c.valid) };
+}
