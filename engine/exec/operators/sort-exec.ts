@@ -70,7 +70,8 @@ export class SortExec implements PhysicalOperator {
     );
     const columns = this.#keys.map((k) => k.expr.evaluate(all));
     // A few rows sort as fast by comparing; packing keys pays from a few dozen on.
-    const packed = all.length >= PACK_MIN_ROWS ? normalizedOrder(columns, this.#keys, all.length) : null;
+    const packed =
+      all.length >= PACK_MIN_ROWS ? normalizedOrder(columns, this.#keys, all.length, fetch ?? all.length) : null;
     const order = packed ?? this.#compared(columns, all.length);
     const n = fetch === null ? order.length : Math.min(fetch, order.length);
     return makeBatch(

@@ -66,6 +66,25 @@ test('normalizedOrder: the comparator sort, for every direction and NULL placeme
   }
 });
 
+test('normalizedOrder with a limit: the first rows of the full order (a heap picks them), ties in row order', () => {
+  for (const [name, columns] of [
+    ['int with NULLs', [ints]],
+    ['count, text, int', [counts, words, ints]],
+    ['count (ties across the cut)', [counts]],
+  ] as const) {
+    for (const spec of SPECS) {
+      const specs = columns.map((_, k) => SPECS[(SPECS.indexOf(spec) + k) % SPECS.length]!);
+      const full = compared(columns, specs);
+      // 0, 1, heap sizes well under n / 16 (odd and even), and limits that sort every row.
+      for (const limit of [0, 1, 20, 101, 187, 188, 500, n]) {
+        const order = normalizedOrder(columns, specs, n, limit);
+        assert.ok(order !== null, name);
+        assert.deepEqual([...order], full.slice(0, limit), `${name} limit ${limit} ${JSON.stringify(specs)}`);
+      }
+    }
+  }
+});
+
 test('normalizedOrder: fractions, NaN, mostly distinct text and keys too wide for 53 bits go to the comparator', () => {
   const asc = [SPECS[0]!];
   const fractions = makeColumn(
