@@ -1,6 +1,6 @@
 // Which aggregates run in parallel, and over which scan: an aggregate over one large accelerated table (through
-// filters and projections, no join: every partition would rebuild a join's build side, which measured slower
-// than one thread) whose groups are few, and whose calls merge (SUM, COUNT, MIN, MAX, ANY_VALUE, AVG as a sum
+// filters, projections and joins with small build sides: every partition builds them again, which measured
+// slower than one thread when they were large) whose groups are few, and whose calls merge (SUM, COUNT, MIN, MAX, ANY_VALUE, AVG as a sum
 // and a count: a partial result per partition, folded again). The same rules run on the coordinating thread and
 // on the helpers, over the same optimized plan.
 import type { Catalog, SharedTable, TableProvider } from '../../catalog.js';
@@ -84,39 +84,70 @@ export function mergeCall(call: AggregateCall): AggregateCall {
   return { fn, args: [arg], distinct: false, filter: null, type: call.type, name: call.name };
 }
 
+/** Rows a join's build side may read in all (every partition builds it again): dimension tables, not facts. */
+export const MAX_REPLICATED_ROWS = 1 << 16;
+
 /**
  * The scan whose rows are split across threads for `agg`, or null: a scan of a shareable table with at least
- * `minRows` rows under the aggregate's filters and projections, when the aggregate's calls merge and its groups
- * are known to be at most MAX_PARTIAL_GROUPS (the product of its key columns' distinct counts).
+ * `minRows` rows, reached from the aggregate's input through filters, projections and the probe (left) side of
+ * inner, left, semi, anti and mark joins whose build side reads at most MAX_REPLICATED_ROWS rows; when the
+ * aggregate's calls merge and its groups are known to be at most MAX_PARTIAL_GROUPS (the product of its key
+ * columns' distinct counts).
  */
 export function partitionScan(agg: Aggregate, catalog: Catalog, minRows: number): Scan | null {
   if (!mergeable(agg)) return null;
-  let p = agg.input;
-  while (p.kind === 'filter' || p.kind === 'project') p = p.input;
-  if (p.kind !== 'scan' || p.limit !== null) return null;
-  const table = catalog.table(p.table);
-  if (table?.shared?.() == null || (table.statistics().rowCount ?? 0) < minRows) return null;
+  const scan = probedScan(agg.input, catalog);
+  const table = scan === null ? undefined : catalog.table(scan.table);
+  if (scan === null || table?.shared?.() == null || (table.statistics().rowCount ?? 0) < minRows) return null;
   let groups = 1;
   for (const key of agg.groupBy) {
-    const column = key.kind === 'column' ? scanColumn(agg.input, key.qualifier, key.name) : null;
-    groups *= column === null ? Number.POSITIVE_INFINITY : (table.statistics().distinctCount?.(column) ?? Infinity);
+    const source = key.kind === 'column' ? sourceColumn(agg.input, key.qualifier, key.name) : null;
+    const distinct = source && catalog.table(source.scan.table)?.statistics().distinctCount?.(source.column);
+    groups *= distinct ?? Number.POSITIVE_INFINITY;
   }
-  return groups <= MAX_PARTIAL_GROUPS ? p : null;
+  return groups <= MAX_PARTIAL_GROUPS ? scan : null;
 }
 
-/** The table column a column of `p` (filters and projections over a scan) reads, or null when it is computed. */
-function scanColumn(p: LogicalPlan, qualifier: string | null, name: string): string | null {
+/** The scan at the end of `p`'s probe path (see `partitionScan`), or null when a node on the way cannot split. */
+function probedScan(p: LogicalPlan, catalog: Catalog): Scan | null {
+  switch (p.kind) {
+    case 'scan':
+      return p.limit === null ? p : null;
+    case 'filter':
+    case 'project':
+      return probedScan(p.input, catalog);
+    case 'join': {
+      // Right and full joins add the build rows no probe row matched: every partition would add them.
+      const splits = ['inner', 'left', 'semi', 'anti', 'mark'].includes(p.joinType) && !p.buildLeft;
+      return splits && readRows(p.right, catalog) <= MAX_REPLICATED_ROWS ? probedScan(p.left, catalog) : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** Rows the scans under `p` read in all (infinite when a table's count is unknown or `p` reads a shared CTE). */
+function readRows(p: LogicalPlan, catalog: Catalog): number {
+  if (p.kind === 'scan') return catalog.table(p.table)?.statistics().rowCount ?? Number.POSITIVE_INFINITY;
+  if (p.kind === 'cte_scan') return Number.POSITIVE_INFINITY;
+  return planChildren(p).reduce((n, c) => n + readRows(c, catalog), 0);
+}
+
+/** The scan and table column a column of `p` reads, through filters, projections and joins; null when computed. */
+function sourceColumn(p: LogicalPlan, qualifier: string | null, name: string): { scan: Scan; column: string } | null {
   const at = fieldIndex(p.schema, qualifier, name);
   if (at < 0) return null;
   switch (p.kind) {
     case 'scan':
-      return p.schema.fields[at]!.name;
+      return { scan: p, column: p.schema.fields[at]!.name };
     case 'filter':
-      return scanColumn(p.input, qualifier, name);
+      return sourceColumn(p.input, qualifier, name);
     case 'project': {
       const e = p.exprs[at];
-      return e?.kind === 'column' ? scanColumn(p.input, e.qualifier, e.name) : null;
+      return e?.kind === 'column' ? sourceColumn(p.input, e.qualifier, e.name) : null;
     }
+    case 'join':
+      return sourceColumn(p.left, qualifier, name) ?? sourceColumn(p.right, qualifier, name);
     default:
       return null;
   }

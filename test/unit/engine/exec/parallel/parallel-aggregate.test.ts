@@ -46,13 +46,21 @@ describe('which aggregates split', () => {
     assert.ok(await split(engine, 'SELECT min(d), max(name), any_value(cat) FROM items'));
     // Text keys: a loaded column of few values has a dictionary, which bounds its groups.
     assert.ok(await split(engine, 'SELECT cat, count(*) FROM items GROUP BY cat'));
+    // Through joins whose build side is small (every partition builds it): the probe side is split, and a key
+    // from the build side is bounded by its own table's statistics.
+    const star = `SELECT l_returnflag, count(*), sum(qty) FROM items JOIN lineitem ON items.id = lineitem.l_orderkey
+      WHERE items.qty > 3 GROUP BY l_returnflag`;
+    assert.ok(await split(engine, star));
+    assert.ok(await split(engine, 'SELECT count(*) FROM items LEFT JOIN lineitem ON id = l_orderkey'));
+    assert.ok(await split(engine, 'SELECT sum(qty) FROM items WHERE id IN (SELECT l_orderkey FROM lineitem)'));
   });
 
   it('keeps on one thread what would not pay or not merge', async () => {
     const engine = engineOver(tables());
     const one = [
-      // A join: each partition would build the whole other side.
-      'SELECT count(*) FROM items JOIN lineitem ON items.id = lineitem.l_orderkey',
+      // Right and full joins add the unmatched build rows: each partition would add them again.
+      'SELECT count(*) FROM items RIGHT JOIN lineitem ON items.id = lineitem.l_orderkey',
+      'SELECT count(*) FROM items FULL JOIN lineitem ON items.id = lineitem.l_orderkey',
       // Keys spanning ~2^53 values, or 5,000 × 50: the final aggregate could hash every row again.
       'SELECT big, count(*) FROM items GROUP BY big',
       'SELECT d, qty, count(*) FROM items GROUP BY d, qty',
@@ -64,6 +72,14 @@ describe('which aggregates split', () => {
       'SELECT grp, count(*) FROM items GROUP BY ROLLUP (grp)',
     ];
     for (const sql of one) assert.equal(await split(engine, sql), false, sql);
+    // A build side of more than 65,536 rows (the smaller side is built: both are large here) would be built again
+    // by each partition; the rows its table holds count, not the ones a filter keeps (estimates are rough).
+    const big = createMemoryTable(sharedInts('k', 70_000));
+    const small = createMemoryTable(sharedInts('k', 60_000));
+    const withBig = engineOver({ a: big, b: big, c: small });
+    assert.equal(await split(withBig, 'SELECT count(*) FROM a JOIN b ON a.k = b.k'), false, 'large build side');
+    assert.equal(await split(withBig, 'SELECT count(*) FROM a JOIN b ON a.k = b.k WHERE b.k < 10'), false);
+    assert.ok(await split(withBig, 'SELECT count(*) FROM a JOIN c ON a.k = c.k'), 'small build side');
     const sql = 'SELECT count(*) FROM items';
     assert.equal(await split(engineOver(tables(), 0), sql), false, 'threads 0');
     assert.equal(await split(engineOver(tables(), 1, 100_000), sql), false, 'fewer rows than minRows');
@@ -114,6 +130,17 @@ describe('what a split keeps', () => {
     assert.deepEqual((await queryRows(engineOver(tables()), sql)).rows, before.rows);
   });
 });
+
+/** A one-column table of int32 0..n-1 in shared memory. */
+function sharedInts(name: string, n: number): MemoryTableData {
+  const values = new Int32Array(new SharedArrayBuffer(n * 4));
+  for (let i = 0; i < n; i++) values[i] = i;
+  const field = { name, qualifier: null, type: { id: 'int32' as const }, nullable: false };
+  return {
+    schema: { fields: [field] },
+    chunks: [{ length: n, columns: [{ type: field.type, values, valid: null, length: n }] }],
+  };
+}
 
 /** A column copied out of shared memory into plain ArrayBuffers. */
 function unshared<C extends MemoryTableData['chunks'][number]['columns'][number]>(c: C): C {
