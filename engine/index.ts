@@ -66,7 +66,7 @@ export interface EngineOptions {
   /** Plans kept for repeated statements; 0 turns the plan cache off. Default `PLAN_CACHE_ENTRIES`. */
   readonly planCacheEntries?: number;
   /**
-   * Parallel aggregates: `threads` helper threads (default `FLOE_PARALLEL_THREADS`, else one per core but one;
+   * Parallel aggregates: `threads` helper threads (default `FLOE_PARALLEL_THREADS`, else 1 on two cores or more;
    * 0 = off) split an aggregate over an accelerated table of at least `minRows` rows (default
    * `PARALLEL_MIN_ROWS`). `takeBack` (default true): when this thread's partition is done, it runs the ones no
    * helper has started; false makes it wait for the helpers (tests, so that helpers always run partitions).

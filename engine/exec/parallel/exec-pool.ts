@@ -160,13 +160,15 @@ function errorOf(kind: EngineErrorKind | 'crash', message: string): Error {
 let shared: ExecPool | null = null;
 
 /**
- * Helper threads for this thread's parallel aggregates: `FLOE_PARALLEL_THREADS` when set (0: none), else one per
- * core but one (the coordinating thread runs a partition too).
+ * Helper threads for this thread's parallel aggregates: `FLOE_PARALLEL_THREADS` when set (0: none), else one when
+ * the machine has two cores or more. Every query worker has its own helpers, and the server runs a worker per core:
+ * one each keeps the threads at twice the workers (cores − 1 each would be cores² threads on a large machine).
  */
 export function defaultParallelThreads(): number {
   const env = process.env.FLOE_PARALLEL_THREADS;
-  const n = env === undefined || env === '' ? availableParallelism() - 1 : Number(env);
-  return Number.isInteger(n) && n >= 0 ? n : availableParallelism() - 1;
+  const fallback = availableParallelism() > 1 ? 1 : 0;
+  const n = env === undefined || env === '' ? fallback : Number(env);
+  return Number.isInteger(n) && n >= 0 ? n : fallback;
 }
 
 /** This thread's pool of `threads` helpers, started on first use (a new count replaces it). */
