@@ -116,7 +116,7 @@ export function tpchReport(r: TpchResults): string {
     dataText(e[name]) +
     `, peak RSS ${e[name].peakRssMiB.toFixed(0)} MiB`;
   return [
-    `TPC-H SF${r.config.sf}, ${r.config.mode} mode, median of ${r.config.runs} runs after a warm-up; DuckDB ${r.config.threads} thread(s), floe one query thread${r.config.mode === 'memory' ? '' : ' + Parquet decode threads (one per core)'}`,
+    `TPC-H SF${r.config.sf}, ${r.config.mode} mode, median of ${r.config.runs} runs after a warm-up; DuckDB ${r.config.threads} thread(s), floe one query thread${r.config.mode === 'memory' ? ' + a helper for the aggregates it splits' : ' + Parquet decode threads (one per core)'}`,
     '',
     table,
     '',
