@@ -19,7 +19,8 @@ const USAGE = `usage: npm run bench -- <command> [options]
   tpch [--sf 1] [--mode files|memory|both] [--runs 5] [--threads 1] [--queries 1,6,12..14]
        [--timeout 300] [--seed 1] [--label NAME] [--no-save] [--engines floe,duckdb[,polars][,alasql]]
       The 22 TPC-H queries on floe and DuckDB, interleaved; writes bench/results/<date>-<label>.json
-      (label default: tpch-sf<sf>-<mode>). --threads is DuckDB's (floe runs a query on one thread, plus one Parquet decode thread per core in files mode).
+      (label default: tpch-sf<sf>-<mode>). --threads is DuckDB's (floe runs a query on one thread, plus a
+      helper for the aggregates it splits in memory mode, or one Parquet decode thread per core in files mode).
       --engines adds nodejs-polars (its pool: POLARS_MAX_THREADS, else one thread per core) and alasql (memory
       mode only; far too slow for SF1): timed beside floe, answers compared with DuckDB's, never failing the run.
   http [--sf 0.1] [--duration 5] [--connections 1,16,64] [--tool autocannon|wrk] [--workers N]

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
+  CancelledError,
   createEngine,
   createMapCatalog,
   createMemoryTable,
@@ -117,6 +118,21 @@ describe('what a split keeps', () => {
     await assert.rejects(queryRows(engine, sql), (e) => e instanceof ExecError && /division by zero/.test(e.message));
     const rows = await queryRows(engine, 'SELECT count(*) FROM items');
     assert.deepEqual(rows.rows, [['5000']]);
+  });
+
+  it('stops both partitions when the query is cancelled, and the helper takes the next query', async () => {
+    const engine = engineOver(tables());
+    const sql = 'SELECT grp, sum(price), count(*) FROM items GROUP BY grp';
+    assert.ok(await split(engine, sql));
+    for (let i = 0; i < 3; i++) {
+      const abort = new AbortController();
+      const result = await engine.execute(sql, { signal: abort.signal });
+      const first = result.batches[Symbol.asyncIterator]().next();
+      abort.abort();
+      await assert.rejects(first, CancelledError);
+    }
+    // takeBack is off: a helper still busy with a cancelled partition would leave this waiting.
+    assert.equal((await queryRows(engine, sql)).rows.length, 11);
   });
 
   it('reads a refreshed table: the helper gets the new rows under the same name', async () => {
