@@ -57,6 +57,26 @@ export function makeColumn(type: DataType, values: ColumnValues, valid: Uint8Arr
   return { type, values, valid, length };
 }
 
+/** The typed arrays behind a column: its validity, and its values or its text's offsets and bytes (none for JS arrays). */
+export function columnArrays(col: Column): ArrayBufferView[] {
+  const out: ArrayBufferView[] = col.valid === null ? [] : [col.valid];
+  const v = col.values;
+  if (v === null || Array.isArray(v)) return out;
+  if (isUtf8Bytes(v)) out.push(v.offsets, v.bytes);
+  else out.push(v);
+  return out;
+}
+
+/**
+ * Every distinct ArrayBuffer behind `columns`, to move them with postMessage instead of copying; SharedArrayBuffers
+ * are left out (they are shared, not moved).
+ */
+export function movableBuffers(columns: Iterable<Column>): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>();
+  for (const c of columns) for (const a of columnArrays(c)) if (a.buffer instanceof ArrayBuffer) out.add(a.buffer);
+  return [...out];
+}
+
 export function isValid(col: Column, i: number): boolean {
   return col.valid === null || col.valid[i] === 1;
 }

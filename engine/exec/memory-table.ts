@@ -1,7 +1,7 @@
 // `createMemoryTable`: a TableProvider over columns held in memory (SharedArrayBuffer-backed when loaded).
 import { randomUUID } from 'node:crypto';
 import { type Batch, sliceBatch } from '../arrow/batch.js';
-import { type Column, isUtf8Bytes, markSorted } from '../arrow/column.js';
+import { type Column, columnArrays, isUtf8Bytes, markSorted } from '../arrow/column.js';
 import { attachCodes, sliceCodes, type TextDictionary } from '../arrow/text-dictionary.js';
 import type { ScanRequest, SharedTable, TableProvider } from '../catalog.js';
 import { CancelledError } from '../errors.js';
@@ -132,15 +132,10 @@ function* partitionOf(
 
 /** Whether every buffer behind the table's columns is a SharedArrayBuffer (other threads then read, not copy). */
 function inSharedMemory(data: MemoryTableData): boolean {
-  const shared = (a: ArrayBufferView | null) => a === null || a.buffer instanceof SharedArrayBuffer;
   return data.chunks.every((chunk) =>
-    chunk.columns.every((c) => {
-      const v = c.values;
-      if (!shared(c.valid)) return false;
-      if (v === null) return true;
-      if (Array.isArray(v)) return false;
-      return 'offsets' in v ? shared(v.offsets) && shared(v.bytes) : shared(v);
-    }),
+    chunk.columns.every(
+      (c) => !Array.isArray(c.values) && columnArrays(c).every((a) => a.buffer instanceof SharedArrayBuffer),
+    ),
   );
 }
 

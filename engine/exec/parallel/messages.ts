@@ -1,5 +1,5 @@
 // What the coordinating thread and a parallel-aggregate helper thread send each other.
-import type { Column } from '../../arrow/column.js';
+import { type Column, movableBuffers } from '../../arrow/column.js';
 import type { EngineErrorKind } from '../../errors.js';
 import type { StatementOptions } from '../../plan-statement.js';
 import type { MemoryTableData } from '../memory-table.js';
@@ -42,22 +42,7 @@ export type FragmentReply =
 
 export type HelperMessage = FragmentRequest | { readonly cancel: number };
 
-/** Every distinct ArrayBuffer behind `columns` (not SharedArrayBuffers: those are shared, not moved). */
+/** The buffers behind the batches' columns, moved rather than copied (`movableBuffers`). */
 export function transferList(batches: readonly FragmentBatch[]): ArrayBuffer[] {
-  const out = new Set<ArrayBuffer>();
-  const add = (a: ArrayBufferView | null) => {
-    if (a !== null && a.buffer instanceof ArrayBuffer) out.add(a.buffer);
-  };
-  for (const b of batches) {
-    for (const c of b.columns) {
-      add(c.valid);
-      const v = c.values;
-      if (v === null || Array.isArray(v)) continue;
-      if ('offsets' in v) {
-        add(v.offsets);
-        add(v.bytes);
-      } else add(v);
-    }
-  }
-  return [...out];
+  return movableBuffers(batches.flatMap((b) => b.columns));
 }

@@ -1,7 +1,7 @@
 // Entry of a decode thread (`DecodePool`): decodes one row group per request and transfers the column buffers back.
 import { parentPort } from 'node:worker_threads';
 import type { ParquetFile } from 'parquet-wasm';
-import type { Column } from '../../arrow/column.js';
+import { type Column, movableBuffers } from '../../arrow/column.js';
 import { type DecodedGroup, decodeRowGroup, openParquet } from './decode.js';
 
 /** One row group to decode: `columns` in output order, at most `limit` rows when set. */
@@ -39,24 +39,9 @@ function fileAt(path: string, version: string): Promise<ParquetFile> {
   return file;
 }
 
-/** Every distinct ArrayBuffer behind the batches' columns, so postMessage moves rather than copies them. */
+/** Every buffer behind the batches' columns, so postMessage moves rather than copies them. */
 function buffersOf(batches: DecodedGroup): ArrayBuffer[] {
-  const out = new Set<ArrayBuffer>();
-  const add = (a: ArrayBufferView | null) => {
-    if (a !== null && a.buffer instanceof ArrayBuffer) out.add(a.buffer);
-  };
-  for (const b of batches) {
-    for (const c of b.columns as Column[]) {
-      add(c.valid);
-      const v = c.values;
-      if (v === null || Array.isArray(v)) continue;
-      if ('offsets' in v) {
-        add(v.offsets);
-        add(v.bytes);
-      } else add(v);
-    }
-  }
-  return [...out];
+  return movableBuffers(batches.flatMap((b) => b.columns as Column[]));
 }
 
 let current: DecodeRequest | null = null;
