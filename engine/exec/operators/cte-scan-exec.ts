@@ -3,7 +3,7 @@
 import { type Batch, makeBatch } from '../../arrow/batch.js';
 import type { Schema } from '../../plan/types.js';
 import { checkCancelled, type ExecContext } from '../context.js';
-import type { PhysicalOperator } from '../operator.js';
+import { collectBatches, type PhysicalOperator } from '../operator.js';
 
 /** One computation of a CTE, shared by its readers within one execution. */
 export class SharedResult {
@@ -15,18 +15,9 @@ export class SharedResult {
   }
 
   batches(ctx: ExecContext): Promise<Batch[]> {
-    this.#batches ??= collect(this.#input, ctx);
+    this.#batches ??= collectBatches(this.#input, ctx);
     return this.#batches;
   }
-}
-
-async function collect(op: PhysicalOperator, ctx: ExecContext): Promise<Batch[]> {
-  const out: Batch[] = [];
-  for await (const b of op.execute(ctx)) {
-    checkCancelled(ctx);
-    out.push(b);
-  }
-  return out;
 }
 
 export class CteScanExec implements PhysicalOperator {

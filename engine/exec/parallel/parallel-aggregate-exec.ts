@@ -1,10 +1,11 @@
 // `ParallelAggregateExec`: an aggregate split by the rows of one large scan. Helper threads each aggregate a
 // partition (`runFragment`), this thread aggregates the first, takes back the partitions no helper started, and
-// folds the partial rows with a final aggregate (SUM and COUNT add, MIN and MAX take theirs again).
+// folds the partial rows with a final aggregate (SUM and COUNT add, MIN, MAX and ANY_VALUE take theirs again, AVG
+// divides its merged sum by its merged count).
 import { type Batch, makeBatch } from '../../arrow/batch.js';
 import type { Schema } from '../../plan/types.js';
 import { checkCancelled, type ExecContext } from '../context.js';
-import type { PhysicalOperator } from '../operator.js';
+import { collectBatches, type PhysicalOperator } from '../operator.js';
 import type { ExecPool } from './exec-pool.js';
 import type { FragmentTask } from './messages.js';
 
@@ -41,10 +42,10 @@ export class ParallelAggregateExec implements PhysicalOperator {
       const handles = Array.from({ length: task.parts - 1 }, (_, i) =>
         pool.submit({ ...task, part: i + 1 }, stop.signal),
       );
-      const parts: Batch[] = await collect(local(0), ctx);
+      const parts: Batch[] = await collectBatches(local(0), ctx);
       for (const [i, handle] of handles.entries()) {
         checkCancelled(ctx);
-        if (takeBack && handle.takeBack()) parts.push(...(await collect(local(i + 1), ctx)));
+        if (takeBack && handle.takeBack()) parts.push(...(await collectBatches(local(i + 1), ctx)));
         else for (const b of await handle.result) parts.push(makeBatch(partialSchema, b.columns, b.length));
       }
       yield* final(new PartialsExec(partialSchema, parts)).execute(ctx);
@@ -53,12 +54,6 @@ export class ParallelAggregateExec implements PhysicalOperator {
       stop.abort();
     }
   }
-}
-
-async function collect(op: PhysicalOperator, ctx: ExecContext): Promise<Batch[]> {
-  const out: Batch[] = [];
-  for await (const b of op.execute(ctx)) out.push(b);
-  return out;
 }
 
 /** The partial aggregates' rows, as the final aggregate's input. */

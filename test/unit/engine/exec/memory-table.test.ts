@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isSorted, makeColumn } from '../../../../engine/arrow/column.js';
-import { ZONE_ROWS } from '../../../../engine/exec/memory-table.js';
+import { ZONE_ROWS } from '../../../../engine/exec/zone-maps.js';
 import {
   createEngine,
   createMapCatalog,
