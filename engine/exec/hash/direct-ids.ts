@@ -21,6 +21,8 @@ export function maxSpan(keys: number): number {
 export class DirectIds {
   lo = 0;
   ids = new Int32Array(0);
+  /** The highest key covered so far (the array may reach beyond it). */
+  #top = 0;
 
   /**
    * Widens the range to hold the valid rows [from, n) of `values` when they are all integers and the range stays
@@ -32,6 +34,7 @@ export class DirectIds {
     from: number,
     n: number,
     limit: number,
+    expectSpan = 0,
   ): boolean {
     let lo = Number.POSITIVE_INFINITY;
     let hi = Number.NEGATIVE_INFINITY;
@@ -44,22 +47,38 @@ export class DirectIds {
       if (x > hi) hi = x;
     }
     if (lo > hi) return true;
-    return this.widen(lo, hi, limit);
+    return this.widen(lo, hi, limit, expectSpan);
   }
 
-  /** Widens the range to hold [lo, hi] if it then spans at most `limit` keys; false (unchanged) if not. */
-  widen(lo: number, hi: number, limit: number): boolean {
+  /**
+   * Widens the range to hold [lo, hi] if it then spans at most `limit` keys; false (unchanged) if not.
+   * `expectSpan`: the range the keys still to come are expected to reach (a build of known size), allocated at
+   * once instead of by doublings.
+   */
+  widen(lo: number, hi: number, limit: number, expectSpan = 0): boolean {
     const span = this.ids.length;
-    if (span > 0 && lo >= this.lo && hi < this.lo + span) return true;
+    if (span > 0 && lo >= this.lo && hi < this.lo + span) {
+      this.#top = Math.max(this.#top, hi);
+      return true;
+    }
     const from = span === 0 ? lo : Math.min(lo, this.lo);
-    const to = span === 0 ? hi : Math.max(hi, this.lo + span - 1);
+    const to = span === 0 ? hi : Math.max(hi, this.#top);
     if (to - from + 1 > limit) return false;
-    // Keys that grow batch by batch (sorted input) would otherwise copy the array every batch: double it.
-    const size = Math.min(limit, Math.max(to - from + 1, 2 * span));
+    // Keys that grow batch by batch (sorted input) would otherwise copy the array every batch: double it, or make
+    // it the expected range and an eighth (an estimate), once.
+    const need = to - from + 1;
+    const size = expectSpan >= need ? expectSpan + (expectSpan >> 3) : Math.min(limit, Math.max(need, 2 * span));
     const ids = new Int32Array(size).fill(-1);
-    if (span > 0) ids.set(this.ids, this.lo - from);
+    // Only [lo, top] holds ids (the array may reach past it, and past the new size when the range moved down).
+    if (span > 0) ids.set(this.ids.subarray(0, this.#top - this.lo + 1), this.lo - from);
     this.ids = ids;
     this.lo = from;
+    this.#top = to;
     return true;
+  }
+
+  /** Keys in the range the keys seen so far cover: [lo, top]. */
+  get usedSpan(): number {
+    return this.ids.length === 0 ? 0 : this.#top - this.lo + 1;
   }
 }

@@ -29,6 +29,12 @@ export class NumberStore {
     else this.push(k.values[i]!, true);
   }
 
+  /** Makes room for `count` more entries at once (a build of known size), so pushing them copies nothing. */
+  reserve(count: number): void {
+    this.values = grown(this.values, this.size + count);
+    this.valid = grown(this.valid, this.size + count);
+  }
+
   push(x: number, valid: boolean): void {
     const id = this.size++;
     if (id === this.values.length) {

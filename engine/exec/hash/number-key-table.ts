@@ -65,6 +65,7 @@ export class NumberKeyTable implements KeyIndex {
   }
 
   reserve(keys: number): void {
+    this.#entries.reserve(keys);
     if (this.#direct !== null) {
       // Kept for the move to slots, if the keys stop fitting a direct array: sized once, not by doublings.
       this.#reserved = Math.max(this.#reserved, this.#entries.size + keys);
@@ -87,7 +88,14 @@ export class NumberKeyTable implements KeyIndex {
   #insertRows(keys: NumberKeys, from: number, n: number, out: Int32Array): void {
     const direct = this.#direct;
     if (direct !== null) {
-      if (keys.big === null && direct.cover(keys.values, keys.valid, from, n, maxSpan(Math.max(this.size, n)))) {
+      // A build of known size (`reserve`) gets the range its keys are expected to reach at the density of the keys
+      // so far, at once: a 6M-key order key range cost 73 MB of doublings in q21.
+      const expectSpan =
+        this.#reserved > this.size && this.size > 0
+          ? Math.min(maxSpan(this.#reserved), Math.ceil((direct.usedSpan * this.#reserved) / this.size))
+          : 0;
+      const limit = maxSpan(Math.max(this.size, n));
+      if (keys.big === null && direct.cover(keys.values, keys.valid, from, n, limit, expectSpan)) {
         this.#insertDirect(direct, keys, from, n, out);
         return;
       }

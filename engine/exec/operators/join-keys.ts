@@ -40,10 +40,16 @@ export class JoinHashTable {
     this.#index.reserve(first && total !== null ? n : Math.ceil(n * this.#newKeysPerRow));
     const ids = this.#index.insert(keys, n);
     this.#newKeysPerRow = (this.#index.size - before) / n;
-    // Growing a hashed table by doublings rehashes every key each time (q9's 800k two-column keys).
-    if (first && total !== null && total > n) this.#index.reserve(Math.ceil((total - n) * this.#newKeysPerRow));
-    this.#head = fit(this.#head, this.#index.size, -1);
-    this.#next = fit(this.#next, this.#rows + n, -1);
+    // Growing a hashed table by doublings rehashes every key each time (q9's 800k two-column keys); the chains are
+    // sized once too: each doubling of a 200k-row build's arrays was a copy and megabytes more for the GC to count.
+    let keysAhead = this.#index.size;
+    if (first && total !== null && total > n) {
+      const more = Math.ceil((total - n) * this.#newKeysPerRow);
+      this.#index.reserve(more);
+      keysAhead += more;
+    }
+    this.#head = fit(this.#head, keysAhead, -1);
+    this.#next = fit(this.#next, Math.max(this.#rows + n, total ?? 0), -1);
     const head = this.#head;
     const next = this.#next;
     for (let i = 0; i < n; i++) {

@@ -85,3 +85,24 @@ test('a build where every row has its own key pairs each probe row with that row
     [1, 0],
   ]);
 });
+
+test('a build of known size in sorted batches: every key found whatever its first batch predicts', () => {
+  // Batches of ascending keys (order keys in a lineitem build): the first batch's density of keys over their range
+  // and of new keys per row sets the expected range, which later batches undershoot (sparser), overshoot or meet.
+  const shapes: [string, (b: number, i: number) => number][] = [
+    ['denser later', (b, i) => (b === 0 ? 4 * i : 4000 + b * 1000 + i)],
+    ['sparser later', (b, i) => (b === 0 ? i : 1000 + b * 50_000 + 7 * i)],
+    ['repeated keys', (b, i) => b * 500 + (i >> 1)],
+  ];
+  for (const [name, keyOf] of shapes) {
+    const batches = Array.from({ length: 6 }, (_, b) => Array.from({ length: 1000 }, (_, i) => keyOf(b, i)));
+    const total = batches.length * 1000;
+    const t = new JoinHashTable();
+    for (const keys of batches) t.add([ints(keys)], keys.length, total);
+    const rowsOf = new Map<number, number[]>();
+    for (const [row, k] of batches.flat().entries()) rowsOf.set(k, [row, ...(rowsOf.get(k) ?? [])]);
+    const probe = [...rowsOf.keys(), -1, 3_000_000, 999_999];
+    const expected = probe.flatMap((k, i) => (rowsOf.get(k) ?? []).map((row) => [i, row]));
+    assert.deepEqual(pairsOf(t, [ints(probe)]), expected, name);
+  }
+});
