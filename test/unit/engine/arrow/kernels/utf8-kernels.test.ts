@@ -9,6 +9,7 @@ import { compareText } from '../../../../../engine/arrow/kernels/text-order.js';
 import { compareUtf8Columns, compareUtf8Literal } from '../../../../../engine/arrow/kernels/utf8-compare.js';
 import { compileUtf8Like } from '../../../../../engine/arrow/kernels/utf8-like.js';
 import { likeMatcher } from '../../../../../engine/exec/expr/like.js';
+import { utf8Bytes } from '../../../../helpers/batches.js';
 import { makeRng } from '../../../../helpers/gen-data.js';
 
 const UTF8 = { id: 'utf8' } as const;
@@ -17,23 +18,13 @@ const rng = makeRng(7);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
 const word = (max: number) => Array.from({ length: Math.floor(rng() * (max + 1)) }, () => pick(ALPHABET)).join('');
 
-function bytesOf(rows: readonly string[]): Utf8Bytes {
-  const enc = new TextEncoder();
-  const parts = rows.map((r) => enc.encode(r));
-  const offsets = new Int32Array(rows.length + 1);
-  for (const [i, p] of parts.entries()) offsets[i + 1] = offsets[i]! + p.length;
-  const bytes = new Uint8Array(offsets[rows.length]!);
-  for (const [i, p] of parts.entries()) bytes.set(p, offsets[i]!);
-  return { offsets, bytes };
-}
-
 const column = (rows: readonly string[], valid: Uint8Array | null = null): Column =>
-  makeColumn(UTF8, bytesOf(rows), valid, rows.length);
+  makeColumn(UTF8, utf8Bytes(rows), valid, rows.length);
 
 const ROWS = Array.from({ length: 400 }, () => word(8));
 
 test('LIKE and ILIKE on bytes agree with the string matcher on random patterns', () => {
-  const v = bytesOf(ROWS);
+  const v = utf8Bytes(ROWS);
   let compiled = 0;
   for (let t = 0; t < 600; t++) {
     const pattern = Array.from({ length: Math.floor(rng() * 6) }, () =>
@@ -61,9 +52,9 @@ test('LIKE and ILIKE on bytes agree with the string matcher on random patterns',
 });
 
 test('comparisons on bytes give code point order (compareText)', () => {
-  const v = bytesOf(ROWS);
+  const v = utf8Bytes(ROWS);
   const other = ROWS.map(() => word(5));
-  const w = bytesOf(other);
+  const w = utf8Bytes(other);
   const ops = ['=', '<>', '<', '<=', '>', '>='] as const;
   const holds = (op: (typeof ops)[number], c: number) =>
     ({ '=': c === 0, '<>': c !== 0, '<': c < 0, '<=': c <= 0, '>': c > 0, '>=': c >= 0 })[op];
