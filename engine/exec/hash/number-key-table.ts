@@ -10,11 +10,13 @@ import { NumberStore } from './key-store.js';
 
 const INITIAL_SLOTS = 64;
 
-/** Slot s is `slots[2s]` = key, `slots[2s + 1]` = entry id (-1 = empty): one cache line per probe, not two. */
-function emptySlots(count: number): Float64Array {
-  const slots = new Float64Array(count * 2);
-  for (let s = 1; s < slots.length; s += 2) slots[s] = -1;
-  return slots;
+/**
+ * A slot holds an entry id (-1 = empty); the key is the entry's, in the store. Four bytes a slot, not sixteen for
+ * the key beside its id: the build of q03's 147k order keys took 3 ms instead of 10-14, its probes 55 ns instead of
+ * 95 (a smaller table stays in cache, and a fresh one faults in fewer pages).
+ */
+function emptySlots(count: number): Int32Array {
+  return new Int32Array(count).fill(-1);
 }
 
 /** Power-of-two slots for `keys` keys at most 25% full (room to grow before the next doubling). */
@@ -25,8 +27,8 @@ function slotsFor(keys: number): number {
 }
 
 /**
- * Starts with `DirectIds` and moves to linear probing over power-of-two slots (key and entry id side by side,
- * grown at 50% load) when a batch brings a fraction or widens the range too far; moves back when the hashed
+ * Starts with `DirectIds` and moves to linear probing over power-of-two slots of entry ids (grown at 50% load)
+ * when a batch brings a fraction or widens the range too far; moves back when the hashed
  * keys, at a doubling, fit a direct range. NULL (when a key) and int64 values beyond ±2^53 live apart in
  * either form: they are rare.
  */
@@ -148,6 +150,9 @@ export class NumberKeyTable implements KeyIndex {
   #insertHashed(keys: NumberKeys, from: number, n: number, out: Int32Array): void {
     const { values, valid, big } = keys;
     const entries = this.#entries;
+    // Room for every row as a new entry: pushing moves no array, so `stored` stays the entries' values.
+    entries.reserve(n - from);
+    const stored = entries.values;
     let slots = this.#slots;
     let mask = this.#mask;
     for (let i = from; i < n; i++) {
@@ -160,17 +165,16 @@ export class NumberKeyTable implements KeyIndex {
         continue;
       }
       const x = values[i]!;
-      let s = (hashNumber(x) & mask) << 1;
-      let id = slots[s + 1]!;
-      while (id !== -1 && slots[s] !== x && !(Number.isNaN(x) && Number.isNaN(slots[s]!))) {
-        s = (s + 2) & (2 * mask + 1);
-        id = slots[s + 1]!;
+      let s = hashNumber(x) & mask;
+      let id = slots[s]!;
+      while (id !== -1 && stored[id] !== x && !(Number.isNaN(x) && Number.isNaN(stored[id]!))) {
+        s = (s + 1) & mask;
+        id = slots[s]!;
       }
       if (id === -1) {
         id = entries.size;
         entries.push(x, true);
-        slots[s] = x;
-        slots[s + 1] = id;
+        slots[s] = id;
         if (id * 2 >= mask) {
           // Growing moves every slot (or leaves the slots for a direct array): continue on the new form.
           this.#grow();
@@ -189,19 +193,19 @@ export class NumberKeyTable implements KeyIndex {
 
   #findHashed(keys: NumberKeys, n: number, out: Int32Array): void {
     const { values, valid, big } = keys;
+    const stored = this.#entries.values;
     const slots = this.#slots;
     const mask = this.#mask;
-    const wrap = 2 * mask + 1;
     for (let i = 0; i < n; i++) {
       if (valid !== null && valid[i] === 0) out[i] = this.#nullEntry(false);
       else if (big?.has(i)) out[i] = this.#bigEntry(big.get(i)!, false);
       else {
         const x = values[i]!;
-        let s = (hashNumber(x) & mask) << 1;
-        let id = slots[s + 1]!;
-        while (id !== -1 && slots[s] !== x && !(Number.isNaN(x) && Number.isNaN(slots[s]!))) {
-          s = (s + 2) & wrap;
-          id = slots[s + 1]!;
+        let s = hashNumber(x) & mask;
+        let id = slots[s]!;
+        while (id !== -1 && stored[id] !== x && !(Number.isNaN(x) && Number.isNaN(stored[id]!))) {
+          s = (s + 1) & mask;
+          id = slots[s]!;
         }
         out[i] = id;
       }
@@ -238,12 +242,10 @@ export class NumberKeyTable implements KeyIndex {
   #toSlots(count: number): void {
     const slots = emptySlots(count);
     const mask = count - 1;
-    const wrap = 2 * mask + 1;
     this.#forEachNumber((x, id) => {
-      let t = (hashNumber(x) & mask) << 1;
-      while (slots[t + 1] !== -1) t = (t + 2) & wrap;
-      slots[t] = x;
-      slots[t + 1] = id;
+      let t = hashNumber(x) & mask;
+      while (slots[t] !== -1) t = (t + 1) & mask;
+      slots[t] = id;
     });
     this.#slots = slots;
     this.#mask = mask;
