@@ -1,6 +1,6 @@
 // `Batch`: a slice of rows as columns sharing one schema; the unit every operator pulls.
 import type { Schema } from '../plan/types.js';
-import { type Column, makeColumn, subarraySorted } from './column.js';
+import { type Column, makeColumn, subarrayMarked } from './column.js';
 import { sliceCodes } from './text-dictionary.js';
 
 export interface Batch {
@@ -29,7 +29,7 @@ export function sliceColumn(col: Column, start: number, end: number): Column {
     return makeColumn(col.type, slice, valid, n);
   }
   if (v instanceof Int32Array || v instanceof Float64Array)
-    return makeColumn(col.type, subarraySorted(v, start, end), valid, n);
+    return makeColumn(col.type, subarrayMarked(v, start, end), valid, n);
   return makeColumn(col.type, v.subarray(start, end), valid, n);
 }
 

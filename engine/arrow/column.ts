@@ -1,5 +1,7 @@
 // `Column`: one column of a batch in Arrow's layout (typed arrays + validity), read by every kernel.
+
 import type { DataType } from '../plan/types.js';
+import { sliceNarrow } from './narrow-values.js';
 
 /** UTF-8 bytes with Arrow offsets: the storage form of strings (shareable across threads). */
 export interface Utf8Bytes {
@@ -46,10 +48,11 @@ export function isSorted(col: Column): boolean {
   return col.valid === null && (v instanceof Int32Array || v instanceof Float64Array) && sortedValues.has(v);
 }
 
-/** `values.subarray(start, end)`, marked sorted when `values` is. */
-export function subarraySorted<T extends Int32Array | Float64Array>(values: T, start: number, end: number): T {
+/** `values.subarray(start, end)`, marked sorted when `values` is, with its narrow copy's rows when it has one. */
+export function subarrayMarked<T extends Int32Array | Float64Array>(values: T, start: number, end: number): T {
   const sub = values.subarray(start, end) as T;
   if (sortedValues.has(values)) sortedValues.add(sub);
+  if (values instanceof Float64Array) sliceNarrow(values, sub as Float64Array, start, end);
   return sub;
 }
 

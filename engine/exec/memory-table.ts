@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Batch, sliceBatch } from '../arrow/batch.js';
 import { type Column, columnArrays, isUtf8Bytes, markSorted } from '../arrow/column.js';
+import { attachNarrow, type NarrowArray } from '../arrow/narrow-values.js';
 import { attachCodes, sliceCodes, type TextDictionary } from '../arrow/text-dictionary.js';
 import type { ScanRequest, SharedTable, TableProvider } from '../catalog.js';
 import { CancelledError } from '../errors.js';
@@ -17,6 +18,11 @@ export interface MemoryTableData {
    * none. Columns with a dictionary are UTF-8 bytes.
    */
   readonly dictionaries?: readonly (StoredDictionary | null)[];
+  /**
+   * Per field, each chunk's narrow copy of a number column of small integers (`narrowValues`), or null; absent:
+   * none. Filters compare the copies.
+   */
+  readonly narrow?: readonly (readonly (NarrowArray | null)[] | null)[];
 }
 
 export interface StoredDictionary {
@@ -32,6 +38,13 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
     for (const [i, chunk] of chunks.entries()) {
       const values = chunk.columns[at]?.values;
       if (d.codes[i]?.length === chunk.length && isUtf8Bytes(values)) attachCodes(values, d.dictionary, d.codes[i]!);
+    }
+  }
+  for (const [at, copies] of (data.narrow ?? []).entries()) {
+    for (const [i, chunk] of chunks.entries()) {
+      const values = chunk.columns[at]?.values;
+      const copy = copies?.[i];
+      if (values instanceof Float64Array && copy != null) attachNarrow(values, copy);
     }
   }
   const rowCount = chunks.reduce((n, c) => n + c.length, 0);

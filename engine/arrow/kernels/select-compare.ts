@@ -1,13 +1,15 @@
 // `selectCompare`: narrows a selection vector to the rows where `column op constant` holds, for numeric columns
-// held as Float64Array or Int32Array. A filter's conjuncts run one after another over the rows still selected,
-// so later conjuncts look at fewer rows and no boolean column is built. One generated loop per array kind,
-// operator and pass (first pass over every row, or over a selection): each loop stays monomorphic. A range
-// (`lo < x < hi`, either end inclusive) runs as one test per row: `selectBetween`.
+// held as Float64Array or Int32Array (read through their narrow copy when they have one: `narrow-values.ts`). A
+// filter's conjuncts run one after another over the rows still selected, so later conjuncts look at fewer rows and
+// no boolean column is built. One generated loop per array kind, operator and pass (first pass over every row, or
+// over a selection): each loop stays monomorphic. A range (`lo < x < hi`, either end inclusive) runs as one test
+// per row: `selectBetween`.
 import type { Column } from '../column.js';
+import { narrowOf } from '../narrow-values.js';
 import type { CmpOp } from './numeric.js';
 import { selectRangeInt32 } from './wasm-select.js';
 
-type Values = Float64Array | Int32Array;
+type Values = Float64Array | Int32Array | Int16Array | Int8Array;
 /** Writes the selected row indexes to `out`, returns how many. `sel` null = every row of 0..n. */
 type Loop = (
   x: Values,
@@ -68,9 +70,15 @@ function loops(branchless: boolean): Loops {
   return { single: single as Record<CmpOp, Loop>, range };
 }
 
-// Separate copies for Float64Array and Int32Array inputs, so neither sees the other's element kind.
-const LOOPS = { f64: loops(false), i32: loops(false) };
-const BRANCHLESS = { f64: loops(true), i32: loops(true) };
+// Separate copies per array kind (Float64Array, Int32Array, and the Int16Array / Int8Array of narrow copies), so
+// none sees another's element kind.
+const LOOPS = { f64: loops(false), i32: loops(false), i16: loops(false), i8: loops(false) };
+const BRANCHLESS = { f64: loops(true), i32: loops(true), i16: loops(true), i8: loops(true) };
+
+/** The array a comparison reads: the column's narrow copy when it has one (same integers, fewer bytes). */
+function comparedValues(col: Column): Column['values'] | Int16Array | Int8Array {
+  return narrowOf(col.values) ?? col.values;
+}
 
 /**
  * The rows of `sel` (or of the whole column when null; `n` = its length or the selection's) where `col op value`
@@ -153,10 +161,12 @@ function run(
   n: number,
   out: Int32Array,
 ): number {
-  const v = col.values;
+  const v = comparedValues(col);
   const loops = branchless ? BRANCHLESS : LOOPS;
   if (v instanceof Float64Array) return pick(loops.f64)(v, c, d, col.valid, sel, n, out);
   if (v instanceof Int32Array) return pick(loops.i32)(v, c, d, col.valid, sel, n, out);
+  if (v instanceof Int16Array) return pick(loops.i16)(v, c, d, col.valid, sel, n, out);
+  if (v instanceof Int8Array) return pick(loops.i8)(v, c, d, col.valid, sel, n, out);
   return -1;
 }
 
@@ -228,6 +238,8 @@ const tableLoop = (branchless: boolean) =>
 const TABLES = {
   f64: { branchy: tableLoop(false), branchless: tableLoop(true) },
   i32: { branchy: tableLoop(false), branchless: tableLoop(true) },
+  i16: { branchy: tableLoop(false), branchless: tableLoop(true) },
+  i8: { branchy: tableLoop(false), branchless: tableLoop(true) },
 };
 
 /**
@@ -245,10 +257,12 @@ export function selectInTable(
   out: Int32Array,
   branchless = false,
 ): number {
-  const v = col.values;
+  const v = comparedValues(col);
   const neg = negated ? 1 : 0;
   const form = branchless ? 'branchless' : 'branchy';
   if (v instanceof Float64Array) return TABLES.f64[form](v, lo, table, neg, col.valid, sel, n, out);
   if (v instanceof Int32Array) return TABLES.i32[form](v, lo, table, neg, col.valid, sel, n, out);
+  if (v instanceof Int16Array) return TABLES.i16[form](v, lo, table, neg, col.valid, sel, n, out);
+  if (v instanceof Int8Array) return TABLES.i8[form](v, lo, table, neg, col.valid, sel, n, out);
   return -1;
 }

@@ -1,5 +1,6 @@
 // `loadParquetTable`: decodes whole Parquet files into SharedArrayBuffer-backed columns (acceleration).
 import type { Column, ColumnValues } from '../../arrow/column.js';
+import { type NarrowArray, narrowValues } from '../../arrow/narrow-values.js';
 import { encodeDictionary } from '../../arrow/text-dictionary.js';
 import type { MemoryTableData, StoredDictionary } from '../../exec/memory-table.js';
 import { createParquetTable } from './parquet-table.js';
@@ -16,7 +17,24 @@ export async function loadParquetTable(paths: readonly string[], signal?: AbortS
   for await (const b of table.scan({ columns, filters: [], limit: null }, signal ?? never)) {
     chunks.push({ length: b.length, columns: b.columns.map(toShared) });
   }
-  return { schema: table.schema, chunks, dictionaries: dictionariesOf(table.schema.fields, chunks) };
+  const dictionaries = dictionariesOf(table.schema.fields, chunks);
+  return { schema: table.schema, chunks, dictionaries, narrow: narrowCopiesOf(table.schema.fields, chunks) };
+}
+
+/** Each number column's narrow copies (`narrowValues`), in shared memory; null for a column no chunk narrows. */
+function narrowCopiesOf(
+  fields: MemoryTableData['schema']['fields'],
+  chunks: MemoryTableData['chunks'],
+): ((NarrowArray | null)[] | null)[] {
+  return fields.map((_, at) => {
+    const copies = chunks.map((chunk) => {
+      const c = chunk.columns[at]!;
+      return c.values instanceof Float64Array
+        ? narrowValues(c.values, c.valid, c.length, (n) => new SharedArrayBuffer(n))
+        : null;
+    });
+    return copies.some((c) => c !== null) ? copies : null;
+  });
 }
 
 /**

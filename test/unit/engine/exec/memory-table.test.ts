@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isSorted, makeColumn } from '../../../../engine/arrow/column.js';
+import { narrowOf } from '../../../../engine/arrow/narrow-values.js';
 import { ZONE_ROWS } from '../../../../engine/exec/zone-maps.js';
 import {
   createEngine,
@@ -18,6 +19,7 @@ import { bytesColumn } from '../../../helpers/batches.js';
 import { queryRows } from '../../../helpers/engines.js';
 import { type TestData, writeTestData } from '../../../helpers/gen-data.js';
 
+const NEVER = new AbortController().signal;
 let data: TestData;
 let memory: Engine;
 let files: Engine;
@@ -288,5 +290,36 @@ describe('memory table: text dictionaries', () => {
 
   it('leaves out codes that do not match their chunk row for row', async () => {
     assert.deepEqual(await count([Uint8Array.of(1, 1), Uint8Array.of(1, 1, 1, 1)]), [['4']]);
+  });
+});
+
+describe('memory table: narrow copies of small-integer columns', () => {
+  it('are loaded for decimal columns of small integers, not for wider ones, and reach scanned batches', async () => {
+    const t = createMemoryTable(await loadParquetTable(data.tables.get('lineitem')!));
+    const batches = t.scan(
+      { columns: ['l_quantity', 'l_discount', 'l_extendedprice'], filters: [], limit: null },
+      NEVER,
+    );
+    for await (const b of batches) {
+      const [quantity, discount, price] = b.columns.map((c) => narrowOf(c.values));
+      assert.ok(quantity instanceof Int16Array, 'l_quantity (1.00-50.00, scaled) in two bytes');
+      assert.ok(discount instanceof Int8Array, 'l_discount (0.00-0.10, scaled) in one byte');
+      assert.equal(price, null);
+      assert.deepEqual([...quantity], [...(b.columns[0]!.values as Float64Array)]);
+    }
+  });
+
+  it('are what filters compare', async () => {
+    const schema = { fields: [{ name: 'x', qualifier: null, type: FLOAT64, nullable: false }] };
+    const count = async (narrow: Int8Array) => {
+      // Not in order: a sorted chunk is cut by binary search, without a comparison per row.
+      const chunks = [{ length: 4, columns: [makeColumn(FLOAT64, Float64Array.of(3, 1, 4, 2), null, 4)] }];
+      const t = createMemoryTable({ schema, chunks, narrow: [[narrow]] });
+      const engine = createEngine({ catalog: createMapCatalog(new Map([['t', t]])) });
+      return (await queryRows(engine, 'SELECT count(*) FROM t WHERE x > 2')).rows;
+    };
+    assert.deepEqual(await count(Int8Array.of(3, 1, 4, 2)), [['2']]);
+    // A copy that says otherwise is believed (the loader's copies hold the rows' values): it is what is read.
+    assert.deepEqual(await count(Int8Array.of(9, 9, 9, 9)), [['4']]);
   });
 });

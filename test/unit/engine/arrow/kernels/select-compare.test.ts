@@ -1,8 +1,9 @@
-// `selectCompare`, `selectBetween` and `selectCompareColumns` against a plain loop: every operator, Float64Array and Int32Array values,
-// with and without NULLs, over all rows or a selection (also narrowed in place), branchy and branchless loops.
+// `selectCompare`, `selectBetween` and `selectCompareColumns` against a plain loop: every operator, Float64Array and Int32Array values
+// (and Float64Array values with a narrow Int8 or Int16 copy, read from a slice), with and without NULLs, over all rows
+// or a selection (also narrowed in place), branchy and branchless loops.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { makeColumn } from '../../../../../engine/arrow/column.js';
+import { makeColumn, subarrayMarked } from '../../../../../engine/arrow/column.js';
 import type { CmpOp } from '../../../../../engine/arrow/kernels/numeric.js';
 import {
   selectBetween,
@@ -10,6 +11,7 @@ import {
   selectCompareColumns,
   selectInTable,
 } from '../../../../../engine/arrow/kernels/select-compare.js';
+import { attachNarrow, narrowOf, narrowValues } from '../../../../../engine/arrow/narrow-values.js';
 import { FLOAT64, INT32 } from '../../../../../engine/plan/types.js';
 import { makeRng } from '../../../../helpers/gen-data.js';
 
@@ -28,9 +30,23 @@ const raw = Array.from({ length: n }, () => Math.floor(rng() * 20) - 10);
 const valid = Uint8Array.from(raw, () => (rng() < 0.1 ? 0 : 1));
 const sel = Int32Array.from(raw.map((_, i) => i).filter(() => rng() < 0.6));
 
+/**
+ * `raw` times `scale` as rows [7, 7 + n) of a longer Float64Array with a narrow copy (Int8 at scale 1, Int16 at
+ * 100): the slice's copy must line up with its rows.
+ */
+function narrowed(scale: number): Float64Array {
+  const whole = Float64Array.from([99, -99, 98, 97, 96, 95, 94, ...raw].map((v) => v * scale));
+  attachNarrow(whole, narrowValues(whole, null, whole.length)!);
+  const slice = subarrayMarked(whole, 7, 7 + n);
+  assert.ok(narrowOf(slice) instanceof (scale === 1 ? Int8Array : Int16Array));
+  return slice;
+}
+
 for (const [kind, values] of [
   ['float64', Float64Array.from(raw, (v) => v + 0.5)],
   ['int32', Int32Array.from(raw)],
+  ['float64, Int8 copy', narrowed(1)],
+  ['float64, Int16 copy', narrowed(100)],
 ] as const) {
   for (const withNulls of [false, true]) {
     const col = makeColumn(kind === 'int32' ? INT32 : FLOAT64, values, withNulls ? valid : null, n);
@@ -58,6 +74,8 @@ for (const [kind, values] of [
 for (const [kind, values] of [
   ['float64', Float64Array.from(raw, (v) => v + 0.5)],
   ['int32', Int32Array.from(raw)],
+  ['float64, Int8 copy', narrowed(1)],
+  ['float64, Int16 copy', narrowed(100)],
 ] as const) {
   for (const withNulls of [false, true]) {
     const col = makeColumn(kind === 'int32' ? INT32 : FLOAT64, values, withNulls ? valid : null, n);
@@ -141,6 +159,7 @@ test('selectCompareColumns: -1 unless both columns hold the same kind of number 
 for (const [kind, values] of [
   ['float64', Float64Array.from(raw, (v, i) => (i % 5 === 0 ? v + 0.5 : v))],
   ['int32', Int32Array.from(raw)],
+  ['float64, Int8 copy', narrowed(1)],
 ] as const) {
   for (const withNulls of [false, true]) {
     const col = makeColumn(kind === 'int32' ? INT32 : FLOAT64, values, withNulls ? valid : null, n);
