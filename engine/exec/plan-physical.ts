@@ -110,7 +110,9 @@ function planNode(
       const node = scan !== null ? par?.nodeIndex(p) : undefined;
       if (par !== undefined && scan !== null && node !== undefined && par.tables() !== null)
         return planParallelAggregate(p, scan, node, par, ctx, below[0] ?? NO_FILTERS);
-      return planAggregate(p, input(0, p.input));
+      // Dynamic join filters routed below drop rows the table's count includes: no count then.
+      const rows = (below[0] ?? NO_FILTERS).length === 0 ? wholeTableRows(p.input, ctx) : null;
+      return planAggregate(p, input(0, p.input), rows);
     }
     case 'sort': {
       const child = input(0, p.input);
@@ -147,7 +149,14 @@ function planNode(
   }
 }
 
-function planAggregate(p: Aggregate, child: PhysicalOperator): PhysicalOperator {
+/** The row count of the table `p` reads whole (a scan without filters or limit, through projections), else null. */
+function wholeTableRows(p: LogicalPlan, ctx: PhysicalPlanContext): number | null {
+  if (p.kind === 'project') return wholeTableRows(p.input, ctx);
+  if (p.kind !== 'scan' || p.filters.length > 0 || p.limit !== null || ctx.partition?.scan === p) return null;
+  return ctx.catalog.table(p.table)?.statistics().rowCount ?? null;
+}
+
+function planAggregate(p: Aggregate, child: PhysicalOperator, inputRows: number | null = null): PhysicalOperator {
   const shared = new Map<string, PhysicalExpr>();
   const groupBy = p.groupBy.map((e) => compileExpr(e, child.schema, shared));
   const aggs = p.aggregates.map((call) => ({
@@ -160,7 +169,7 @@ function planAggregate(p: Aggregate, child: PhysicalOperator): PhysicalOperator 
   const readsSelections =
     p.aggregates.every((a) => a.filter === null && a.args.length <= 1 && !a.distinct) &&
     ![...p.groupBy, ...p.aggregates.flatMap((a) => a.args)].some(mayRaiseOnRows);
-  return new HashAggregateExec(child, groupBy, aggs, p.schema, p.groupingSets ?? null, readsSelections);
+  return new HashAggregateExec(child, groupBy, aggs, p.schema, p.groupingSets ?? null, readsSelections, inputRows);
 }
 
 /**

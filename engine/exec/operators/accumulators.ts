@@ -15,6 +15,8 @@ import { BoolAcc, VarianceAcc } from './variance-accumulator.js';
 export type Key = number | bigint | string | boolean;
 
 export interface Accumulator {
+  /** Optional: makes room for `ngroups` groups at once (the aggregate expects that many), instead of by doublings. */
+  reserve?(ngroups: number): void;
   /**
    * Adds rows of `arg` (absent for COUNT(*)) to groups `groups[i]`; `ngroups` is the current group count.
    * `extra` holds the call's further arguments (string_agg's separator and ORDER BY keys), row-aligned. `rows`,
@@ -169,6 +171,9 @@ class AnyValueAcc implements Accumulator {
 class CountAcc implements Accumulator {
   readonly #counts = new GroupNumbers();
   constructor(readonly star: boolean) {}
+  reserve(ngroups: number): void {
+    this.#counts.reserve(ngroups);
+  }
   update(
     groups: Int32Array,
     n: number,

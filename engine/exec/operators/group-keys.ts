@@ -44,6 +44,11 @@ export class GroupKeys {
     return this.#table.insert(rows, n);
   }
 
+  /** Makes room for `more` groups beyond those so far (a hash table only; coded keys stay small anyway). */
+  reserve(more: number): void {
+    if (this.#table !== null && !(this.#table instanceof CodedGroupKeys)) this.#table.reserve(more);
+  }
+
   /** The key values of every group for key column `c`, in group order, as a column of `type`. */
   column(c: number, type: DataType): Column {
     this.#table ??= makeKeyIndex(this.#types, true);

@@ -1,5 +1,5 @@
 // `GroupTable`: the groups of one grouping set and their aggregate states, fed batch by batch.
-import type { Column } from '../../arrow/column.js';
+import { type Column, isSorted } from '../../arrow/column.js';
 import { take } from '../../arrow/kernels/take.js';
 import { exprText } from '../../plan/expr/display.js';
 import type { AggregateCall } from '../../plan/logical/index.js';
@@ -62,6 +62,21 @@ export class GroupTable {
       if (acc.updateSelected) acc.updateSelected(groups, n, arg, ngroups, sel, rows);
       else acc.update(groups, n, arg === null ? null : take(arg, sel, n), ngroups, [], rows);
     });
+  }
+
+  /**
+   * After the first batch (`keys`, `n` rows) of an input of `total` rows: when the table groups by one column and
+   * that column came sorted (a table loaded in key order: each group's rows in one run), the rest is expected to
+   * bring groups at the first batch's rate, and the key table and the accumulators are sized for them at once
+   * instead of by doublings (q18's 1.5M order keys: 67 MB of direct ids in 7 steps and 33 MB per sum state).
+   */
+  expectFrom(keys: readonly Column[], n: number, total: number): void {
+    const key = this.columns.length === 1 ? keys[this.columns[0]!] : undefined;
+    if (key === undefined || n === 0 || total <= n || !isSorted(key)) return;
+    const expected = Math.min(total, Math.ceil((this.keys.size * total) / n));
+    if (expected <= this.keys.size) return;
+    this.keys.reserve(expected - this.keys.size);
+    for (const acc of this.#accs) acc.reserve?.(expected);
   }
 
   /** The group id of each of `n` rows (`sel[0..n)` when given; adding new groups); all 0 for the global group. */

@@ -30,6 +30,7 @@ export class HashAggregateExec implements PhysicalOperator {
   readonly #aggregates: readonly PhysicalAggregate[];
   readonly #groupingSets: readonly (readonly number[])[] | null;
   readonly #readsSelections: boolean;
+  readonly #inputRows: number | null;
 
   constructor(
     input: PhysicalOperator,
@@ -39,8 +40,11 @@ export class HashAggregateExec implements PhysicalOperator {
     groupingSets: readonly (readonly number[])[] | null = null,
     /** May read a filter's selection (see `#aggregateSelections`); decided by the planner. */
     readsSelections = false,
+    /** The input's row count when known (a table read whole): the group tables size themselves from it. */
+    inputRows: number | null = null,
   ) {
     this.#readsSelections = readsSelections;
+    this.#inputRows = inputRows;
     this.#input = input;
     this.#groupBy = groupBy;
     this.#aggregates = aggregates;
@@ -64,6 +68,7 @@ export class HashAggregateExec implements PhysicalOperator {
       yield* this.#aggregateSelections(this.#input, tables, ctx);
       return;
     }
+    let first = true;
     for await (const batch of this.#input.execute(ctx)) {
       checkCancelled(ctx);
       const keys = this.#groupBy.map((g) => g.evaluate(batch));
@@ -77,6 +82,8 @@ export class HashAggregateExec implements PhysicalOperator {
         return { values: keptValues(values, keep), extra: extra.map((c) => keptValues(c, keep)!), keep };
       });
       for (const t of tables) t.update(keys, batch.length, inputs);
+      if (first && this.#inputRows !== null) for (const t of tables) t.expectFrom(keys, batch.length, this.#inputRows);
+      first = false;
     }
     for (const t of tables) yield* this.#output(t);
   }

@@ -26,6 +26,10 @@ export class SumAcc implements Accumulator {
     this.#exact = argType.id !== 'float64';
     this.#inScale = argType.id === 'decimal' ? argType.scale : 0;
   }
+  reserve(ngroups: number): void {
+    this.#sum.reserve(ngroups);
+    this.#count.reserve(ngroups);
+  }
   update(
     groups: Int32Array,
     n: number,
