@@ -9,10 +9,13 @@ import { PairKeyTable } from './pair-key-table.js';
 export interface KeyIndex {
   /** Distinct keys inserted so far. */
   readonly size: number;
-  /** Ids of rows [0, n) of the key columns, adding unseen keys; -1 for a row with a NULL part unless NULLs are keys. */
-  insert(cols: readonly Column[], n: number): Int32Array;
+  /**
+   * Ids of rows [0, n) of the key columns, adding unseen keys; -1 for a row with a NULL part unless NULLs are keys.
+   * Written into `out` when given (n entries: a caller's reused buffer), else into a new array.
+   */
+  insert(cols: readonly Column[], n: number, out?: Int32Array): Int32Array;
   /** Ids of rows [0, n), -1 where the key is absent (or has a NULL part unless NULLs are keys); adds nothing. */
-  find(cols: readonly Column[], n: number): Int32Array;
+  find(cols: readonly Column[], n: number, out?: Int32Array): Int32Array;
   /** Makes room for `keys` more distinct keys without growing (a join's build knows its batch sizes). */
   reserve(keys: number): void;
   /** Key column `c` of every entry, in id order, as a column of `type`. */

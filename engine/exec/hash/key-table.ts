@@ -29,12 +29,12 @@ export class KeyTable implements KeyIndex {
     return this.#store.size;
   }
 
-  insert(cols: readonly Column[], n: number): Int32Array {
-    return this.#lookup(cols, n, true);
+  insert(cols: readonly Column[], n: number, out: Int32Array = new Int32Array(n)): Int32Array {
+    return this.#lookup(cols, n, true, out);
   }
 
-  find(cols: readonly Column[], n: number): Int32Array {
-    return this.#lookup(cols, n, false);
+  find(cols: readonly Column[], n: number, out: Int32Array = new Int32Array(n)): Int32Array {
+    return this.#lookup(cols, n, false, out);
   }
 
   reserve(keys: number): void {
@@ -47,12 +47,11 @@ export class KeyTable implements KeyIndex {
     return this.#store.column(c, type);
   }
 
-  #lookup(cols: readonly Column[], n: number, add: boolean): Int32Array {
+  #lookup(cols: readonly Column[], n: number, add: boolean, out: Int32Array): Int32Array {
     const kinds = this.#store.kinds;
     const keys = cols.map((col, c) => asKind(toKeyColumn(col, n), kinds[c]!, n, this.#nullsEqual));
     const hashes = hashKeys(keys, n);
     const skip = this.#nullsEqual ? null : nullRows(keys, n);
-    const out = new Int32Array(n);
     const store = this.#store;
     for (let i = 0; i < n; i++) {
       if (skip !== null && skip[i] === 1) {

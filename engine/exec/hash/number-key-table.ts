@@ -52,15 +52,13 @@ export class NumberKeyTable implements KeyIndex {
     return this.#entries.size;
   }
 
-  insert(cols: readonly Column[], n: number): Int32Array {
-    const out = new Int32Array(n);
+  insert(cols: readonly Column[], n: number, out: Int32Array = new Int32Array(n)): Int32Array {
     this.#insertRows(this.#keysOf(cols, n), 0, n, out);
     return out;
   }
 
-  find(cols: readonly Column[], n: number): Int32Array {
+  find(cols: readonly Column[], n: number, out: Int32Array = new Int32Array(n)): Int32Array {
     const keys = this.#keysOf(cols, n);
-    const out = new Int32Array(n);
     if (this.#direct !== null) this.#findDirect(this.#direct, keys, n, out);
     else this.#findHashed(keys, n, out);
     return out;

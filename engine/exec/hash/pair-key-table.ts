@@ -29,24 +29,24 @@ export class PairKeyTable implements KeyIndex {
     return this.#packed?.size ?? this.#generic!.size;
   }
 
-  insert(cols: readonly Column[], n: number): Int32Array {
+  insert(cols: readonly Column[], n: number, out?: Int32Array): Int32Array {
     if (this.#packed !== null) {
       const packed = pack(cols, n);
-      if (packed?.complete) return this.#packed.insert([packed.column], n);
+      if (packed?.complete) return this.#packed.insert([packed.column], n, out);
       this.#toGeneric();
     }
-    return this.#generic!.insert(cols, n);
+    return this.#generic!.insert(cols, n, out);
   }
 
-  find(cols: readonly Column[], n: number): Int32Array {
-    if (this.#packed === null) return this.#generic!.find(cols, n);
+  find(cols: readonly Column[], n: number, out?: Int32Array): Int32Array {
+    if (this.#packed === null) return this.#generic!.find(cols, n, out);
     const packed = pack(cols, n);
     // Columns not held as Int32Array: compare through the generic table's forms.
     if (packed === null) {
       this.#toGeneric();
-      return this.#generic!.find(cols, n);
+      return this.#generic!.find(cols, n, out);
     }
-    return this.#packed.find([packed.column], n);
+    return this.#packed.find([packed.column], n, out);
   }
 
   reserve(keys: number): void {

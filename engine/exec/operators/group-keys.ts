@@ -7,6 +7,7 @@ import type { CodedText, TextDictionary } from '../../arrow/text-dictionary.js';
 import { type DataType, INT32 } from '../../plan/types.js';
 import { type KeyIndex, makeKeyIndex } from '../hash/key-index.js';
 import { CodedGroupKeys } from './coded-group-keys.js';
+import { ScratchInts } from './scratch-ints.js';
 
 /**
  * Picks its table on the first rows it sees: when some key is text and every text value there is at most two bytes
@@ -28,8 +29,9 @@ export class GroupKeys {
   }
 
   /**
-   * Group ids of rows [0, n) of one batch, adding new groups as they appear. With `sel`, the rows are `sel[0..n)`
-   * of whole-batch `keys` (a filter's survivors): coded keys read them in place, a `KeyIndex` gets them copied.
+   * Group ids of rows [0, n) of one batch, adding new groups as they appear: valid until the next `assign` of any
+   * table of the thread (read them, or copy what you keep). With `sel`, the rows are `sel[0..n)` of whole-batch
+   * `keys` (a filter's survivors): coded keys read them in place, a `KeyIndex` gets them copied.
    */
   assign(keys: readonly Column[], n: number, sel: Int32Array | null = null): Int32Array {
     const viaSource = sel === null && n > 0 ? this.#viaSource(keys, n) : null;
@@ -41,7 +43,7 @@ export class GroupKeys {
     if (this.#table instanceof CodedGroupKeys) return this.#table.assign(keys, n, sel);
     const rows = sel === null ? keys : keys.map((k) => take(k, sel, n));
     if (this.#table === null) return n === 0 ? new Int32Array(0) : this.#first(rows, n);
-    return this.#table.insert(rows, n);
+    return this.#table.insert(rows, n, ROW_IDS.take(n));
   }
 
   /** Makes room for `more` groups beyond those so far (a hash table only; coded keys stay small anyway). */
@@ -80,7 +82,8 @@ export class GroupKeys {
       this.#byTuple = new Int32Array(tuples).fill(-1);
     }
     const byTuple = this.#byTuple;
-    const ids = new Int32Array(n);
+    // Not `ROW_IDS`: a tuple's first row gets its id from `#assignRows` while these are being filled.
+    const ids = TUPLE_IDS.take(n);
     // A row's tuple: its codes folded last column first (the first column varies fastest); one or two columns
     // (the usual) in loops of their own.
     const a = coded[0]!.codes;
@@ -175,6 +178,13 @@ function tupleOf(coded: readonly CodedText[], r: number): number {
   for (let c = coded.length - 1; c >= 0; c--) t = t * coded[c]!.dictionary.size + coded[c]!.codes[r]!;
   return t;
 }
+
+/**
+ * The group ids `assign` returns from a key table and from dictionary tuples: read by the caller before its next
+ * batch (a group table's accumulators copy what they keep), so one buffer each serves every table of the thread.
+ */
+const ROW_IDS = new ScratchInts();
+const TUPLE_IDS = new ScratchInts();
 
 /** Key tuples of dictionary codes indexed directly by `#viaDictionaries` (256 KiB of ids). */
 const MAX_TUPLES = 1 << 16;

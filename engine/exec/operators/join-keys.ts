@@ -1,6 +1,7 @@
 // `JoinHashTable`: the build side's rows chained per distinct join key, probed a whole batch at a time.
 import type { Column } from '../../arrow/column.js';
 import { type KeyIndex, makeKeyIndex } from '../hash/key-index.js';
+import { ScratchInts } from './scratch-ints.js';
 
 /** (left row, right row) pairs of a join, `count` of them (the arrays may be longer). */
 export interface Pairs {
@@ -38,7 +39,7 @@ export class JoinHashTable {
     const first = this.#rows === 0;
     // The first batch of a build of known size is taken to be all new keys (at most 4 slots a row of it).
     this.#index.reserve(first && total !== null ? n : Math.ceil(n * this.#newKeysPerRow));
-    const ids = this.#index.insert(keys, n);
+    const ids = this.#index.insert(keys, n, KEY_IDS.take(n));
     this.#newKeysPerRow = (this.#index.size - before) / n;
     // Growing a hashed table by doublings rehashes every key each time (q9's 800k two-column keys); the chains are
     // sized once too: each doubling of a 200k-row build's arrays was a copy and megabytes more for the GC to count.
@@ -71,7 +72,7 @@ export class JoinHashTable {
    */
   probe(keys: readonly Column[], n: number, firstOnly = false): Pairs {
     if (this.#index === null) return { left: new Int32Array(0), right: new Int32Array(0), count: 0 };
-    const ids = this.#index.find(keys, n);
+    const ids = this.#index.find(keys, n, KEY_IDS.take(n));
     let left = new Int32Array(Math.max(16, n));
     let right = new Int32Array(left.length);
     let count = 0;
@@ -104,6 +105,9 @@ export class JoinHashTable {
     return { left, right, count };
   }
 }
+
+/** The key ids of the batch being added or probed: read within `add` / `probe`, so one buffer serves the thread. */
+const KEY_IDS = new ScratchInts();
 
 /** `a` grown to hold at least `n` entries, new entries set to `fill`. */
 function fit(a: Int32Array<ArrayBuffer>, n: number, fill: number): Int32Array<ArrayBuffer> {
