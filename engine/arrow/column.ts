@@ -1,5 +1,4 @@
 // `Column`: one column of a batch in Arrow's layout (typed arrays + validity), read by every kernel.
-
 import type { DataType } from '../plan/types.js';
 import { sliceNarrow } from './narrow-values.js';
 

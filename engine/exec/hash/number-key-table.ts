@@ -28,9 +28,8 @@ function slotsFor(keys: number): number {
 
 /**
  * Starts with `DirectIds` and moves to linear probing over power-of-two slots of entry ids (grown at 50% load)
- * when a batch brings a fraction or widens the range too far; moves back when the hashed
- * keys, at a doubling, fit a direct range. NULL (when a key) and int64 values beyond ±2^53 live apart in
- * either form: they are rare.
+ * when a batch brings a fraction or widens the range too far; moves back when the hashed keys, at a doubling, fit
+ * a direct range. NULL (when a key) and int64 values beyond ±2^53 live apart in either form: they are rare.
  */
 export class NumberKeyTable implements KeyIndex {
   readonly #nullsEqual: boolean;
