@@ -1,5 +1,6 @@
+import type { Catalog } from '../catalog.js';
 import { InternalError, PlanError } from '../errors.js';
-import { conjoin, type Expr, sideOfExpr, splitConjuncts, transformExpr } from '../plan/expr/index.js';
+import { type ColumnExpr, conjoin, type Expr, sideOfExpr, splitConjuncts, transformExpr } from '../plan/expr/index.js';
 import type { Aggregate, Join, LogicalPlan, Scan } from '../plan/logical/index.js';
 import { type Schema, sameType } from '../plan/types.js';
 import type { StatementOptions } from '../plan-statement.js';
@@ -218,6 +219,16 @@ function planJoin(p: Join, ctx: PhysicalPlanContext, below: readonly (readonly P
     else residual.push(c);
   }
   if (p.buildLeft && pairs.length > 0) return planBuildLeft(p, ctx, below, pairs, residual);
+  // Several equalities, one of them on a build column whose values are unique there (q05's o_orderkey beside
+  // c_nationkey = s_nationkey): that one is the hash key, each probe row finds at most one build row, and the
+  // others are checked on it, instead of hashing every key pair.
+  if (pairs.length > 1 && !p.nullAware) {
+    const at = pairs.findIndex(([, r]) => r.kind === 'column' && uniqueColumn(p.right, r, ctx.catalog));
+    if (at >= 0) {
+      for (const [i, [l, r]] of pairs.entries()) if (i !== at) residual.push(eq(l, r));
+      pairs.splice(0, pairs.length, pairs[at]!);
+    }
+  }
   // The build (right) side runs to its end before the probe (left) side starts: its keys can filter the probe side.
   const sets = probeFilterable(p) ? keySets(pairs) : [];
   const left = planPhysical(p.left, ctx, [
@@ -276,6 +287,50 @@ function planBuildLeft(
 }
 
 /** `[leftSide, rightSide]` when each operand reads columns of one side only (and not both from the same). */
+function eq(left: Expr, right: Expr): Expr {
+  return { kind: 'binary', op: '=', left, right, type: { id: 'bool' } };
+}
+
+/**
+ * Whether no two rows of `p` hold the same non-NULL value in `col`: a table column its statistics call unique,
+ * through filters, sorts, limits, projections that pass it on, semi and anti joins, and inner joins whose other
+ * side matches each row at most once (an equality with a column unique on that side).
+ */
+function uniqueColumn(p: LogicalPlan, col: ColumnExpr, catalog: Catalog): boolean {
+  const at = fieldAt(p.schema, col);
+  if (at < 0) return false;
+  switch (p.kind) {
+    case 'scan':
+      return catalog.table(p.table)?.statistics().unique?.(p.schema.fields[at]!.name) === true;
+    case 'filter':
+    case 'sort':
+    case 'limit':
+      return uniqueColumn(p.input, col, catalog);
+    case 'project': {
+      const e = p.exprs[at];
+      return e?.kind === 'column' && uniqueColumn(p.input, e, catalog);
+    }
+    case 'join': {
+      if (p.joinType === 'semi' || p.joinType === 'anti') return uniqueColumn(p.left, col, catalog);
+      if (p.joinType !== 'inner' || p.on === null) return false;
+      const inLeft = fieldAt(p.left.schema, col) >= 0;
+      const [mine, other] = inLeft ? [p.left, p.right] : [p.right, p.left];
+      if (!uniqueColumn(mine, col, catalog)) return false;
+      // Each row of `mine` meets at most one row of `other` when some equality compares it with a unique column.
+      return splitConjuncts(p.on).some((c) => {
+        if (c.kind !== 'binary' || c.op !== '=') return false;
+        const [a, b] = [c.left, c.right];
+        const otherSide = (x: Expr) => x.kind === 'column' && fieldAt(other.schema, x) >= 0;
+        const mySide = (x: Expr) => x.kind === 'column' && fieldAt(mine.schema, x) >= 0;
+        const key = otherSide(a) && mySide(b) ? a : otherSide(b) && mySide(a) ? b : null;
+        return key?.kind === 'column' && uniqueColumn(other, key, catalog);
+      });
+    }
+    default:
+      return false;
+  }
+}
+
 function keyPair(a: Expr, b: Expr, left: Schema, right: Schema): [Expr, Expr] | null {
   // Keys hash their stored values: both sides must have one type (decimals of one scale).
   if (!sameType(a.type, b.type)) return null;
