@@ -9,6 +9,7 @@ import type { Schema } from '../../plan/types.js';
 import type { ExecContext } from '../context.js';
 import type { PhysicalOperator } from '../operator.js';
 import { bitKeys, firstAbove, selectRuns } from './key-runs.js';
+import { ScratchInts } from './scratch-ints.js';
 
 /** Build sides with more rows than this get no filter (collecting costs memory; such filters rarely pay). */
 const MAX_BUILD_ROWS = 1 << 22;
@@ -99,8 +100,7 @@ export class KeySet {
     const test = this.#test;
     const v = col.values;
     if (test.kind === 'off' || !(v instanceof Float64Array || v instanceof Int32Array)) return null;
-    if (scratch.length < col.length) scratch = new Int32Array(Math.max(col.length, 4096));
-    const out = scratch;
+    const out = SELECTED.take(col.length);
     const rows = col.length;
     let n = isSorted(col) && rows > 0 ? this.#selectSorted(v, rows, out) : -1;
     if (n < 0) n = this.#selectRows(v, col.valid, rows, out);
@@ -167,7 +167,7 @@ export class KeySet {
  * The selection is written here and copied out at its size: a fresh array per batch, zeroed at the batch's length
  * (60k rows for a whole chunk), cost as much as the test itself. Used synchronously, so one serves the thread.
  */
-let scratch = new Int32Array(0);
+const SELECTED = new ScratchInts();
 
 /**
  * A loop writing to `out` the rows of `v` whose valid value `x` has bit `x - lo` of `bits` set, returning how many

@@ -20,6 +20,7 @@ import { checkCancelled, type ExecContext } from '../context.js';
 import type { PhysicalExpr } from '../expr/physical-expr.js';
 import { selectUtf8Literals } from '../expr/utf8-match.js';
 import type { PhysicalOperator } from '../operator.js';
+import { ScratchInts } from './scratch-ints.js';
 
 /**
  * `batch.columns[column] op value`, and `column upper.op upper.value` when `upper` is set (a range tested in one
@@ -231,11 +232,8 @@ function runStep(
  * (allocation, zeroing and GC of large backing stores). Gathered columns keep their indices, so `gatherBatch`
  * copies a selection out of it first.
  */
-let scratch = new Int32Array(0);
-function scratchSelection(n: number): Int32Array {
-  if (scratch.length < n) scratch = new Int32Array(Math.max(n, 1024));
-  return scratch;
-}
+const SELECTION = new ScratchInts();
+const scratchSelection = (n: number): Int32Array => SELECTION.take(n);
 
 /**
  * The batch whose columns `batch`'s columns all gather, by one index array and without NULL padding, or null:
@@ -257,7 +255,7 @@ function gatheredBatch(batch: Batch): { source: Batch; indices: Int32Array } | n
 
 /** The rows of `batch` at `rows`; a column is copied only when some operator reads it (a predicate's own text). */
 function gatherBatch(batch: Batch, rows: Int32Array): Batch {
-  const own = rows.buffer === scratch.buffer ? rows.slice() : rows;
+  const own = SELECTION.owns(rows) ? rows.slice() : rows;
   return makeBatch(batch.schema, gatherColumns(batch.columns, own, own.length, false), own.length);
 }
 
