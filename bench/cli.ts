@@ -16,10 +16,11 @@ import { type TpchResults, tpchReport } from './tpch/tpch-results.js';
 
 const USAGE = `usage: npm run bench -- <command> [options]
 
-  tpch [--sf 1] [--mode files|memory|both] [--runs 5] [--threads 1] [--queries 1,6,12..14]
+  tpch [--sf 1] [--mode files|memory|both] [--runs 5] [--warmups 3] [--threads 1] [--queries 1,6,12..14]
        [--timeout 300] [--seed 1] [--label NAME] [--no-save] [--engines floe,duckdb[,polars][,alasql]]
       The 22 TPC-H queries on floe and DuckDB, interleaved; writes bench/results/<date>-<label>.json
-      (label default: tpch-sf<sf>-<mode>). --threads is DuckDB's (floe runs a query on one thread, plus a
+      (label default: tpch-sf<sf>-<mode>). Each engine runs a query --warmups times untimed (the first run's
+      rows are compared with DuckDB's, its time kept as the cold time), then --runs timed. --threads is DuckDB's (floe runs a query on one thread, plus a
       helper for the aggregates it splits in memory mode, or one Parquet decode thread per core in files mode).
       --engines adds nodejs-polars (its pool: POLARS_MAX_THREADS, else one thread per core) and alasql (memory
       mode only; far too slow for SF1): timed beside floe, answers compared with DuckDB's, never failing the run.
@@ -106,6 +107,7 @@ async function tpch(args: string[]): Promise<number> {
       sf: num('1'),
       mode: num('files'),
       runs: num('5'),
+      warmups: num('3'),
       threads: num('1'),
       seed: num('1'),
       queries: { type: 'string' },
@@ -123,6 +125,8 @@ async function tpch(args: string[]): Promise<number> {
   }
   const modes = values.mode === 'both' ? ['files', 'memory'] : [values.mode];
   if (!modes.every((m) => m === 'files' || m === 'memory')) return usage('--mode is files, memory or both');
+  const warmups = Number(values.warmups);
+  if (!Number.isInteger(warmups) || warmups < 1) return usage('--warmups is a whole number, at least 1');
   const queries = values.queries === undefined ? undefined : parseQueryIds(values.queries);
   if (queries === null) return usage('--queries takes query numbers 1-22 and ranges, e.g. 1,6,12..14');
   for (const mode of modes as DataMode[]) {
@@ -132,6 +136,7 @@ async function tpch(args: string[]): Promise<number> {
       seed: Number(values.seed),
       mode,
       runs: Number(values.runs),
+      warmups,
       threads: Number(values.threads),
       queries,
       timeoutS: Number(values.timeout),

@@ -61,6 +61,9 @@ export function compareTpch(base: TpchResults, next: TpchResults): TpchCompariso
   // Another scale factor or mode measures other work: its ratios say nothing about a change.
   regressions.push(...differs(['sf', 'mode']).map((d) => `not comparable (${d})`));
   const warnings = differs(['threads', 'seed', 'generatorVersion']).map((d) => `the runs differ in ${d}`);
+  // Files from before --warmups ran one warm-up.
+  const [bw, nw] = [base.config.warmups ?? 1, next.config.warmups ?? 1];
+  if (bw !== nw) warnings.push(`the runs differ in warmups: ${bw} vs ${nw}`);
   return { queries, common: common.length, baseGeomean, newGeomean, geomeanChange, regressions, warnings };
 }
 

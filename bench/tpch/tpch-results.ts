@@ -8,7 +8,12 @@ import type { DataMode } from './bench-engines.js';
 import type { CoreEngineName, ExtraEngineName } from './engine-names.js';
 
 export type EngineOutcome =
-  | { readonly medianMs: number; readonly runsMs: readonly number[] }
+  | {
+      readonly medianMs: number;
+      readonly runsMs: readonly number[];
+      /** The first (cold) run's time: the first warm-up, which also collected the rows (absent in older files). */
+      readonly firstMs?: number;
+    }
   | { readonly error: string };
 
 export interface QueryOutcome {
@@ -53,6 +58,8 @@ export interface TpchResults extends ResultsHeader<'tpch'> {
     readonly seed: number;
     readonly mode: DataMode;
     readonly runs: number;
+    /** Untimed runs of each query per engine before the timed ones (absent in older files: 1). */
+    readonly warmups?: number;
     /** DuckDB's threads; floe runs each query on one thread, as each runs on one worker. */
     readonly threads: number;
     readonly generatorVersion: number;
@@ -116,7 +123,7 @@ export function tpchReport(r: TpchResults): string {
     dataText(e[name]) +
     `, peak RSS ${e[name].peakRssMiB.toFixed(0)} MiB`;
   return [
-    `TPC-H SF${r.config.sf}, ${r.config.mode} mode, median of ${r.config.runs} runs after a warm-up; DuckDB ${r.config.threads} thread(s), floe one query thread${r.config.mode === 'memory' ? ' + a helper for the aggregates it splits' : ' + Parquet decode threads (one per core)'}`,
+    `TPC-H SF${r.config.sf}, ${r.config.mode} mode, median of ${r.config.runs} runs after ${warmupsText(r.config.warmups ?? 1)}; DuckDB ${r.config.threads} thread(s), floe one query thread${r.config.mode === 'memory' ? ' + a helper for the aggregates it splits' : ' + Parquet decode threads (one per core)'}`,
     '',
     table,
     '',
@@ -142,3 +149,5 @@ function dataText(e: EngineFacts): string {
   if (data === undefined || data === null || data === 0) return '';
   return ` (column data ${data.toFixed(0)} MiB, RSS ÷ data ${(e.rssAfterLoadMiB / data).toFixed(2)})`;
 }
+
+const warmupsText = (n: number) => (n === 1 ? 'a warm-up' : `${n} warm-ups`);

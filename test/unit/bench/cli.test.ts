@@ -32,3 +32,12 @@ test('bench CLI: --queries takes numbers and ranges; anything else is a usage er
   assert.match(r.stderr, /--queries takes query numbers 1-22/);
   assert.doesNotMatch(r.stderr, /\n\s+at /);
 });
+
+test('bench CLI: --warmups is a whole number of at least 1', () => {
+  for (const bad of ['0', '1.5', 'many']) {
+    const r = run('tpch', '--warmups', bad, '--no-save');
+    assert.equal(r.status, 2, bad);
+    assert.match(r.stderr, /--warmups is a whole number, at least 1/);
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
+  }
+});

@@ -110,4 +110,12 @@ describe('compareTpch', () => {
     assert.deepEqual(threads.regressions, []);
     assert.deepEqual(threads.warnings, ['the runs differ in threads: 1 vs 2']);
   });
+
+  it('warns about other warm-up counts, a file without one counting as a single warm-up', () => {
+    const old = run({ q01: { floe: 1 } });
+    assert.deepEqual(compareTpch(old, run({ q01: { floe: 1 } }, { warmups: 1 })).warnings, []);
+    const c = compareTpch(old, run({ q01: { floe: 1 } }, { warmups: 3 }));
+    assert.deepEqual(c.regressions, []);
+    assert.deepEqual(c.warnings, ['the runs differ in warmups: 1 vs 3']);
+  });
 });
