@@ -28,7 +28,8 @@ type KeyTest =
 
 /** The distinct build keys of one join key column (integers, dates and decimals held as numbers). */
 export class KeySet {
-  #parts: Float64Array[] = [];
+  /** The build keys: a batch's values as they are when it has no NULL (never written to), else a copy of them. */
+  #parts: (Float64Array | Int32Array)[] = [];
   #count = 0;
   #gaveUp = false;
   /** Built by `finish`: a bitmap over [lo, lo + span) for dense integer keys, else a Set; `off` = every row passes. */
@@ -50,10 +51,13 @@ export class KeySet {
     const v = col.values;
     if (this.#gaveUp || !(v instanceof Float64Array || v instanceof Int32Array)) this.#gaveUp = true;
     else if (this.#count + col.length > MAX_BUILD_ROWS) this.#gaveUp = true;
-    else {
+    else if (col.valid === null) {
+      this.#parts.push(v.subarray(0, col.length));
+      this.#count += col.length;
+    } else {
       const out = new Float64Array(col.length);
       let n = 0;
-      for (let i = 0; i < col.length; i++) if (col.valid === null || col.valid[i] === 1) out[n++] = v[i] as number;
+      for (let i = 0; i < col.length; i++) if (col.valid[i] === 1) out[n++] = v[i] as number;
       this.#parts.push(out.subarray(0, n));
       this.#count += n;
     }
@@ -68,12 +72,10 @@ export class KeySet {
     let hi = Number.NEGATIVE_INFINITY;
     let integers = true;
     for (const p of this.#parts) {
-      for (let i = 0; i < p.length; i++) {
-        const x = p[i] as number;
-        if (x < lo) lo = x;
-        if (x > hi) hi = x;
-        if (!Number.isInteger(x)) integers = false;
-      }
+      const r = p instanceof Int32Array ? int32Range(p) : float64Range(p);
+      if (r.lo < lo) lo = r.lo;
+      if (r.hi > hi) hi = r.hi;
+      integers &&= r.integers;
     }
     const maxBits = Math.min(MAX_BITMAP_BITS, Math.max(MIN_BITMAP_BITS, this.#count * BITMAP_BITS_PER_KEY));
     if (this.#count === 0) this.#test = { kind: 'bits', lo: 0, span: 0, bits: new Int32Array(0) };
@@ -161,6 +163,31 @@ export class KeySet {
     if (from === to) return 0;
     return selectRuns(v, rows, keys, from, to, out);
   }
+}
+
+/** The least and greatest of `v` (non-empty or not): int32 values are integers, no test needed. */
+function int32Range(v: Int32Array): { lo: number; hi: number; integers: boolean } {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i]!;
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+  }
+  return { lo, hi, integers: true };
+}
+
+function float64Range(v: Float64Array): { lo: number; hi: number; integers: boolean } {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  let integers = true;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i]!;
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+    if (!Number.isInteger(x)) integers = false;
+  }
+  return { lo, hi, integers };
 }
 
 /**

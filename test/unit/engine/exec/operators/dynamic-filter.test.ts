@@ -57,6 +57,7 @@ for (const [name, build, probe, expected] of [
   ['fractions and NaN never match integer keys', floats([1, 2, 3]), floats([1.5, 2, Number.NaN, 3.0000001]), [1]],
   ['sparse keys (set)', floats([1, 2 ** 45, -(2 ** 50)]), floats([2 ** 45, 2, -(2 ** 50), null, 1]), [0, 2, 4]],
   ['an empty build keeps nothing', ints([null]), ints([0, 1, null]), []],
+  ['sparse int32 keys (set)', ints([1, 2 ** 30, -(2 ** 30)]), ints([2 ** 30, 2, -(2 ** 30), null, 1]), [0, 2, 4]],
 ] as const) {
   test(`KeySet: ${name}`, () => {
     // Mixed pass/fail so far: the branch-free loop.
@@ -70,6 +71,12 @@ for (const [name, build, probe, expected] of [
     assert.deepEqual(selected(keys, probe), expected);
   });
 }
+
+test('KeySet: a build column shorter than its values array keys only its own rows', () => {
+  // Kept without a copy: the values past the column's length must not become keys.
+  const keys = keySet(makeColumn(INT32, Int32Array.of(4, 6, 5, 99), null, 2));
+  assert.deepEqual(selected(keys, ints([4, 5, 6, 99])), [0, 2]);
+});
 
 test('KeySet: int32 and float64 probe columns against the same keys', () => {
   const keys = keySet(ints([7, 9]), floats([11]));
