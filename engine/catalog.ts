@@ -35,9 +35,12 @@ export interface ScanRequest {
   readonly limit: number | null;
   /**
    * Produce only partition `index` of `count` (a parallel aggregate's share of the rows): the partitions of one
-   * table are disjoint and together hold every row. Only asked of providers that return `shared()`.
+   * table are disjoint and together hold every row. With `next` (a counter in shared memory, starting at 0, one
+   * for all the partitions of one run), the shares are not fixed: each scan claims the table's chunks one at a
+   * time (`Atomics.add(next, 0, 1)` is the next chunk), so a thread that runs faster or starts earlier reads more.
+   * Only asked of providers that return `shared()`.
    */
-  readonly partition?: { readonly index: number; readonly count: number };
+  readonly partition?: { readonly index: number; readonly count: number; readonly next?: Int32Array };
 }
 
 /** A table another thread rebuilds without copying: its columns live in SharedArrayBuffers. */

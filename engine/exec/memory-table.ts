@@ -93,7 +93,8 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
       const out: Schema = { fields: cols.map((i) => schema.fields[i]!) };
       const pruner = zones.pruner(req.filters);
       let left = req.limit ?? Number.POSITIVE_INFINITY;
-      for (const [at, chunk] of chunks.entries()) {
+      for (const at of chunkOrder(chunks.length, req.partition?.next)) {
+        const chunk = chunks[at]!;
         if (left <= 0) return;
         if (signal.aborted) throw new CancelledError();
         for (const [start, end] of partitionOf(pruner.ranges(at), chunk.length, req.partition)) {
@@ -119,15 +120,28 @@ function dictionarySize(data: MemoryTableData, at: number | undefined): number |
 }
 
 /**
+ * The chunks a scan reads, in order: all of them, or with a shared counter, each one this scan claims from it
+ * (`Atomics.add` hands every chunk to exactly one of the scans sharing the counter).
+ */
+function* chunkOrder(count: number, next: Int32Array | undefined): Iterable<number> {
+  if (next === undefined) {
+    for (let at = 0; at < count; at++) yield at;
+    return;
+  }
+  for (let at = Atomics.add(next, 0, 1); at < count; at = Atomics.add(next, 0, 1)) yield at;
+}
+
+/**
  * The parts of `ranges` (rows of one chunk) in the partition: each chunk's rows are split into `count` runs of
- * consecutive rows, run `index` being the partition's, so every partition reads a share of every chunk.
+ * consecutive rows, run `index` being the partition's, so every partition reads a share of every chunk. A chunk
+ * claimed from a shared counter (`next`) is read whole.
  */
 function* partitionOf(
   ranges: Iterable<[number, number]>,
   length: number,
   partition: ScanRequest['partition'],
 ): Iterable<[number, number]> {
-  if (partition === undefined) {
+  if (partition === undefined || partition.next !== undefined) {
     yield* ranges;
     return;
   }

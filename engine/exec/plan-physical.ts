@@ -42,8 +42,13 @@ export interface PhysicalPlanContext extends Pick<ExecContext, 'catalog'> {
   readonly ctes: Map<number, SharedResult>;
   /** Set when aggregates may run in parallel (a statement's coordinating thread). */
   readonly parallel?: ParallelPlanning;
-  /** The scan whose rows are split, and the partition planned (a partial aggregate's subtree). */
-  readonly partition?: { readonly scan: Scan; readonly index: number; readonly count: number };
+  /** The scan whose rows are split, and the partition planned (a partial aggregate's subtree; `ScanRequest`). */
+  readonly partition?: {
+    readonly scan: Scan;
+    readonly index: number;
+    readonly count: number;
+    readonly next?: Int32Array;
+  };
 }
 
 /** What a parallel aggregate needs from the statement being run. */
@@ -85,7 +90,7 @@ function planNode(
       const columns = p.columns ?? p.tableSchema.fields.map((f) => f.name);
       const filters = p.filters.map(unqualify);
       const part = ctx.partition?.scan === p ? ctx.partition : undefined;
-      const partition = part && { index: part.index, count: part.count };
+      const partition = part && { index: part.index, count: part.count, next: part.next };
       return new ScanExec(provider, { columns, filters, limit: p.limit, partition }, p.schema);
     }
     case 'values':
@@ -187,8 +192,8 @@ function planParallelAggregate(
 ): PhysicalOperator {
   const parts = par.pool.threads + 1;
   const partial = partialAggregate(p);
-  const local = (index: number) => {
-    const partition = { scan, index, count: parts };
+  const local = (index: number, next?: Int32Array) => {
+    const partition = { scan, index, count: parts, next };
     return planAggregate(partial, planPhysical(p.input, { ...ctx, parallel: undefined, partition }, filters));
   };
   const g = p.groupBy.length;

@@ -12,6 +12,8 @@ export interface FragmentTask extends StatementOptions {
   readonly node: number;
   readonly part: number;
   readonly parts: number;
+  /** The run's chunk counter in shared memory, when the threads claim chunks (`ScanRequest.partition.next`). */
+  readonly next?: Int32Array;
   /** The coordinator's threshold, so the helper picks the same scan. */
   readonly minRows: number;
   /** Every table the statement's planning looked up. */

@@ -1,7 +1,10 @@
 // `ParallelAggregateExec`: an aggregate split by the rows of one large scan. Helper threads each aggregate a
-// partition (`runFragment`), this thread aggregates the first, takes back the partitions no helper started, and
-// folds the partial rows with a final aggregate (SUM and COUNT add, MIN, MAX and ANY_VALUE take theirs again, AVG
-// divides its merged sum by its merged count).
+// partition (`runFragment`), this thread aggregates the first, and the partial rows are folded with a final
+// aggregate (SUM and COUNT add, MIN, MAX and ANY_VALUE take theirs again, AVG divides its merged sum by its merged
+// count). With `takeBack` (the default), the partitions are not fixed shares: every thread claims the scan's
+// chunks one at a time from a counter in shared memory, so a helper that starts late or runs slower (its code is
+// compiled apart from this thread's, and is cold the first times a query runs) reads fewer chunks, and one that
+// never started is taken back having read none.
 import { type Batch, makeBatch } from '../../arrow/batch.js';
 import type { Schema } from '../../plan/types.js';
 import { checkCancelled, type ExecContext } from '../context.js';
@@ -10,8 +13,8 @@ import type { ExecPool } from './exec-pool.js';
 import type { FragmentTask } from './messages.js';
 
 export interface ParallelAggregateSpec {
-  /** The partial aggregate over partition `index` of `parts`, run on this thread. */
-  readonly local: (index: number) => PhysicalOperator;
+  /** The partial aggregate over partition `index` of `parts` (over the chunks it claims from `next`), here. */
+  readonly local: (index: number, next?: Int32Array) => PhysicalOperator;
   /** The final aggregate over the partial rows. */
   readonly final: (partials: PhysicalOperator) => PhysicalOperator;
   /** What a helper needs for partition `part` (everything but `part`). */
@@ -19,7 +22,11 @@ export interface ParallelAggregateSpec {
   readonly pool: ExecPool;
   /** The partial aggregates' columns (AVG as a sum and a count: `partialAggregate`). */
   readonly partialSchema: Schema;
-  /** Run the partitions no helper has started here, once this thread's own is done (else wait for them). */
+  /**
+   * Claim chunks from a shared counter, and drop the partitions no helper has started once this thread's scan
+   * is done (it read their chunks). When false, each partition reads its fixed share and this thread waits for
+   * every helper (tests: the helpers' path always runs).
+   */
   readonly takeBack: boolean;
 }
 
@@ -39,14 +46,16 @@ export class ParallelAggregateExec implements PhysicalOperator {
     const onAbort = () => stop.abort();
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     try {
+      const next = takeBack ? new Int32Array(new SharedArrayBuffer(4)) : undefined;
       const handles = Array.from({ length: task.parts - 1 }, (_, i) =>
-        pool.submit({ ...task, part: i + 1 }, stop.signal),
+        pool.submit({ ...task, part: i + 1, next }, stop.signal),
       );
-      const parts: Batch[] = await collectBatches(local(0), ctx);
-      for (const [i, handle] of handles.entries()) {
+      const parts: Batch[] = await collectBatches(local(0, next), ctx);
+      for (const handle of handles) {
         checkCancelled(ctx);
-        if (takeBack && handle.takeBack()) parts.push(...(await collectBatches(local(i + 1), ctx)));
-        else for (const b of await handle.result) parts.push(makeBatch(partialSchema, b.columns, b.length));
+        // Not started: every chunk has been claimed (by this thread or the helpers that did start).
+        if (takeBack && handle.takeBack()) continue;
+        for (const b of await handle.result) parts.push(makeBatch(partialSchema, b.columns, b.length));
       }
       yield* final(new PartialsExec(partialSchema, parts)).execute(ctx);
     } finally {

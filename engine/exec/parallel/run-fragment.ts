@@ -23,7 +23,7 @@ export async function runFragment(
   const scan = agg?.kind === 'aggregate' ? partitionScan(agg, catalog, task.minRows) : null;
   if (agg?.kind !== 'aggregate' || scan === null)
     throw new InternalError('a parallel aggregate planned differently on a helper thread');
-  const partition = { scan, index: task.part, count: task.parts };
+  const partition = { scan, index: task.part, count: task.parts, next: task.next };
   const op = planPhysical(partialAggregate(agg), { catalog, ctes: new Map(), partition });
   const out: FragmentBatch[] = [];
   for await (const b of op.execute({ catalog, signal })) {

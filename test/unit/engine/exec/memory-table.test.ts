@@ -69,6 +69,61 @@ describe('memory table zone maps', () => {
   }
 });
 
+describe('memory table: scans claiming chunks from a shared counter', () => {
+  // Ten chunks of 100 rows: id = row number.
+  const chunk = (c: number) => {
+    const ids = new Int32Array(new SharedArrayBuffer(400));
+    for (let i = 0; i < 100; i++) ids[i] = c * 100 + i;
+    return { length: 100, columns: [makeColumn(INT32, ids, null, 100)] };
+  };
+  const table = createMemoryTable({
+    schema: { fields: [{ qualifier: null, name: 'id', type: INT32, nullable: false }] },
+    chunks: Array.from({ length: 10 }, (_, c) => chunk(c)),
+  });
+  const ids = async (it: AsyncIterator<{ length: number; columns: readonly { values: unknown }[] }>) => {
+    const out: number[] = [];
+    for (let r = await it.next(); !r.done; r = await it.next()) out.push(...(r.value.columns[0]!.values as Int32Array));
+    return out;
+  };
+
+  it('hands every chunk, whole, to exactly one of the scans, in the order they ask', async () => {
+    const next = new Int32Array(new SharedArrayBuffer(4));
+    const scan = (index: number) =>
+      table.scan({ columns: ['id'], filters: [], limit: null, partition: { index, count: 2, next } }, NEVER);
+    const a = scan(0)[Symbol.asyncIterator]();
+    const b = scan(1)[Symbol.asyncIterator]();
+    // a claims chunk 0; b, drained next, claims chunks 1-9; a then finds none left. A fixed split would have given
+    // each scan half of every chunk.
+    const first = await a.next();
+    const fromB = await ids(b);
+    const rest = await ids(a);
+    const fromA = [...(first.value!.columns[0]!.values as Int32Array), ...rest];
+    assert.equal(fromA.length + fromB.length, 1000);
+    assert.deepEqual(
+      [...fromA, ...fromB].sort((x, y) => x - y),
+      Array.from({ length: 1000 }, (_, i) => i),
+    );
+    assert.deepEqual(
+      fromA,
+      Array.from({ length: 100 }, (_, i) => i),
+    );
+    assert.equal(next[0], 12, 'each scan asked once past the last chunk');
+  });
+
+  it('still skips the chunks a filter rules out', async () => {
+    const next = new Int32Array(new SharedArrayBuffer(4));
+    const filters: Expr[] = [
+      { kind: 'binary', op: '>=', left: col(null, 'id', INT32), right: lit(950, INT32), type: BOOL },
+    ];
+    const partition = { index: 0, count: 1, next };
+    const it = table.scan({ columns: ['id'], filters, limit: null, partition }, NEVER)[Symbol.asyncIterator]();
+    assert.deepEqual(
+      await ids(it),
+      Array.from({ length: 50 }, (_, i) => 950 + i),
+    );
+  });
+});
+
 describe('memory table zones inside a chunk', () => {
   // One chunk of 3.5 zones: id = row number (sorted), name = 'n<id>' (UTF-8 bytes), every 7th score NULL.
   const rows = ZONE_ROWS * 3 + ZONE_ROWS / 2;
