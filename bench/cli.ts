@@ -20,8 +20,9 @@ const USAGE = `usage: npm run bench -- <command> [options]
        [--timeout 300] [--seed 1] [--label NAME] [--no-save] [--engines floe,duckdb[,polars][,alasql]]
       The 22 TPC-H queries on floe and DuckDB, interleaved; writes bench/results/<date>-<label>.json
       (label default: tpch-sf<sf>-<mode>). Each engine runs a query --warmups times untimed (the first run's
-      rows are compared with DuckDB's, its time kept as the cold time), then --runs timed. --threads is DuckDB's (floe runs a query on one thread, plus a
-      helper for the aggregates it splits in memory mode, or one Parquet decode thread per core in files mode).
+      rows are compared with DuckDB's, its time kept as the cold time), then --runs timed. --threads is
+      DuckDB's (floe runs a query on one thread, plus a helper for the aggregates it splits in memory mode, or
+      one Parquet decode thread per core in files mode).
       --engines adds nodejs-polars (its pool: POLARS_MAX_THREADS, else one thread per core) and alasql (memory
       mode only; far too slow for SF1): timed beside floe, answers compared with DuckDB's, never failing the run.
   http [--sf 0.1] [--duration 5] [--connections 1,16,64] [--tool autocannon|wrk] [--workers N]

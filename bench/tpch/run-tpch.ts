@@ -138,8 +138,8 @@ export async function runTpch(opts: TpchOptions): Promise<TpchResults> {
 type Ran = Extract<ChildReply, { type: 'ran' }>;
 
 /**
- * Warm-ups (the first's rows collected and compared with DuckDB's), then `runs` timed runs, the engines in turn. An engine that
- * fails or times out on the warm-up or a run is not asked again for this query.
+ * Warm-ups (the first's rows collected and compared with DuckDB's), then `runs` timed runs, the engines in turn.
+ * An engine that fails or times out on a warm-up or a run is not asked again for this query.
  */
 async function runQuery(
   id: string,

@@ -90,8 +90,8 @@ export function mergeCall(call: AggregateCall): AggregateCall {
  * (`ScanRequest.partition.next`), so a helper still building only reads fewer of them, and the build is small
  * beside the probe work it shares (TPC-H q14 builds part's 200k rows against lineitem's 6M).
  */
-export const MAX_REPLICATED_ROWS = 1 << 16;
-export const REPLICATED_SHARE = 16;
+const MAX_REPLICATED_ROWS = 1 << 16;
+const REPLICATED_SHARE = 16;
 
 /**
  * The scan whose rows are split across threads for `agg`, or null: a scan of a shareable table with at least
@@ -115,7 +115,7 @@ export function partitionScan(agg: Aggregate, catalog: Catalog, minRows: number)
 }
 
 /** Rows each build side on the way to a split table of `rows` rows may read (see MAX_REPLICATED_ROWS). */
-export function replicatedRows(rows: number): number {
+function replicatedRows(rows: number): number {
   return Math.max(MAX_REPLICATED_ROWS, Math.floor(rows / REPLICATED_SHARE));
 }
 
