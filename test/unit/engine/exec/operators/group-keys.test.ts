@@ -154,7 +154,9 @@ for (const [name, batches] of cases) {
 // Keys gathered from one join build side: the source's rows are coded once, from the second batch on; source rows no
 // batch gathers (odd rows here, with values of their own) never become groups; ids stay those of a plain table.
 // Text with a table dictionary (an accelerated table's) is coded by its codes, from the first batch on.
-for (const [name, types, pick, coded] of [
+// With small numbers only (Q16's brand and type codes and p_size), the source's tuples are numbered through a direct
+// table instead of a hash table; a wide number (the cases above it) hashes.
+for (const [name, types, pick, coded, small = false] of [
   ['text', [UTF8, UTF8], (r: () => number) => from([...SHORT, ...LONG], r), false],
   ['text and a number', [UTF8, INT32], (r: () => number) => from(SHORT, r), false],
   // Every source row its own key (a build side's primary key, Q13's c_custkey): codes are the rows themselves.
@@ -165,12 +167,21 @@ for (const [name, types, pick, coded] of [
     (r: () => number) => from([...SHORT, ...LONG], r, 0),
     true,
   ],
+  [
+    'text with dictionaries and a small number (a direct tuple table)',
+    [UTF8, INT32, UTF8],
+    (r: () => number) => from([...SHORT, ...LONG], r, 0),
+    true,
+    true,
+  ],
 ] as const) {
   test(`GroupKeys: keys gathered from one source (${name})`, () => {
     const rng = makeRng(99);
     const rows = coded ? 300 : 500;
     const source = types.map((t) =>
       Array.from({ length: rows }, (_, i): Value => {
+        // Values no gathered row holds; few of them with `small`, so the tuples stay few.
+        if (i % 2 === 1 && small) return t === INT32 ? `#${-3 + (i % 3)}` : `unused ${i % 3}`;
         if (i % 2 === 1) return t === INT32 ? `#${100_000 + i}` : `unused ${i}`;
         if (pick === null) return `#${(i * 7919) % 1000}`;
         return t === INT32 ? `#${Math.floor(rng() * 5)}` : pick(rng);
