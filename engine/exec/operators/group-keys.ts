@@ -3,7 +3,7 @@ import { type Column, makeColumn, strings, utf8BytesOf } from '../../arrow/colum
 import { gatheredFrom, textCodesOf } from '../../arrow/gathered-column.js';
 import { take } from '../../arrow/kernels/take.js';
 import { takeUtf8 } from '../../arrow/kernels/utf8-take.js';
-import type { CodedText, TextDictionary } from '../../arrow/text-dictionary.js';
+import { attachCodes, type CodedText, type TextDictionary } from '../../arrow/text-dictionary.js';
 import { type DataType, INT32 } from '../../plan/types.js';
 import { type KeyIndex, makeKeyIndex } from '../hash/key-index.js';
 import { CodedGroupKeys } from './coded-group-keys.js';
@@ -287,15 +287,20 @@ class SourceCodes {
     return sources.length === this.#sources.length && sources.every((c, i) => c === this.#sources[i]);
   }
 
-  /** The source's rows `rows`; coded text taken from its dictionary (the source's own text is never copied). */
+  /**
+   * The source's rows `rows`; coded text taken from its dictionary (the source's own text is never copied), with
+   * its codes attached, so the group table codes it by them (`CodedGroupKeys`) instead of hashing the text.
+   */
   rows(rows: Int32Array): Column[] {
     return this.#sources.map((c, i) => {
       const coded = this.#coded[i];
       if (coded === null || coded === undefined) return take(c, rows);
-      const codes = new Int32Array(rows.length);
+      const codes = new Uint8Array(rows.length);
       for (let j = 0; j < rows.length; j++) codes[j] = coded.codes[rows[j]!]!;
       // As bytes (take would decode a small column's strings to gather more rows than it has).
-      return makeColumn(c.type, takeUtf8(coded.dictionary.values, codes, codes.length), null, codes.length);
+      const bytes = takeUtf8(coded.dictionary.values, Int32Array.from(codes), codes.length);
+      attachCodes(bytes, coded.dictionary, codes);
+      return makeColumn(c.type, bytes, null, codes.length);
     });
   }
 
