@@ -1,8 +1,8 @@
 // `TextCodes`: dense codes for the distinct values of one text key column (NULL included), in first-seen order.
-import { type Column, makeColumn, strings, utf8BytesOf } from '../../arrow/column.js';
+import { type Column, makeColumn, strings, type Utf8Bytes, utf8BytesOf } from '../../arrow/column.js';
 import { textCodesOf } from '../../arrow/gathered-column.js';
 import { take } from '../../arrow/kernels/take.js';
-import { dictionaryColumn, type TextDictionary } from '../../arrow/text-dictionary.js';
+import { attachCodes, dictionaryColumn, type TextDictionary } from '../../arrow/text-dictionary.js';
 import { UTF8 } from '../../plan/types.js';
 import { type KeyIndex, makeKeyIndex } from '../hash/key-index.js';
 import { GrowingInts } from './growing-ints.js';
@@ -17,6 +17,9 @@ const NULL_SLOT = 257 + 65536;
 const DIRECT_SLOTS = NULL_SLOT + 1;
 
 const encoder = new TextEncoder();
+
+/** Codes a dictionary attached to an output column may hold (one byte each). */
+const MAX_ATTACHED = 256;
 
 /**
  * Built for short flags and codes (TPC-H's l_returnflag): a value of at most two bytes costs one array read,
@@ -121,8 +124,27 @@ export class TextCodes {
     return code;
   }
 
-  /** The value of each code in `codes` (length n), as a utf8 column over UTF-8 bytes. */
+  /**
+   * The value of each code in `codes` (length n), as a utf8 column over UTF-8 bytes. With at most 256 codes and no
+   * NULL among them, the codes go along as a dictionary of every value (`attachCodes`): a sort above ranks the
+   * dictionary instead of hashing every row (`textRanks`), a filter or expression above reads them by code.
+   */
   column(codes: Int32Array, n: number): Column {
+    const out = this.#column(codes, n);
+    const size = this.#sources.size;
+    if (size > MAX_ATTACHED || out.valid !== null) return out;
+    const every = this.#column(
+      Int32Array.from({ length: size }, (_, c) => c),
+      size,
+    );
+    if (every.valid !== null) return out;
+    const rowCodes = new Uint8Array(n);
+    for (let g = 0; g < n; g++) rowCodes[g] = codes[g]!;
+    attachCodes(out.values as Utf8Bytes, { values: every.values as Utf8Bytes, size }, rowCodes);
+    return out;
+  }
+
+  #column(codes: Int32Array, n: number): Column {
     const long = this.#long.size > 0 ? longBytes(this.#long.column(0, UTF8)) : null;
     const sources = this.#sources.values;
     const offsets = new Int32Array(n + 1);

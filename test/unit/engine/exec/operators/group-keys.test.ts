@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Column, makeColumn, strings, type Utf8Bytes } from '../../../../../engine/arrow/column.js';
-import { gatherColumns } from '../../../../../engine/arrow/gathered-column.js';
+import { gatherColumns, textCodesOf } from '../../../../../engine/arrow/gathered-column.js';
 import { attachCodes, encodeDictionary } from '../../../../../engine/arrow/text-dictionary.js';
 import { GroupKeys } from '../../../../../engine/exec/operators/group-keys.js';
 import { INT32, UTF8 } from '../../../../../engine/plan/types.js';
@@ -224,3 +224,23 @@ for (const [name, types, pick, coded, small = false] of [
     }
   });
 }
+
+test('GroupKeys: a coded table hands its text keys out with a dictionary of their values, unless one is NULL', () => {
+  // Short values: a coded table (`CodedGroupKeys`).
+  const values = ['AB', 'N', 'AB', 'é', 'N', ''];
+  const keys = new GroupKeys([UTF8]);
+  keys.assign([column(values, true)], values.length);
+  const out = keys.column(0, UTF8);
+  assert.deepEqual(strings(out), ['AB', 'N', 'é', '']);
+  const coded = textCodesOf(out);
+  assert.ok(coded !== null, 'codes attached');
+  const dictionary = strings(makeColumn(UTF8, coded.dictionary.values, null, coded.dictionary.size));
+  assert.equal(new Set(dictionary).size, dictionary.length, 'distinct dictionary values');
+  assert.deepEqual(
+    [...coded.codes].map((c) => dictionary[c]),
+    strings(out),
+  );
+  const withNull = new GroupKeys([UTF8]);
+  withNull.assign([column(['A', null, 'B'], true)], 3);
+  assert.equal(textCodesOf(withNull.column(0, UTF8)), null, 'a NULL key: no dictionary');
+});

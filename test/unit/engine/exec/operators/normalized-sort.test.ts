@@ -3,7 +3,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Column, makeColumn } from '../../../../../engine/arrow/column.js';
+import { textCodesOf } from '../../../../../engine/arrow/gathered-column.js';
 import { chainComparators, rowComparator, type SortSpec } from '../../../../../engine/arrow/kernels/compare-rows.js';
+import { attachCodes } from '../../../../../engine/arrow/text-dictionary.js';
 import { normalizedOrder } from '../../../../../engine/exec/operators/normalized-sort.js';
 import { DATE, FLOAT64, INT32, INT64, UTF8 } from '../../../../../engine/plan/types.js';
 import { makeRng } from '../../../../helpers/gen-data.js';
@@ -63,6 +65,33 @@ test('normalizedOrder: the comparator sort, for every direction and NULL placeme
       assert.ok(order !== null, name);
       assert.deepEqual([...order], compared(columns, specs), `${name} ${JSON.stringify(specs)}`);
     }
+  }
+});
+
+test('normalizedOrder: text with a dictionary attached ranks the dictionary, same order, NULL rows placed', () => {
+  // The words as UTF-8 bytes with codes into a dictionary of their distinct values (out of sorted order), NULL
+  // rows holding any code.
+  const dict = ['zeta', 'Brand#45', '', 'Brand#1', 'é', 'MEDIUM POLISHED', 'Brand#12'];
+  const enc = new TextEncoder();
+  const utf8 = (values: readonly string[]) => {
+    const parts = values.map((v) => enc.encode(v));
+    const offsets = new Int32Array(values.length + 1);
+    for (const [i, p] of parts.entries()) offsets[i + 1] = offsets[i]! + p.length;
+    const bytes = new Uint8Array(offsets[values.length]!);
+    for (const [i, p] of parts.entries()) bytes.set(p, offsets[i]!);
+    return { offsets, bytes };
+  };
+  const text = words.values as readonly string[];
+  const codes = Uint8Array.from(text, (w, i) => (words.valid![i] === 0 ? 3 : dict.indexOf(w)));
+  const bytes = utf8(text);
+  attachCodes(bytes, { values: utf8(dict), size: dict.length }, codes);
+  const coded = makeColumn(UTF8, bytes, words.valid, n);
+  assert.notEqual(textCodesOf(coded), null);
+  for (const spec of SPECS) {
+    const specs = [spec, SPECS[0]!];
+    const order = normalizedOrder([coded, counts], specs, n);
+    assert.ok(order !== null);
+    assert.deepEqual([...order], compared([words, counts], specs), JSON.stringify(spec));
   }
 });
 
