@@ -229,7 +229,10 @@ const DECISIVE = 2 ** -40;
 
 /**
  * Decimals of different scales, compared exactly without a common-scale cast that could overflow 64 bits:
- * the side with the smaller scale is scaled up, in doubles while exact, else as BigInt.
+ * the side with the smaller scale is scaled up, in doubles while exact, else as BigInt. A side held as BigInt
+ * (a wide decimal, as Q11's `sum(...) * 0.0001` at scale 12) is compared as a double first too: only the rows the
+ * doubles cannot decide are compared as BigInt (every row as BigInt allocated several objects a row: Q11 spent
+ * more time collecting them than comparing).
  */
 function compareDecimalScales(op: CmpOp, a: Column, b: Column, out: Uint8Array, n: number): void {
   const sa = (a.type as { scale: number }).scale;
@@ -239,25 +242,26 @@ function compareDecimalScales(op: CmpOp, a: Column, b: Column, out: Uint8Array, 
   const up = 10 ** Math.abs(sa - sb);
   const upBig = 10n ** BigInt(Math.abs(sa - sb));
   for (let i = 0; i < n; i++) {
-    let p = x[i] as number | bigint;
-    let q = y[i] as number | bigint;
-    if (typeof p === 'number' && typeof q === 'number') {
-      const ps = sa < sb ? p * up : p;
-      const qs = sb < sa ? q * up : q;
-      if (Math.abs(ps) <= Number.MAX_SAFE_INTEGER && Math.abs(qs) <= Number.MAX_SAFE_INTEGER) {
-        out[i] = cmpOne(op, ps, qs);
-        continue;
-      }
-      // Past 2^53 the scaled side is rounded (by at most 2^-53 of itself), but two sides further apart than that
-      // still order the same way: only near-equal pairs need BigInt (Q11's HAVING, scale 2 against 12).
-      if (Math.abs(ps - qs) > DECISIVE * (Math.abs(ps) + Math.abs(qs))) {
-        out[i] = cmpOne(op, ps, qs);
-        continue;
-      }
+    const p = x[i] as number | bigint;
+    const q = y[i] as number | bigint;
+    // A BigInt past 2^53 becomes the nearest double (within 2^-53 of itself), and so stays out of the exact test.
+    const pn = typeof p === 'number' ? p : Number(p);
+    const qn = typeof q === 'number' ? q : Number(q);
+    const ps = sa < sb ? pn * up : pn;
+    const qs = sb < sa ? qn * up : qn;
+    if (Math.abs(ps) <= Number.MAX_SAFE_INTEGER && Math.abs(qs) <= Number.MAX_SAFE_INTEGER) {
+      out[i] = cmpOne(op, ps, qs);
+      continue;
     }
-    p = BigInt(p);
-    q = BigInt(q);
-    out[i] = cmpOne(op, sa < sb ? p * upBig : p, sb < sa ? q * upBig : q);
+    // Past 2^53 a side is rounded (twice at most: to a double, then scaled; each by at most 2^-53 of itself), but
+    // two sides further apart than that still order the same way: only near-equal pairs need BigInt.
+    if (Math.abs(ps - qs) > DECISIVE * (Math.abs(ps) + Math.abs(qs))) {
+      out[i] = cmpOne(op, ps, qs);
+      continue;
+    }
+    const pb = BigInt(p);
+    const qb = BigInt(q);
+    out[i] = cmpOne(op, sa < sb ? pb * upBig : pb, sb < sa ? qb * upBig : qb);
   }
 }
 

@@ -59,3 +59,28 @@ test('compare: scale 2 against scale 12 across 2^53 once scaled, near and far, e
     }
   }
 });
+
+test('compare: a scale-12 side held as BigInt past 2^53, equal, one unit off or far from the scaled side', () => {
+  const rng = makeRng(12);
+  const up = 10n ** 10n;
+  const a: bigint[] = [];
+  const b: bigint[] = [];
+  for (let i = 0; i < 3000; i++) {
+    // a · 10^10 between 10^16 and 9·10^18: past 2^53, within int64.
+    const x = BigInt(1_000_000 + Math.floor(rng() * 899_000_000)) * (i % 4 === 3 ? -1n : 1n);
+    a.push(x);
+    const scaled = x * up;
+    const pick = i % 4;
+    b.push(pick === 0 ? scaled : pick === 1 ? scaled + 1n : pick === 2 ? scaled - 1n : scaled / 2n + 7n);
+  }
+  const right = makeColumn({ id: 'decimal', precision: 38, scale: 12 }, BigInt64Array.from(b), null, b.length);
+  for (const op of ['=', '<', '>='] as const) {
+    const got = compare(op, dec(2, a), right).values as Uint8Array;
+    for (let i = 0; i < a.length; i++) {
+      const p = a[i]! * up;
+      const q = b[i]!;
+      const want = op === '=' ? p === q : op === '<' ? p < q : p >= q;
+      assert.equal(got[i], want ? 1 : 0, `${a[i]} (scale 2) ${op} ${q} (scale 12)`);
+    }
+  }
+});
