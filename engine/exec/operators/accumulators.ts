@@ -100,6 +100,8 @@ let scratchIds = new Int32Array(0);
 class AnyValueAcc implements Accumulator {
   /** Per group: 1 once it has its value. */
   #has = new Uint8Array(64);
+  /** Groups that have their value; equal to the groups before a batch when every one of them has it. */
+  #filled = 0;
   /**
    * Batch by batch, the groups that took their value and where it lies: rows of `source`, which is the column a
    * join's output gathers the argument from (nothing copied until `finish`) or else the values copied.
@@ -107,7 +109,14 @@ class AnyValueAcc implements Accumulator {
   readonly #parts: { source: Column; rows: Int32Array | null; groups: Int32Array }[] = [];
   constructor(readonly type: DataType) {}
 
-  update(groups: Int32Array, n: number, arg: Column | null, ngroups: number): void {
+  update(
+    groups: Int32Array,
+    n: number,
+    arg: Column | null,
+    ngroups: number,
+    _extra?: readonly Column[],
+    batch?: BatchRows,
+  ): void {
     if (this.#has.length < ngroups) {
       const grown = new Uint8Array(Math.max(ngroups, this.#has.length * 2));
       grown.set(this.#has);
@@ -116,6 +125,17 @@ class AnyValueAcc implements Accumulator {
     if (arg === null || arg.type.id === 'null') return;
     const has = this.#has;
     const valid = arg.valid;
+    // Every earlier group has its value and no row is NULL: the new groups' first rows are the batch's picks,
+    // found once for all any_value calls.
+    const first = valid === null && batch?.before === this.#filled ? batch.firstRows() : null;
+    if (first !== null) {
+      const k = first.ids.length;
+      if (k === 0) return;
+      for (let j = 0; j < k; j++) has[first.ids[j]!] = 1;
+      this.#filled += k;
+      this.#keep(arg, first.rows, first.ids, k);
+      return;
+    }
     if (scratchRows.length < n) {
       scratchRows = new Int32Array(Math.max(n, 4096));
       scratchIds = new Int32Array(scratchRows.length);
@@ -133,13 +153,23 @@ class AnyValueAcc implements Accumulator {
       }
     }
     if (k === 0) return;
-    const picked = rows.slice(0, k);
+    this.#filled += k;
+    this.#keep(arg, rows, ids, k);
+  }
+
+  /** Keeps rows `rows[0..k)` of `arg` as the values of groups `ids[0..k)`. */
+  #keep(arg: Column, rows: Int32Array, ids: Int32Array, k: number): void {
     const from = gatheredFrom(arg);
-    const part =
-      from !== null && !from.padded
-        ? { source: from.source, rows: picked.map((i) => from.indices[i]!) }
-        : { source: takeRows(arg, picked, k), rows: null };
-    this.#parts.push({ ...part, groups: ids.slice(0, k) });
+    const groups = ids.slice(0, k);
+    if (from === null || from.padded) {
+      this.#parts.push({ source: takeRows(arg, rows.slice(0, k), k), rows: null, groups });
+      return;
+    }
+    // The source's rows (a loop: `map` with a closure cost ~5 ms a query over Q10's 38k groups × 6 calls).
+    const at = new Int32Array(k);
+    const indices = from.indices;
+    for (let j = 0; j < k; j++) at[j] = indices[rows[j]!]!;
+    this.#parts.push({ source: from.source, rows: at, groups });
   }
 
   finish(ngroups: number): Column {

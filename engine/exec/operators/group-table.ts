@@ -31,6 +31,11 @@ export class GroupTable {
     this.#accs = withSharedSums(calls);
   }
 
+  /** Groups before a batch, for `BatchRows.firstRows` (a key table numbers new groups in row order; not global). */
+  #before(): number | undefined {
+    return this.columns.length === 0 ? undefined : this.keys.size;
+  }
+
   /** Groups in the table; a global table always has its one group, even over no rows. */
   get size(): number {
     return this.columns.length === 0 ? 1 : this.keys.size;
@@ -38,9 +43,10 @@ export class GroupTable {
 
   /** Adds a batch: `keys` = every GROUP BY column evaluated, `inputs` = one entry per aggregate (values taken by `keep`). */
   update(keys: readonly Column[], n: number, inputs: readonly AggregateInput[]): void {
+    const before = this.#before();
     const groups = this.#groups(keys, n);
     const ngroups = this.size;
-    const rows = new BatchRows(groups, n, ngroups);
+    const rows = new BatchRows(groups, n, ngroups, before);
     this.#accs.forEach((acc, j) => {
       const { values, extra, keep } = inputs[j]!;
       if (keep === null) acc.update(groups, n, values, ngroups, extra, rows);
@@ -54,9 +60,10 @@ export class GroupTable {
    * accumulator cannot read selections). Aggregates here have no FILTER and no further arguments.
    */
   updateSelected(keys: readonly Column[], n: number, sel: Int32Array, args: readonly (Column | null)[]): void {
+    const before = this.#before();
     const groups = this.#groups(keys, n, sel);
     const ngroups = this.size;
-    const rows = new BatchRows(groups, n, ngroups);
+    const rows = new BatchRows(groups, n, ngroups, before);
     this.#accs.forEach((acc, j) => {
       const arg = args[j]!;
       if (acc.updateSelected) acc.updateSelected(groups, n, arg, ngroups, sel, rows);
