@@ -8,6 +8,7 @@ import { chainComparators, rowComparator, type SortSpec } from '../../../../../e
 import { attachCodes } from '../../../../../engine/arrow/text-dictionary.js';
 import { normalizedOrder } from '../../../../../engine/exec/operators/normalized-sort.js';
 import { DATE, FLOAT64, INT32, INT64, UTF8 } from '../../../../../engine/plan/types.js';
+import { utf8Bytes } from '../../../../helpers/batches.js';
 import { makeRng } from '../../../../helpers/gen-data.js';
 
 const n = 3000;
@@ -72,19 +73,10 @@ test('normalizedOrder: text with a dictionary attached ranks the dictionary, sam
   // The words as UTF-8 bytes with codes into a dictionary of their distinct values (out of sorted order), NULL
   // rows holding any code.
   const dict = ['zeta', 'Brand#45', '', 'Brand#1', 'é', 'MEDIUM POLISHED', 'Brand#12'];
-  const enc = new TextEncoder();
-  const utf8 = (values: readonly string[]) => {
-    const parts = values.map((v) => enc.encode(v));
-    const offsets = new Int32Array(values.length + 1);
-    for (const [i, p] of parts.entries()) offsets[i + 1] = offsets[i]! + p.length;
-    const bytes = new Uint8Array(offsets[values.length]!);
-    for (const [i, p] of parts.entries()) bytes.set(p, offsets[i]!);
-    return { offsets, bytes };
-  };
   const text = words.values as readonly string[];
   const codes = Uint8Array.from(text, (w, i) => (words.valid![i] === 0 ? 3 : dict.indexOf(w)));
-  const bytes = utf8(text);
-  attachCodes(bytes, { values: utf8(dict), size: dict.length }, codes);
+  const bytes = utf8Bytes(text);
+  attachCodes(bytes, { values: utf8Bytes(dict), size: dict.length }, codes);
   const coded = makeColumn(UTF8, bytes, words.valid, n);
   assert.notEqual(textCodesOf(coded), null);
   for (const spec of SPECS) {
