@@ -25,6 +25,18 @@ export function probeFilterable(p: Join): boolean {
   return FILTERABLE.has(p.joinType) && !p.nullAware;
 }
 
+/**
+ * Whether a build side reads every row of a table: a scan without filters or limit (under projections) and no
+ * dynamic filter of its own. Its keys are all of the table's, so a filter from them drops only probe rows whose key
+ * dangles, which the join drops anyway: collecting part's 200k keys cost TPC-H q14 ~5 ms a thread for no row.
+ */
+export function readsWholeTable(build: LogicalPlan, filters: readonly PendingFilter[]): boolean {
+  if (filters.length > 0) return false;
+  if (build.kind === 'project')
+    return build.exprs.every((e) => e.kind === 'column') && readsWholeTable(build.input, filters);
+  return build.kind === 'scan' && build.filters.length === 0 && build.limit === null;
+}
+
 /** A key set for each equality key that compares two plain integer-like columns. */
 export function keySets(
   keys: readonly (readonly [Expr, Expr])[],

@@ -12,6 +12,7 @@ import {
   NO_FILTERS,
   type PendingFilter,
   probeFilterable,
+  readsWholeTable,
   routeFilters,
 } from './dynamic-filters.js';
 import { compileExpr, type PhysicalExpr } from './expr/physical-expr.js';
@@ -235,7 +236,7 @@ function planJoin(p: Join, ctx: PhysicalPlanContext, below: readonly (readonly P
     }
   }
   // The build (right) side runs to its end before the probe (left) side starts: its keys can filter the probe side.
-  const sets = probeFilterable(p) ? keySets(pairs) : [];
+  const sets = probeFilterable(p) && !readsWholeTable(p.right, below[1] ?? NO_FILTERS) ? keySets(pairs) : [];
   const left = planPhysical(p.left, ctx, [
     ...(below[0] ?? NO_FILTERS),
     ...sets.map((s) => ({ ...s.left, keys: s.keys })),
@@ -270,7 +271,7 @@ function planBuildLeft(
   residual: readonly Expr[],
 ): PhysicalOperator {
   // Semi and anti joins alike: right rows whose key no left row has cannot change which left rows match.
-  const sets = keySets(pairs);
+  const sets = readsWholeTable(p.left, below[0] ?? NO_FILTERS) ? [] : keySets(pairs);
   let left = planPhysical(p.left, ctx, below[0] ?? NO_FILTERS);
   for (const s of sets) {
     const at = fieldAt(left.schema, s.left);
