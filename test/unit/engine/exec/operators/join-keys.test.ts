@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Column, makeColumn } from '../../../../../engine/arrow/column.js';
 import { JoinHashTable } from '../../../../../engine/exec/operators/join-keys.js';
-import { INT32, UTF8 } from '../../../../../engine/plan/types.js';
+import { INT32, INT64, UTF8 } from '../../../../../engine/plan/types.js';
 
 const ints = (values: (number | null)[]): Column =>
   makeColumn(
@@ -105,4 +105,51 @@ test('a build of known size in sorted batches: every key found whatever its firs
     const expected = probe.flatMap((k, i) => (rowsOf.get(k) ?? []).map((row) => [i, row]));
     assert.deepEqual(pairsOf(t, [ints(probe)]), expected, name);
   }
+});
+
+const plain = (values: number[], type = INT32): Column =>
+  makeColumn(type, type.id === 'int64' ? Float64Array.from(values) : Int32Array.from(values), null, values.length);
+
+test('a build of consecutive keys in row order (a dimension table by its key) probes by subtraction', () => {
+  const t = new JoinHashTable();
+  t.add([plain([10, 11, 12])], 3, 5);
+  t.add([plain([13, 14])], 2);
+  // Below, inside, at both ends, above, a NULL, and the same probe as a Float64 int64 column with a fraction.
+  assert.deepEqual(pairsOf(t, [ints([9, 12, 10, 14, 15, null])]), [
+    [1, 2],
+    [2, 0],
+    [3, 4],
+  ]);
+  assert.deepEqual(pairsOf(t, [plain([12.5, 11, -0, 14], INT64)]), [
+    [1, 1],
+    [3, 4],
+  ]);
+  const wide = makeColumn(INT64, BigInt64Array.from([11n, 2n ** 60n, 14n]), null, 3);
+  assert.deepEqual(pairsOf(t, [wide]), [
+    [0, 1],
+    [2, 4],
+  ]);
+});
+
+test('a build that stops being consecutive (a gap, a repeat, a NULL) keeps every earlier row', () => {
+  for (const next of [plain([4, 6]), plain([4, 4]), ints([4, null])]) {
+    const t = new JoinHashTable();
+    t.add([plain([1, 2, 3])], 3);
+    t.add([next], 2);
+    const probe = [1, 2, 3, 4, 5, 6];
+    const got = pairsOf(t, [plain(probe)]).map(([l, r]) => `${probe[l!]}:${r}`);
+    const want = [1, 2, 3].map((k) => `${k}:${k - 1}`);
+    for (let i = 0; i < 2; i++) {
+      const key = next.valid?.[i] === 0 ? null : (next.values as Int32Array)[i]!;
+      if (key !== null && probe.includes(key)) want.push(`${key}:${3 + i}`);
+    }
+    assert.deepEqual(got.sort(), want.sort());
+  }
+  // Starting at 0 with -0 probed, and a first key that is not a whole number.
+  const zero = new JoinHashTable();
+  zero.add([plain([0, 1])], 2);
+  assert.deepEqual(pairsOf(zero, [plain([-0], INT64)]), [[0, 0]]);
+  const fraction = new JoinHashTable();
+  fraction.add([makeColumn(INT64, Float64Array.from([0.5, 1.5]), null, 2)], 2);
+  assert.deepEqual(pairsOf(fraction, [makeColumn(INT64, Float64Array.from([1.5]), null, 1)]), [[0, 1]]);
 });
