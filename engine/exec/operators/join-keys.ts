@@ -162,8 +162,10 @@ export class JoinHashTable {
     return { left, right, count };
   }
 
-  /** Probes dense build rows (`#dense`): the probe row's key minus #denseLo is its build row. Null: keys the
-   *  subtraction cannot take (int64 values past 2^53), for the index. */
+  /**
+   * Probes dense build rows (`#dense`): the probe row's key minus #denseLo is its build row. Null for keys the
+   * subtraction cannot take (int64 values past 2^53): the index answers those.
+   */
   #probeDense(col: Column, n: number): Pairs | null {
     const v = col.values;
     if (!(v instanceof Int32Array || v instanceof Float64Array)) return col.type.id === 'null' ? NO_PAIRS : null;
