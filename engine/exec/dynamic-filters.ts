@@ -1,7 +1,7 @@
 // Where a hash join's dynamic filter goes: from the join's probe (left) input down through the nodes that keep
 // its key column as it is, to just above the scan that reads it, or to the first node it cannot pass.
 import type { ColumnExpr, Expr } from '../plan/expr/index.js';
-import type { Join, LogicalPlan } from '../plan/logical/index.js';
+import type { Join, LogicalPlan, Scan } from '../plan/logical/index.js';
 import type { Schema } from '../plan/types.js';
 import type { PhysicalOperator } from './operator.js';
 import { DynamicFilterExec, KeySet } from './operators/dynamic-filter.js';
@@ -31,10 +31,17 @@ export function probeFilterable(p: Join): boolean {
  * dangles, which the join drops anyway: collecting part's 200k keys cost TPC-H q14 ~5 ms a thread for no row.
  */
 export function readsWholeTable(build: LogicalPlan, filters: readonly PendingFilter[]): boolean {
-  if (filters.length > 0) return false;
-  if (build.kind === 'project')
-    return build.exprs.every((e) => e.kind === 'column') && readsWholeTable(build.input, filters);
-  return build.kind === 'scan' && build.filters.length === 0 && build.limit === null;
+  return filters.length === 0 && wholeTableScan(build, true) !== null;
+}
+
+/**
+ * The scan whose every row `p` reads (a scan without filters or limit, through projections: only ones of plain
+ * columns when `plainColumns`), or null.
+ */
+export function wholeTableScan(p: LogicalPlan, plainColumns = false): Scan | null {
+  if (p.kind === 'project')
+    return plainColumns && !p.exprs.every((e) => e.kind === 'column') ? null : wholeTableScan(p.input, plainColumns);
+  return p.kind === 'scan' && p.filters.length === 0 && p.limit === null ? p : null;
 }
 
 /** A key set for each equality key that compares two plain integer-like columns. */

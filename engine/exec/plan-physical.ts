@@ -14,6 +14,7 @@ import {
   probeFilterable,
   readsWholeTable,
   routeFilters,
+  wholeTableScan,
 } from './dynamic-filters.js';
 import { compileExpr, type PhysicalExpr } from './expr/physical-expr.js';
 import { mayRaiseOnRows } from './expr/short-circuit.js';
@@ -158,9 +159,9 @@ function planNode(
 
 /** The row count of the table `p` reads whole (a scan without filters or limit, through projections), else null. */
 function wholeTableRows(p: LogicalPlan, ctx: PhysicalPlanContext): number | null {
-  if (p.kind === 'project') return wholeTableRows(p.input, ctx);
-  if (p.kind !== 'scan' || p.filters.length > 0 || p.limit !== null || ctx.partition?.scan === p) return null;
-  return ctx.catalog.table(p.table)?.statistics().rowCount ?? null;
+  const scan = wholeTableScan(p);
+  if (scan === null || ctx.partition?.scan === scan) return null;
+  return ctx.catalog.table(scan.table)?.statistics().rowCount ?? null;
 }
 
 function planAggregate(p: Aggregate, child: PhysicalOperator, inputRows: number | null = null): PhysicalOperator {
