@@ -30,7 +30,7 @@ export function parseSqlRequest(body: Uint8Array, contentType: string): SqlReque
 }
 
 function isJson(contentType: string): boolean {
-  if (contentType === '') return false;
+  if (contentType === '' || contentType === 'text/plain') return false;
   const essence = contentType.split(';', 1)[0]?.trim().toLowerCase();
   return essence === 'application/json';
 }

@@ -9,7 +9,7 @@ import { type CacheRequestHeaders, lookUpCache } from './cache-lookup.js';
 import { negotiateFormat } from './negotiate-format.js';
 import { BadRequestError, parseSqlRequest, type SqlRequest } from './parse-sql-request.js';
 import { readBody } from './read-body.js';
-import { Reply, TEXT_PLAIN } from './respond.js';
+import { Reply, TEXT_PLAIN, utf8Constant } from './respond.js';
 import type { HttpRequest, HttpResponse } from './uws-app.js';
 
 /** What the handler needs from the running server. */
@@ -31,6 +31,13 @@ interface RequestHeaders extends CacheRequestHeaders {
   readonly format: ResultFormat;
 }
 
+// Header names as bytes: uWS would encode a string name on every call.
+const CONTENT_TYPE = utf8Constant('content-type');
+const ACCEPT = utf8Constant('accept');
+const CACHE_CONTROL = utf8Constant('cache-control');
+const SPICE_CACHE_KEY = utf8Constant('spice-cache-key');
+const CONTENT_LENGTH = utf8Constant('content-length');
+
 const USER_ERROR_KINDS = new Set(['parse', 'plan', 'exec', 'not_supported', 'cancelled']);
 
 /**
@@ -44,23 +51,24 @@ export function handleSql(res: HttpResponse, req: HttpRequest, ctx: SqlRouteCont
   const reply = new Reply(res);
   ctx.track(reply);
   const headers: RequestHeaders = {
-    contentType: req.getHeader('content-type'),
-    format: negotiateFormat(req.getHeader('accept')),
-    cacheControl: ctx.resultsCache === null ? '' : req.getHeader('cache-control'),
-    cacheKey: ctx.resultsCache === null ? '' : req.getHeader('spice-cache-key'),
+    contentType: req.getHeader(CONTENT_TYPE),
+    format: negotiateFormat(req.getHeader(ACCEPT)),
+    cacheControl: ctx.resultsCache === null ? '' : req.getHeader(CACHE_CONTROL),
+    cacheKey: ctx.resultsCache === null ? '' : req.getHeader(SPICE_CACHE_KEY),
   };
   readBody(
     res,
-    req.getHeader('content-length'),
+    req.getHeader(CONTENT_LENGTH),
     ctx.maxBodyBytes,
-    (bytes) => {
-      try {
-        runSql(reply, bytes, headers, ctx);
-      } catch (e) {
-        const ref = logInternalError('/v1/sql failed', e);
-        reply.send(500, TEXT_PLAIN, `Internal server error (ref ${ref})`);
-      }
-    },
+    (bytes) =>
+      reply.inCallback(() => {
+        try {
+          runSql(reply, bytes, headers, ctx);
+        } catch (e) {
+          const ref = logInternalError('/v1/sql failed', e);
+          reply.send(500, TEXT_PLAIN, `Internal server error (ref ${ref})`);
+        }
+      }),
     (e) => reply.send(413, TEXT_PLAIN, `Payload Too Large: ${e.message}`, {}, true),
   );
 }
