@@ -10,11 +10,12 @@ import {
   GE_U,
   GT_S,
   get,
+  I8X16_SWIZZLE,
+  I32X4_ADD,
   I32X4_BITMASK,
   I32X4_LT_U,
   I32X4_SPLAT,
   I32X4_SUB,
-  IF,
   i32,
   instantiate,
   LOAD,
@@ -22,14 +23,15 @@ import {
   LT_S,
   LT_U,
   OR,
+  POPCNT,
   SELECT,
   SHL,
   SHR_U,
   STORE,
   SUB,
   set,
-  tee,
   V128_LOAD,
+  V128_STORE,
   type WasmFunction,
   type WasmMemory,
   XOR,
@@ -37,15 +39,18 @@ import {
 
 // Selection loops over Int32Array batches in WebAssembly: `selectRangeInt32` (rows inside [lo, lo + span), four at
 // a time with SIMD) and `selectBitsInt32` (rows whose value has its bit set in a bitmap: a dynamic join filter).
-// A JavaScript loop costs 3-6 ns a row here whatever it does; these cost 1-2. The batch is copied into the module's
-// memory per call (a memcpy), a bitmap once while it stays the same, and the kept row numbers are copied back out.
+// A JavaScript loop costs 3-6 ns a row here whatever it does; these cost 1-2 (the range test ~1.1 with its
+// copies). The batch is copied into the module's memory per call (a memcpy), a bitmap once while it stays the
+// same, and the kept row numbers are copied back out.
 //
 // The module (written as bytes with `wasm-encode.ts`):
 //
 //   (func (export "range") (param $in i32) (param $n i32) (param $lo i32) (param $span i32) (param $out i32)
-//                          (result i32)
-//     ;; for i in 0, 4, … below n & ~3: m = bitmask((v128.load(in + 4i) - splat(lo)) <u splat(span));
-//     ;; if m ≠ 0: out[k] = i + lane; k += (m >> lane) & 1, for each of the 4 lanes (branch-free);
+//                          (param $table i32) (result i32)
+//     ;; idx = (0, 1, 2, 3) (the 16 bytes after the table); for i in 0, 4, … below n & ~3:
+//     ;; m = bitmask((v128.load(in + 4i) - splat(lo)) <u splat(span));
+//     ;; v128.store(out + 4k, i8x16.swizzle(idx, v128.load(table + 16m))); k += popcnt(m); idx += splat(4)
+//     ;; (table[m] moves the lanes set in m to the front: no branch, one store per four rows);
 //     ;; then the last n mod 4 rows one by one; returns k)
 //   (func (export "bits") (param $in i32) (param $n i32) (param $lo i32) (param $span i32) (param $bits i32)
 //                         (param $out i32) (result i32)
@@ -61,7 +66,7 @@ const MAX_BITMAP_WORDS = 1 << 21;
 
 interface Exports {
   readonly memory: WasmMemory;
-  readonly range: (input: number, n: number, lo: number, span: number, out: number) => number;
+  readonly range: (input: number, n: number, lo: number, span: number, out: number, table: number) => number;
   readonly bits: (input: number, n: number, lo: number, span: number, bits: number, out: number) => number;
   readonly words: (...args: number[]) => number;
 }
@@ -97,11 +102,13 @@ export function selectRangeInt32(
   valid: Uint8Array | null,
 ): number {
   if (n < MIN_ROWS) return -1;
-  const m = withRoom(n * 8);
+  const m = withRoom(LANE_TABLE.length + n * 8);
   if (m === null) return -1;
-  const at = residentBytes;
+  const table = residentBytes;
+  new Uint8Array(m.memory.buffer, table, LANE_TABLE.length).set(LANE_TABLE);
+  const at = table + LANE_TABLE.length;
   new Int32Array(m.memory.buffer, at, n).set(x.subarray(0, n));
-  const k = m.range(at, n, lo | 0, span | 0, at + n * 4);
+  const k = m.range(at, n, lo | 0, span | 0, at + n * 4, table);
   return keptRows(m, at + n * 4, k, out, valid);
 }
 
@@ -218,22 +225,52 @@ function residentAt(bits: Int32Array): number {
   return at;
 }
 
-/** range(in, n, lo, span, out) -> count. */
+/**
+ * For each 4-bit mask m, the `i8x16.swizzle` that moves the 32-bit lanes set in m to the front, in order (the
+ * rest zero), then the lane numbers (0, 1, 2, 3) as four int32s: 272 bytes, copied in ahead of each call's rows.
+ */
+const LANE_TABLE = (() => {
+  const bytes = new Uint8Array(17 * 16);
+  for (let m = 0; m < 16; m++) {
+    let to = m * 16;
+    for (let lane = 0; lane < 4; lane++) {
+      if (((m >> lane) & 1) === 0) continue;
+      for (let b = 0; b < 4; b++) bytes[to++] = lane * 4 + b;
+    }
+    bytes.fill(0x80, to, m * 16 + 16);
+  }
+  new Int32Array(bytes.buffer, 16 * 16, 4).set([0, 1, 2, 3]);
+  return bytes;
+})();
+
+/** range(in, n, lo, span, out, table) -> count. */
 const RANGE: WasmFunction = (() => {
-  const [IN, N, LO, SPAN, OUT, I, K, M, N4, VLO, VSPAN] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
-  const valueAt = [...get(IN), ...get(I), ...i32(2), ...SHL, ...ADD];
-  /** out[k] = i + lane; k += (m >> lane) & 1 */
-  const keepLane = (lane: number) => [
-    ...[...get(OUT), ...get(K), ...i32(2), ...SHL, ...ADD, ...get(I), ...i32(lane), ...ADD, ...STORE],
-    ...[...get(K), ...get(M), ...i32(lane), ...SHR_U, ...i32(1), ...AND, ...ADD, ...set(K)],
+  const [IN, N, LO, SPAN, OUT, TABLE, I, K, M, N4, VLO, VSPAN, VIDX, VFOUR] = [
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
   ];
+  const valueAt = [...get(IN), ...get(I), ...i32(2), ...SHL, ...ADD];
   const body = [
     ...[...get(LO), ...I32X4_SPLAT, ...set(VLO), ...get(SPAN), ...I32X4_SPLAT, ...set(VSPAN)],
+    ...[...get(TABLE), ...i32(16 * 16), ...ADD, ...V128_LOAD, ...set(VIDX), ...i32(4), ...I32X4_SPLAT, ...set(VFOUR)],
     ...[...get(N), ...i32(-4), ...AND, ...set(N4)],
     // Four rows at a time.
     ...[...BLOCK, ...LOOP, ...get(I), ...get(N4), ...GE_U, ...BR_IF_OUT],
     ...[...valueAt, ...V128_LOAD, ...get(VLO), ...I32X4_SUB, ...get(VSPAN), ...I32X4_LT_U, ...I32X4_BITMASK],
-    ...[...tee(M), ...IF, ...keepLane(0), ...keepLane(1), ...keepLane(2), ...keepLane(3), ...END],
+    ...set(M),
+    // v128.store(out + 4k, swizzle(idx, table[m])); k += popcnt(m); idx += 4
+    ...[...get(OUT), ...get(K), ...i32(2), ...SHL, ...ADD],
+    ...[
+      ...get(VIDX),
+      ...get(TABLE),
+      ...get(M),
+      ...i32(4),
+      ...SHL,
+      ...ADD,
+      ...V128_LOAD,
+      ...I8X16_SWIZZLE,
+      ...V128_STORE,
+    ],
+    ...[...get(K), ...get(M), ...POPCNT, ...ADD, ...set(K), ...get(VIDX), ...get(VFOUR), ...I32X4_ADD, ...set(VIDX)],
     ...[...get(I), ...i32(4), ...ADD, ...set(I), ...BR, ...END, ...END],
     // The rest one by one: out[k] = i; k += (x[i] - lo) <u span.
     ...[...BLOCK, ...LOOP, ...get(I), ...get(N), ...GE_U, ...BR_IF_OUT],
@@ -243,7 +280,7 @@ const RANGE: WasmFunction = (() => {
     ...get(K),
     ...END,
   ];
-  return { name: 'range', params: 5, i32Locals: 4, v128Locals: 2, body };
+  return { name: 'range', params: 6, i32Locals: 4, v128Locals: 4, body };
 })();
 
 /** bits(in, n, lo, span, bits, out) -> count. */
