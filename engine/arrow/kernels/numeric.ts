@@ -39,6 +39,39 @@ export function arithmetic(op: ArithOp, a: Column, b: Column, type: DataType): C
 }
 
 /**
+ * `x[idx[j]] op y[idx[j]]` for j < n: `+`, `-` or `*` of two exact columns' rows picked by one index array (a
+ * filter's few survivors), without first copying each operand down to those rows; null when a result leaves ±2^53
+ * (the caller then takes `arithmetic` over the copies, which handles that).
+ */
+export function exactArithAt(
+  op: '+' | '-' | '*',
+  x: Int32Array | Float64Array | Int16Array | Int8Array,
+  y: Int32Array | Float64Array | Int16Array | Int8Array,
+  idx: Int32Array,
+  n: number,
+): Float64Array | null {
+  const out = new Float64Array(n);
+  let max = 0;
+  if (op === '*') {
+    for (let j = 0; j < n; j++) {
+      const i = idx[j]!;
+      const r = x[i]! * y[i]!;
+      out[j] = r;
+      max = Math.max(max, Math.abs(r));
+    }
+  } else {
+    const s = op === '+' ? 1 : -1;
+    for (let j = 0; j < n; j++) {
+      const i = idx[j]!;
+      const r = x[i]! + s * y[i]!;
+      out[j] = r;
+      max = Math.max(max, Math.abs(r));
+    }
+  }
+  return max > MAX_EXACT ? null : out;
+}
+
+/**
  * `a op value` (or `value op a` when `literalFirst`) for a literal's stored value (scaled like `a` for decimals, as
  * the binder cast it), without a constant column: one load a row instead of two. Only +, - and * of exact types
  * over number arrays; null when that does not apply or a result leaves the exact range (the caller then takes
