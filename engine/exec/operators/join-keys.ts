@@ -22,11 +22,18 @@ export class JoinHashTable {
    * NULLs, in order: a whole dimension table by its surrogate key, as TPC-H loads part, supplier and customer).
    * No index is built then, and a probe is a subtraction and a range check: part's 200k keys cost TPC-H q14's
    * threads ~4 ms each to index. Null before the first rows; false once a batch breaks the pattern (the rows so far
-   * are then indexed by their keys, `#leaveDense`).
+   * then go on as sorted keys, `#sorted`, or are indexed by their keys).
    */
   #dense: boolean | null = null;
   #denseLo = 0;
   #denseType: DataType | null = null;
+  /**
+   * Once the keys are no longer dense, while every build row's key is still above the one before (one integer
+   * key column without NULLs: a fact table filtered in key order, as TPC-H's orders reach the joins of q3, q5 and
+   * q10): row r's key is #sorted[r], no index is built, and a probe searches forward from where the previous probe
+   * key was found (`#probeSorted`). Null otherwise; the rows so far are indexed when a batch breaks the order.
+   */
+  #sorted: Float64Array | null = null;
   #index: KeyIndex | null = null;
   #head = new Int32Array(64).fill(-1);
   #next = new Int32Array(64);
@@ -45,9 +52,63 @@ export class JoinHashTable {
         this.#rows += n;
         return;
       }
-      this.#leaveDense();
+      this.#dense = false;
+      this.#sorted = this.#denseKeys();
+    }
+    if (this.#sorted !== null) {
+      if (this.#extendsSorted(keys, n, total)) {
+        this.#rows += n;
+        return;
+      }
+      this.#leaveSorted();
     }
     this.#addIndexed(keys, n, total);
+  }
+
+  /** The dense rows' keys so far (the sorted keys' array grows when a batch extends them). */
+  #denseKeys(): Float64Array {
+    const keys = new Float64Array(this.#rows);
+    for (let i = 0; i < this.#rows; i++) keys[i] = this.#denseLo + i;
+    return keys;
+  }
+
+  /** Whether rows [0, n) of `keys` keep the keys increasing (then appended to #sorted). */
+  #extendsSorted(keys: readonly Column[], n: number, total: number | null): boolean {
+    if (n === 0) return true;
+    const col = keys[0]!;
+    const v = col.values;
+    if (keys.length !== 1 || col.valid !== null || !DENSE_TYPES.has(col.type.id)) return false;
+    if (!(v instanceof Int32Array || v instanceof Float64Array)) return false;
+    const rows = this.#rows;
+    if (rows === 0) this.#denseType = col.type;
+    else if (col.type.id !== this.#denseType!.id) return false;
+    let last = rows === 0 ? Number.NEGATIVE_INFINITY : this.#sorted![rows - 1]!;
+    for (let i = 0; i < n; i++) {
+      const x = v[i]!;
+      // NaN fails too.
+      if (!(x > last)) return false;
+      last = x;
+    }
+    let sorted = this.#sorted!;
+    if (rows + n > sorted.length) {
+      sorted = new Float64Array(Math.max(rows + n, total ?? 0, sorted.length * 2));
+      sorted.set(this.#sorted!.subarray(0, rows));
+      this.#sorted = sorted;
+    }
+    sorted.set(v.subarray(0, n), rows);
+    return true;
+  }
+
+  /** Indexes the sorted rows added so far by their keys; from here on every key goes through the index. */
+  #leaveSorted(): void {
+    const rows = this.#rows;
+    const sorted = this.#sorted!;
+    this.#sorted = null;
+    if (rows === 0) return;
+    const type = this.#denseType!;
+    const values = type.id === 'int32' || type.id === 'date' ? Int32Array.from(sorted.subarray(0, rows)) : sorted;
+    this.#rows = 0;
+    this.#addIndexed([makeColumn(type, values.subarray(0, rows), null, rows)], rows, rows);
   }
 
   /** Whether rows [0, n) of `keys` continue the dense keys (taking the first row's key as #denseLo at the start). */
@@ -128,6 +189,11 @@ export class JoinHashTable {
       if (dense !== null) return dense;
       this.#leaveDense();
     }
+    if (this.#sorted !== null) {
+      const sorted = this.#probeSorted(keys[0]!, n);
+      if (sorted !== null) return sorted;
+      this.#leaveSorted();
+    }
     if (this.#index === null) return { left: new Int32Array(0), right: new Int32Array(0), count: 0 };
     const ids = this.#index.find(keys, n, KEY_IDS.take(n));
     let left = new Int32Array(Math.max(16, n));
@@ -162,6 +228,13 @@ export class JoinHashTable {
     return { left, right, count };
   }
 
+  /** `probeSortedKeys`; a batch whose keys mostly went backwards indexes the rows for the batches after it. */
+  #probeSorted(col: Column, n: number): Pairs | null {
+    const found = probeSortedKeys(this.#sorted!, this.#rows, col, n);
+    if (found !== null && found.backwards * 4 > n) this.#leaveSorted();
+    return found;
+  }
+
   /**
    * Probes dense build rows (`#dense`): the probe row's key minus #denseLo is its build row. Null for keys the
    * subtraction cannot take (int64 values past 2^53): the index answers those.
@@ -184,6 +257,64 @@ export class JoinHashTable {
     }
     return { left, right, count };
   }
+}
+
+/**
+ * Probes sorted build rows (`#sorted`): each probe key's row is found by galloping from the previous key's position
+ * (forward when the probe keys ascend, as a fact table's foreign keys often do, else backward), then a binary search.
+ * Null for keys the comparisons cannot take (int64 values past 2^53): the index answers those.
+ */
+function probeSortedKeys(
+  sorted: Float64Array,
+  rows: number,
+  col: Column,
+  n: number,
+): (Pairs & { readonly backwards: number }) | null {
+  const v = col.values;
+  if (!(v instanceof Int32Array || v instanceof Float64Array))
+    return col.type.id === 'null' ? { ...NO_PAIRS, backwards: 0 } : null;
+  const valid = col.valid;
+  const left = new Int32Array(Math.max(16, n));
+  const right = new Int32Array(left.length);
+  let count = 0;
+  // Probe keys below the previous one: random probes cost a binary search over every row each, where a hash
+  // table's costs a slot or two.
+  let backwards = 0;
+  // The first row whose key is ≥ the previous probe key.
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    const x = v[i]!;
+    let lo: number;
+    let hi: number;
+    if (at < rows && sorted[at]! < x) {
+      // Forward: double the step until a key ≥ x, then search between.
+      let step = 1;
+      lo = at + 1;
+      while (lo + step <= rows && sorted[lo + step - 1]! < x) {
+        lo += step;
+        step *= 2;
+      }
+      hi = Math.min(rows, lo + step - 1);
+    } else if (at > 0 && sorted[at - 1]! >= x) {
+      lo = 0;
+      hi = at - 1;
+      backwards++;
+    } else {
+      lo = at;
+      hi = at;
+    }
+    // The first row in [lo, hi] with a key ≥ x (hi when none below it is).
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    at = lo;
+    left[count] = i;
+    right[count] = lo;
+    count += lo < rows && sorted[lo] === x && (valid === null || valid[i] === 1) ? 1 : 0;
+  }
+  return { left, right, count, backwards };
 }
 
 const NO_PAIRS: Pairs = { left: new Int32Array(0), right: new Int32Array(0), count: 0 };

@@ -153,3 +153,65 @@ test('a build that stops being consecutive (a gap, a repeat, a NULL) keeps every
   fraction.add([makeColumn(INT64, Float64Array.from([0.5, 1.5]), null, 2)], 2);
   assert.deepEqual(pairsOf(fraction, [makeColumn(INT64, Float64Array.from([1.5]), null, 1)]), [[0, 1]]);
 });
+
+/** Every (probe row, build row) pair with equal keys, by a Map of each key's rows (newest first). */
+function referencePairs(build: (number | null)[], probe: (number | null)[]): number[][] {
+  const rowsOf = new Map<number, number[]>();
+  build.forEach((k, row) => {
+    if (k !== null) rowsOf.set(k, [row, ...(rowsOf.get(k) ?? [])]);
+  });
+  return probe.flatMap((k, i) => (k === null ? [] : (rowsOf.get(k) ?? [])).map((row) => [i, row]));
+}
+
+test('a build of increasing keys with gaps (orders filtered in key order) finds every key in any probe order', () => {
+  // Consecutive at first (dense), then eight keys of every 32 as TPC-H's order keys, in three batches.
+  const batches = [
+    [5, 6, 7, 8],
+    Array.from({ length: 400 }, (_, i) => 32 + 32 * (i >> 3) + (i & 7)),
+    Array.from({ length: 300 }, (_, i) => 4000 + 3 * i),
+  ];
+  const build = batches.flat();
+  const t = new JoinHashTable();
+  for (const keys of batches) t.add([plain(keys)], keys.length, build.length);
+  const ascending = Array.from({ length: 5000 }, (_, i) => i - 3);
+  const descending = [...ascending].reverse();
+  let s = 17;
+  const shuffled = ascending.map(() => {
+    s = (s * 1103515245 + 12345) % 2 ** 31;
+    return Math.floor((s / 2 ** 31) * 5200) - 100;
+  });
+  for (const probe of [ascending, descending, shuffled]) {
+    assert.deepEqual(pairsOf(t, [plain(probe)]), referencePairs(build, probe));
+  }
+  // NULLs, fractions and NaN match nothing; an int64 past 2^53 takes the index.
+  // Key 38 is build row 10, 4003 row 405.
+  assert.deepEqual(pairsOf(t, [ints([null, 38, 2, 4003, null, 9])]), [
+    [1, 10],
+    [3, 405],
+  ]);
+  assert.deepEqual(pairsOf(t, [makeColumn(INT64, Float64Array.from([38.5, 38, Number.NaN, -0, 4003]), null, 5)]), [
+    [1, 10],
+    [4, 405],
+  ]);
+  const wide = makeColumn(INT64, BigInt64Array.from([2n ** 60n, 38n, 4003n]), null, 3);
+  assert.deepEqual(pairsOf(t, [wide]), [
+    [1, 10],
+    [2, 405],
+  ]);
+});
+
+test('a build whose keys stop increasing (a repeat, a smaller key, a NULL) keeps every earlier row', () => {
+  for (const next of [
+    [20, 20],
+    [15, 30],
+    [null, 40],
+  ]) {
+    const t = new JoinHashTable();
+    t.add([plain([1, 2, 3])], 3);
+    t.add([plain([10, 12])], 2);
+    t.add([ints(next)], 2);
+    const build = [1, 2, 3, 10, 12, ...next];
+    const probe = [0, 1, 3, 10, 11, 12, 15, 20, 30, 40];
+    assert.deepEqual(pairsOf(t, [plain(probe)]), referencePairs(build, probe), String(next));
+  }
+});
