@@ -81,14 +81,14 @@ describe('which aggregates split', () => {
     assert.equal(await split(withBig, 'SELECT count(*) FROM a JOIN b ON a.k = b.k'), false, 'large build side');
     assert.equal(await split(withBig, 'SELECT count(*) FROM a JOIN b ON a.k = b.k WHERE b.k < 10'), false);
     assert.ok(await split(withBig, 'SELECT count(*) FROM a JOIN c ON a.k = c.k'), 'small build side');
-    // Past 65,536 rows, a build side may read up to 1/16 of the split table's rows (its own build is small beside
-    // the probe work the threads share): 70,000 ≤ 1.2 M / 16 = 75,000 < 80,000.
+    // Past 65,536 rows, a build side may read up to a third of the split table's rows (each thread is spared more
+    // probe rows than it builds again): 70,000 ≤ 1.2 M / 3 = 400,000 < 410,000.
     const withHuge = engineOver({
       h: createMemoryTable(sharedInts('k', 1_200_000)),
       b: big,
-      d: createMemoryTable(sharedInts('k', 80_000)),
+      d: createMemoryTable(sharedInts('k', 410_000)),
     });
-    assert.ok(await split(withHuge, 'SELECT count(*) FROM h JOIN b ON h.k = b.k'), 'a sixteenth of the probe');
+    assert.ok(await split(withHuge, 'SELECT count(*) FROM h JOIN b ON h.k = b.k'), 'a third of the probe');
     assert.equal(await split(withHuge, 'SELECT count(*) FROM h JOIN d ON h.k = d.k'), false, 'more than that');
     const sql = 'SELECT count(*) FROM items';
     assert.equal(await split(engineOver(tables(), 0), sql), false, 'threads 0');
