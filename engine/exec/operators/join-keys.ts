@@ -75,10 +75,9 @@ export class JoinHashTable {
   /** Whether rows [0, n) of `keys` keep the keys increasing (then appended to #sorted). */
   #extendsSorted(keys: readonly Column[], n: number, total: number | null): boolean {
     if (n === 0) return true;
+    const v = plainIntegerKey(keys);
+    if (v === null) return false;
     const col = keys[0]!;
-    const v = col.values;
-    if (keys.length !== 1 || col.valid !== null || !DENSE_TYPES.has(col.type.id)) return false;
-    if (!(v instanceof Int32Array || v instanceof Float64Array)) return false;
     const rows = this.#rows;
     if (rows === 0) this.#denseType = col.type;
     else if (col.type.id !== this.#denseType!.id) return false;
@@ -106,18 +105,18 @@ export class JoinHashTable {
     this.#sorted = null;
     if (rows === 0) return;
     const type = this.#denseType!;
-    const values = type.id === 'int32' || type.id === 'date' ? Int32Array.from(sorted.subarray(0, rows)) : sorted;
+    const keys = sorted.subarray(0, rows);
+    const values = type.id === 'int32' || type.id === 'date' ? Int32Array.from(keys) : keys;
     this.#rows = 0;
-    this.#addIndexed([makeColumn(type, values.subarray(0, rows), null, rows)], rows, rows);
+    this.#addIndexed([makeColumn(type, values, null, rows)], rows, rows);
   }
 
   /** Whether rows [0, n) of `keys` continue the dense keys (taking the first row's key as #denseLo at the start). */
   #extendsDense(keys: readonly Column[], n: number): boolean {
     if (n === 0) return true;
+    const v = plainIntegerKey(keys);
+    if (v === null) return false;
     const col = keys[0]!;
-    const v = col.values;
-    if (keys.length !== 1 || col.valid !== null || !DENSE_TYPES.has(col.type.id)) return false;
-    if (!(v instanceof Int32Array || v instanceof Float64Array)) return false;
     if (this.#rows === 0) {
       if (!Number.isInteger(v[0])) return false;
       this.#denseLo = v[0]!;
@@ -131,14 +130,9 @@ export class JoinHashTable {
 
   /** Indexes the dense rows added so far by their keys; from here on every key goes through the index. */
   #leaveDense(): void {
-    const rows = this.#rows;
     this.#dense = false;
-    if (rows === 0) return;
-    const type = this.#denseType!;
-    const values = type.id === 'int32' || type.id === 'date' ? new Int32Array(rows) : new Float64Array(rows);
-    for (let i = 0; i < rows; i++) values[i] = this.#denseLo + i;
-    this.#rows = 0;
-    this.#addIndexed([makeColumn(type, values, null, rows)], rows, rows);
+    this.#sorted = this.#denseKeys();
+    this.#leaveSorted();
   }
 
   #addIndexed(keys: readonly Column[], n: number, total: number | null): void {
@@ -319,8 +313,16 @@ function probeSortedKeys(
 
 const NO_PAIRS: Pairs = { left: new Int32Array(0), right: new Int32Array(0), count: 0 };
 
-/** Key types whose build rows may be dense (`JoinHashTable.#dense`). */
+/** Key types whose build rows may be dense or sorted (`JoinHashTable.#dense`, `#sorted`). */
 const DENSE_TYPES = new Set(['int32', 'date', 'int64']);
+
+/** The values of a build's one integer key column without NULLs, held as numbers; null for any other key. */
+function plainIntegerKey(keys: readonly Column[]): Int32Array | Float64Array | null {
+  const col = keys[0]!;
+  const v = col.values;
+  if (keys.length !== 1 || col.valid !== null || !DENSE_TYPES.has(col.type.id)) return null;
+  return v instanceof Int32Array || v instanceof Float64Array ? v : null;
+}
 
 /** The key ids of the batch being added or probed: read within `add` / `probe`, so one buffer serves the thread. */
 const KEY_IDS = new ScratchInts();
