@@ -18,7 +18,7 @@ export function narrowValues(
   values: Float64Array,
   valid: Uint8Array | null,
   n: number,
-  alloc: (bytes: number) => ArrayBufferLike = (bytes) => new ArrayBuffer(bytes),
+  alloc: (bytes: number) => Uint8Array = (bytes) => new Uint8Array(bytes),
 ): NarrowArray | null {
   let lo = 0;
   let hi = 0;
@@ -30,7 +30,9 @@ export function narrowValues(
     if (x < lo) lo = x;
     else if (x > hi) hi = x;
   }
-  const out = lo >= -128 && hi <= 127 ? new Int8Array(alloc(n)) : new Int16Array(alloc(2 * n));
+  const wide = lo < -128 || hi > 127;
+  const mem = alloc(wide ? 2 * n : n);
+  const out = wide ? new Int16Array(mem.buffer, mem.byteOffset, n) : new Int8Array(mem.buffer, mem.byteOffset, n);
   for (let i = 0; i < n; i++) if (valid === null || valid[i] === 1) out[i] = values[i]!;
   return out;
 }

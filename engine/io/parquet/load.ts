@@ -4,33 +4,37 @@ import { type NarrowArray, narrowValues } from '../../arrow/narrow-values.js';
 import { encodeDictionary } from '../../arrow/text-dictionary.js';
 import type { MemoryTableData, StoredDictionary } from '../../exec/memory-table.js';
 import { createParquetTable } from './parquet-table.js';
+import { SharedSlabs } from './shared-slabs.js';
 
 /**
  * Reads every row of `paths` into memory that worker threads can share: the result can be posted to
- * any number of workers and each reads the same bytes (no copy per worker).
+ * any number of workers and each reads the same bytes (no copy per worker). The arrays are carved out of large
+ * buffers (`SharedSlabs`), so the table costs its bytes and no more.
  */
 export async function loadParquetTable(paths: readonly string[], signal?: AbortSignal): Promise<MemoryTableData> {
   const table = await createParquetTable(paths);
   const columns = table.schema.fields.map((f) => f.name);
   const chunks: { length: number; columns: Column[] }[] = [];
   const never = new AbortController().signal;
+  const slabs = new SharedSlabs();
   for await (const b of table.scan({ columns, filters: [], limit: null }, signal ?? never)) {
-    chunks.push({ length: b.length, columns: b.columns.map(toShared) });
+    chunks.push({ length: b.length, columns: b.columns.map((c) => toShared(c, slabs)) });
   }
-  const dictionaries = dictionariesOf(table.schema.fields, chunks);
-  return { schema: table.schema, chunks, dictionaries, narrow: narrowCopiesOf(table.schema.fields, chunks) };
+  const dictionaries = dictionariesOf(table.schema.fields, chunks, slabs);
+  return { schema: table.schema, chunks, dictionaries, narrow: narrowCopiesOf(table.schema.fields, chunks, slabs) };
 }
 
 /** Each number column's narrow copies (`narrowValues`), in shared memory; null for a column no chunk narrows. */
 function narrowCopiesOf(
   fields: MemoryTableData['schema']['fields'],
   chunks: MemoryTableData['chunks'],
+  slabs: SharedSlabs,
 ): ((NarrowArray | null)[] | null)[] {
   return fields.map((_, at) => {
     const copies = chunks.map((chunk) => {
       const c = chunk.columns[at]!;
       return c.values instanceof Float64Array
-        ? narrowValues(c.values, c.valid, c.length, (n) => new SharedArrayBuffer(n))
+        ? narrowValues(c.values, c.valid, c.length, (n) => slabs.bytes(n))
         : null;
     });
     return copies.some((c) => c !== null) ? copies : null;
@@ -44,54 +48,49 @@ function narrowCopiesOf(
 function dictionariesOf(
   fields: MemoryTableData['schema']['fields'],
   chunks: MemoryTableData['chunks'],
+  slabs: SharedSlabs,
 ): (StoredDictionary | null)[] {
   return fields.map((f, at) => {
     if (f.type.id !== 'utf8' || chunks.length === 0) return null;
     return encodeDictionary(
       chunks.map((c) => c.columns[at]!),
       undefined,
-      (n) => new Uint8Array(new SharedArrayBuffer(n)),
+      (n) => slabs.bytes(n),
     );
   });
 }
 
-/** A copy of `col` whose buffers live in SharedArrayBuffers. */
-export function toShared(col: Column): Column {
+/** A copy of `col` whose buffers live in shared memory from `slabs`. */
+function toShared(col: Column, slabs: SharedSlabs): Column {
   return {
     type: col.type,
     length: col.length,
-    values: sharedValues(col.values, col.length),
-    valid: col.valid ? shared(col.valid) : null,
+    values: sharedValues(col.values, col.length, slabs),
+    valid: col.valid ? slabs.copy(col.valid) : null,
   };
 }
 
-function sharedValues(v: ColumnValues, n: number): ColumnValues {
+function sharedValues(v: ColumnValues, n: number, slabs: SharedSlabs): ColumnValues {
   if (v === null) return null;
   if (Array.isArray(v)) {
     const enc = new TextEncoder();
     const parts = v.slice(0, n).map((s) => enc.encode(s));
-    const offsets = shared(new Int32Array(n + 1));
+    const offsets = slabs.array(Int32Array, n + 1);
     let at = 0;
     parts.forEach((p, i) => {
       at += p.length;
       offsets[i + 1] = at;
     });
-    const bytes = shared(new Uint8Array(at));
+    const bytes = slabs.bytes(at);
     for (let i = 0; i < n; i++) bytes.set(parts[i]!, offsets[i]!);
     return { offsets, bytes };
   }
   if ('offsets' in v) {
     const start = v.offsets[0]!;
     const end = v.offsets[n]!;
-    const offsets = shared(v.offsets.subarray(0, n + 1).map((o) => o - start));
-    return { offsets, bytes: shared(v.bytes.subarray(start, end)) };
+    const offsets = slabs.array(Int32Array, n + 1);
+    for (let i = 0; i <= n; i++) offsets[i] = v.offsets[i]! - start;
+    return { offsets, bytes: slabs.copy(v.bytes.subarray(start, end)) };
   }
-  return shared(v.subarray(0, n));
-}
-
-function shared<T extends Uint8Array | Int32Array | Float64Array | BigInt64Array>(a: T): T {
-  const Ctor = a.constructor as { new (b: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number };
-  const out = new Ctor(new SharedArrayBuffer(a.length * Ctor.BYTES_PER_ELEMENT));
-  (out as unknown as { set(x: T): void }).set(a);
-  return out;
+  return slabs.copy(v.subarray(0, n));
 }

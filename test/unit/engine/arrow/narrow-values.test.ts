@@ -28,7 +28,7 @@ test('narrowValues: NULL rows do not count and hold 0', () => {
 });
 
 test('narrowValues: the copy lives in the memory `alloc` gives', () => {
-  const copy = narrowValues(Float64Array.of(1, 2), null, 2, (n) => new SharedArrayBuffer(n));
+  const copy = narrowValues(Float64Array.of(1, 2), null, 2, (n) => new Uint8Array(new SharedArrayBuffer(n), 0, n));
   assert.ok(copy?.buffer instanceof SharedArrayBuffer);
 });
 
