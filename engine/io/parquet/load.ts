@@ -33,9 +33,7 @@ function narrowCopiesOf(
   return fields.map((_, at) => {
     const copies = chunks.map((chunk) => {
       const c = chunk.columns[at]!;
-      return c.values instanceof Float64Array
-        ? narrowValues(c.values, c.valid, c.length, (n) => slabs.bytes(n))
-        : null;
+      return c.values instanceof Float64Array ? narrowValues(c.values, c.valid, c.length, (n) => slabs.bytes(n)) : null;
     });
     return copies.some((c) => c !== null) ? copies : null;
   });
