@@ -100,7 +100,8 @@ export function createEngine(options: EngineOptions): Engine {
       if (isExplain) return textResult('plan', await explain(planned), tables);
       const takeBack = options.parallel?.takeBack ?? true;
       const parallel = threads > 0 ? parallelPlanning(planned, sql, opts, threads, minRows, takeBack) : undefined;
-      return { ...executePlan(p, { catalog, signal, parallel }), tables, readOnly };
+      const { schema, batches } = executePlan(p, { catalog, signal, parallel });
+      return { schema, batches, tables, readOnly };
     },
     async explain(sql, opts = {}) {
       return explain(plan(sql, opts));

@@ -35,13 +35,14 @@ const enginePromise: Promise<Engine> = catalogFromSnapshot(snapshot).then((catal
 // A catalog failure is reported by each query that awaits it; this only keeps it from being "unhandled".
 enginePromise.catch(() => {});
 
-/** Running queries by id: where acks and cancels from the main thread go. */
-const running = new Map<number, { sender: ChunkSender | null; signal: FlagSignal }>();
+/** The query running (a worker runs one task at a time, its queries in turn): where acks and cancels go. */
+let running: { readonly id: number; sender: ChunkSender | null; readonly signal: FlagSignal } | null = null;
 
 // One port per worker for every streamed result, made once (a MessageChannel per query costs ~0.1 ms).
 const { port1: port, port2 } = new MessageChannel();
 port.on('message', (m: MainMessage) => {
-  const query = running.get(m.id);
+  // A message for a query that has ended is dropped.
+  const query = running?.id === m.id ? running : null;
   if (m.type === 'ack') query?.sender?.ack();
   else query?.signal.abort();
 });
@@ -77,8 +78,8 @@ async function runQuery(task: QueryTask): Promise<WorkerMessage | null> {
   if (isCancelled(task.id)) return null;
   const flag = new FlagSignal(() => isCancelled(task.id));
   const signal = flag.asAbortSignal;
-  const query: { sender: ChunkSender | null; signal: FlagSignal } = { sender: null, signal: flag };
-  running.set(task.id, query);
+  const query: NonNullable<typeof running> = { id: task.id, sender: null, signal: flag };
+  running = query;
   try {
     const engine = await enginePromise;
     const result = await engine.execute(task.sql, { params: task.params, signal });
@@ -102,7 +103,7 @@ async function runQuery(task: QueryTask): Promise<WorkerMessage | null> {
     query.sender.fail(error.error);
     return null;
   } finally {
-    running.delete(task.id);
+    running = null;
   }
 }
 

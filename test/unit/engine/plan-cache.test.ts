@@ -12,6 +12,7 @@ import {
   loadParquetTable,
   type TableProvider,
 } from '../../../engine/index.js';
+import { type CachedPlan, PlanCache } from '../../../engine/plan-cache.js';
 import { queryRows } from '../../helpers/engines.js';
 import { makeTempDir, writeBig } from '../../helpers/fixtures.js';
 import { type TestData, writeTestData } from '../../helpers/gen-data.js';
@@ -96,5 +97,34 @@ describe('plan cache', () => {
     assert.deepEqual((await engine.execute('SELECT 1')).tables, []);
     assert.equal(r.readOnly, true);
     assert.equal((await engine.execute('EXPLAIN SELECT * FROM items')).readOnly, true);
+  });
+});
+
+describe('PlanCache', () => {
+  const catalog = createMapCatalog(new Map());
+  const plan = (name: string): CachedPlan => ({
+    plan: { kind: 'empty', name } as unknown as CachedPlan['plan'],
+    explain: false,
+    readOnly: true,
+    tables: [],
+    lookups: new Map(),
+    tableNames: null,
+  });
+
+  it('evicts the least recently used plan, a hit counting as a use', () => {
+    const cache = new PlanCache(2);
+    const a = plan('a');
+    cache.set('a', a);
+    cache.set('b', plan('b'));
+    assert.equal(cache.get('a', catalog), a);
+    cache.set('c', plan('c'));
+    assert.equal(cache.get('b', catalog), undefined);
+    assert.equal(cache.get('a', catalog), a);
+    // Hits on the newest entry leave it newest: the next set evicts c, not a.
+    assert.equal(cache.get('a', catalog), a);
+    cache.set('d', plan('d'));
+    assert.equal(cache.get('c', catalog), undefined);
+    assert.equal(cache.get('a', catalog), a);
+    assert.equal(cache.size, 2);
   });
 });
