@@ -84,7 +84,8 @@ export class ResultsCache {
 
   /**
    * Stores `result` under `key` unless its body is over `maxEntryBytes` or the cache was invalidated since
-   * `epoch`; evicts least recently used entries until it fits. Returns whether it was stored.
+   * `epoch`; evicts least recently used entries until it fits. Returns whether it was stored. A body that is a
+   * view into a larger buffer (a batch's packed answers) is copied, so an entry holds only its own bytes.
    */
   set(key: string, result: CachedResult, epoch: number): boolean {
     if (epoch !== this.#epoch || this.#ttlMs <= 0) return false;
@@ -95,7 +96,9 @@ export class ResultsCache {
       const oldest = this.#entries.keys().next().value as string;
       this.#delete(oldest);
     }
-    this.#entries.set(key, { ...result, expiresAt: this.#now() + this.#ttlMs, bytes });
+    const { body } = result;
+    const own = body.byteLength === body.buffer.byteLength ? body : body.slice();
+    this.#entries.set(key, { ...result, body: own, expiresAt: this.#now() + this.#ttlMs, bytes });
     this.#newest = key;
     this.#bytes += bytes;
     return true;

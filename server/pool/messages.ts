@@ -34,9 +34,24 @@ export interface Finished {
   readonly message: WorkerMessage | null;
 }
 
-/** A batch's task result: the queries it ran, in order (not those the main thread took back). */
+/**
+ * A batch's task result: the queries it ran (not those the main thread took back). The answers that came back
+ * whole are packed (`packAnswers`); `rest` holds the others: streamed or cancelled (message null) or failed.
+ */
 export interface BatchResult {
-  readonly finished: readonly Finished[];
+  readonly whole: PackedAnswers;
+  readonly rest: readonly Finished[];
+}
+
+/** Whole answers, packed: answer i is query `ids[i]`, took `ms[i]`, has head `heads[headOf[i]]` and body bytes
+ * [ends[i], ends[i + 1]) of `bodies`. */
+export interface PackedAnswers {
+  readonly ids: Int32Array;
+  readonly ms: Float64Array;
+  readonly heads: readonly Head[];
+  readonly headOf: Uint16Array;
+  readonly ends: Int32Array;
+  readonly bodies: ArrayBuffer;
 }
 
 /**
@@ -50,8 +65,8 @@ export interface WireError {
 }
 
 /**
- * How one query ends or streams. A result that fits one chunk comes back whole (`whole`, or `error` before any
- * output) among its batch's `Finished` answers. A longer one goes over the worker's port as `head`,
+ * How one query ends or streams. A result that fits one chunk comes back whole (`whole`, packed with its
+ * batch's other whole answers, or `error` before any output) in its batch's result. A longer one goes over the worker's port as `head`,
  * `chunk`*, then `end` or `error`, and its `Finished` message is null.
  */
 export type WorkerMessage =

@@ -22,6 +22,7 @@ import {
   type WorkerHello,
   type WorkerMessage,
 } from './messages.js';
+import { unpackAnswers } from './packed-answers.js';
 import type { PoolWorkerData } from './worker.js';
 
 /** Receives one query's stream on the main thread. Exactly one of `whole`, `end` or `error` ends it. */
@@ -129,9 +130,16 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
   // A failed start is reported through `ready`; if nobody awaits it, it must not be "unhandled".
   ready.catch(() => {});
 
-  /** Delivers finished queries' answers and learns their costs. */
-  const finish = (finished: readonly Finished[]) => {
-    for (const f of finished) {
+  /** Delivers a batch's answers and learns the queries' costs. */
+  const finish = ({ whole, rest }: BatchResult) => {
+    unpackAnswers(whole, (id, ms, head, body) => {
+      const q = outstanding.get(id);
+      if (q === undefined) return;
+      if (ms >= 0) queue.recordCost(q.key, ms);
+      outstanding.delete(id);
+      q.sink.whole(head, body);
+    });
+    for (const f of rest) {
       const q = outstanding.get(f.id);
       if (q === undefined) continue;
       if (f.ms >= 0) queue.recordCost(q.key, f.ms);
@@ -172,7 +180,7 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
     piscina.run({ tasks } satisfies QueryBatch).then(
       (result: BatchResult) => {
         running.delete(batch);
-        finish(result.finished);
+        finish(result);
         dispatch();
       },
       (e: unknown) => {

@@ -17,6 +17,7 @@ import {
   type WorkerHello,
   type WorkerMessage,
 } from './messages.js';
+import { packAnswers } from './packed-answers.js';
 import { toWireError } from './wire-error.js';
 
 /** What `createQueryPool` hands every worker (structured-cloned; SharedArrayBuffers stay shared). */
@@ -53,8 +54,8 @@ enginePromise.finally(() => {
 });
 
 /**
- * Runs a batch's queries in order (the Piscina task) and returns their answers together, bodies moved rather
- * than copied. It skips a query the main thread has taken back (`stealTicket`: a query that turned out slow
+ * Runs a batch's queries in order (the Piscina task) and returns their answers together, packed, the bodies'
+ * buffer moved rather than copied. It skips a query the main thread has taken back (`stealTicket`: a query that turned out slow
  * held the batch past `BATCH_BUDGET_MS` while another worker was free).
  */
 export default async function runBatch(batch: QueryBatch): Promise<BatchResult> {
@@ -107,10 +108,8 @@ async function runQuery(task: QueryTask): Promise<WorkerMessage | null> {
   }
 }
 
-/** The batch's result as a Piscina result whose bodies are transferred, not copied. */
+/** The batch's result (`packAnswers`) as a Piscina result whose buffer of bodies is transferred, not copied. */
 function moved(finished: Finished[]): BatchResult {
-  const value: BatchResult = { finished };
-  const bodies: ArrayBuffer[] = [];
-  for (const f of finished) if (f.message?.type === 'whole') bodies.push(f.message.body);
-  return move({ [transferableSymbol]: bodies, [valueSymbol]: value } as never) as unknown as BatchResult;
+  const value = packAnswers(finished);
+  return move({ [transferableSymbol]: [value.whole.bodies], [valueSymbol]: value } as never) as unknown as BatchResult;
 }

@@ -7,6 +7,19 @@ const body = (n: number) => new Uint8Array(n).fill(7);
 const result = (n: number, tables: string[] = ['t']) => ({ contentType: 'application/json', body: body(n), tables });
 
 describe('ResultsCache', () => {
+  it('keeps its own copy of a body that is a view into a larger buffer', () => {
+    const cache = new ResultsCache({ maxBytes: 3000, ttlMs: 1000, maxEntryBytes: 1000 });
+    const batch = new Uint8Array(2000).fill(1);
+    const view = batch.subarray(100, 110);
+    assert.ok(cache.set('v', { contentType: 'text/csv', body: view, tables: ['t'] }, cache.epoch));
+    const stored = cache.get('v')!.body;
+    assert.equal(stored.buffer.byteLength, 10);
+    assert.deepEqual([...stored], [...view]);
+    const whole = body(10);
+    assert.ok(cache.set('w', { contentType: 'text/csv', body: whole, tables: ['t'] }, cache.epoch));
+    assert.equal(cache.get('w')!.body, whole, 'a body that owns its buffer is kept as it is');
+  });
+
   it('evicts least recently used entries to stay under its byte bound', () => {
     const cache = new ResultsCache({ maxBytes: 3000, ttlMs: 1000, maxEntryBytes: 1000 });
     for (const k of ['a', 'b']) assert.ok(cache.set(k, result(800), cache.epoch));
