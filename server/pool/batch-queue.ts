@@ -42,7 +42,11 @@ export function costKey(sql: string): string | null {
  * from a worker before it started them) go to the front again, in order.
  */
 export class BatchQueue<Q extends QueuedQuery> {
-  #items: Q[] = [];
+  /**
+   * Slots before `#head` are taken and cleared, so a taken query (its request, its reply's closures) is not kept
+   * reachable from here until the array is compacted (up to ~2k of them under load).
+   */
+  #items: (Q | undefined)[] = [];
   #head = 0;
   readonly #costs = new Map<string, number>();
 
@@ -63,7 +67,7 @@ export class BatchQueue<Q extends QueuedQuery> {
       // The oldest goes whatever it costs; the ones behind it only while it and they are cheap.
       if (batch.length === 0) cheap = this.#isCheap(next);
       else if (!cheap || !this.#isCheap(next)) break;
-      this.#head++;
+      this.#items[this.#head++] = undefined;
       batch.push(next);
     }
     this.#compact();
@@ -91,9 +95,9 @@ export class BatchQueue<Q extends QueuedQuery> {
   /** The head after dropping cancelled queries, left in place; null when the queue is empty. */
   #peek(): Q | null {
     while (this.#head < this.#items.length) {
-      const q = this.#items[this.#head];
+      const q = this.#items[this.#head]!;
       if (!q.cancelled) return q;
-      this.#head++;
+      this.#items[this.#head++] = undefined;
     }
     return null;
   }
