@@ -41,6 +41,11 @@ export interface ScanRequest {
    * Only asked of providers that return `shared()`.
    */
   readonly partition?: { readonly index: number; readonly count: number; readonly next?: Int32Array };
+  /**
+   * Make the batches' arrays in shared memory where the provider can (a table being loaded into memory: the
+   * loader then keeps them without copying). Parquet tables carve them out of `SharedSlabs`.
+   */
+  readonly shared?: boolean;
 }
 
 /** A table another thread rebuilds without copying: its columns live in SharedArrayBuffers. */

@@ -27,6 +27,34 @@ const CHILDREN = 44;
 const DICTIONARY = 48;
 const TWO_32 = 0x1_0000_0000;
 
+/** The typed arrays a decoded column is made of. */
+export type ArrayKind = typeof Uint8Array | typeof Int32Array | typeof Float64Array | typeof BigInt64Array;
+
+/**
+ * Where the arrays a column keeps are made: a fresh array each (`HEAP`), or carved out of a loaded table's shared
+ * slabs (`SharedSlabs`, which then need no second copy). Zeroed, like `new Ctor(length)`.
+ */
+export interface ArrayAllocator {
+  array<C extends ArrayKind>(Ctor: C, length: number): InstanceType<C>;
+}
+
+export const HEAP: ArrayAllocator = {
+  array: <C extends ArrayKind>(Ctor: C, length: number) => new Ctor(length) as InstanceType<C>,
+};
+
+/** `length` elements of `Ctor` copied out of wasm memory at byte `ptr` (any alignment) into `alloc`'s array. */
+function copyOut<C extends ArrayKind>(
+  memory: ArrayBuffer,
+  ptr: number,
+  Ctor: C,
+  length: number,
+  alloc: ArrayAllocator,
+): InstanceType<C> {
+  const out = alloc.array(Ctor, length);
+  new Uint8Array(out.buffer, out.byteOffset, out.byteLength).set(new Uint8Array(memory, ptr, out.byteLength));
+  return out;
+}
+
 /** The fields of an Arrow IPC schema message by name, for `columnsFromFFI`; null where floe has no type. */
 export function ffiFields(schemaIPC: Uint8Array): Map<string, FFIField | null> {
   const out = new Map<string, FFIField | null>();
@@ -90,6 +118,7 @@ export function columnsFromFFI(
   memory: ArrayBuffer,
   addr: number,
   fields: readonly FFIField[],
+  alloc: ArrayAllocator = HEAP,
 ): { length: number; columns: Column[] } {
   const dv = new DataView(memory);
   const i64 = (at: number) => Number(dv.getBigInt64(at, true));
@@ -112,27 +141,27 @@ export function columnsFromFFI(
     };
     if (f.read === 'arrow') return viaArrow(memory, c, f);
     const valid = c.nullCount === 0 || c.ptrs[0] === 0 ? null : bitsAt(memory, c.ptrs[0], c.offset, length);
-    if (f.read === 'dictionary') return makeColumn(f.type, expandDictionary(memory, c, valid), valid, length);
-    return makeColumn(f.type, valuesOf(memory, c, f), valid, length);
+    if (f.read === 'dictionary') return makeColumn(f.type, expandDictionary(memory, c, valid, alloc), valid, length);
+    return makeColumn(f.type, valuesOf(memory, c, f, alloc), valid, length);
   });
   return { length, columns };
 }
 
-function valuesOf(memory: ArrayBuffer, c: Child, f: FFIField): ColumnValues {
+function valuesOf(memory: ArrayBuffer, c: Child, f: FFIField, alloc: ArrayAllocator): ColumnValues {
   const { offset, length: n, ptrs } = c;
   switch (f.read) {
     case 'bool':
       return bitsAt(memory, ptrs[1], offset, n);
     case 'int32':
-      return new Int32Array(memory.slice(ptrs[1] + 4 * offset, ptrs[1] + 4 * (offset + n)));
+      return copyOut(memory, ptrs[1] + 4 * offset, Int32Array, n, alloc);
     case 'float64':
-      return new Float64Array(memory.slice(ptrs[1] + 8 * offset, ptrs[1] + 8 * (offset + n)));
+      return copyOut(memory, ptrs[1] + 8 * offset, Float64Array, n, alloc);
     case 'int64':
-      return wideInts(memory, ptrs[1] + 8 * offset, n, 2, f.type);
+      return wideInts(memory, ptrs[1] + 8 * offset, n, 2, f.type, alloc);
     case 'decimal':
-      return wideInts(memory, ptrs[1] + 16 * offset, n, 4, f.type);
+      return wideInts(memory, ptrs[1] + 16 * offset, n, 4, f.type, alloc);
     default:
-      return utf8Of(memory, ptrs[1] + 4 * offset, ptrs[2], n);
+      return utf8Of(memory, ptrs[1] + 4 * offset, ptrs[2], n, alloc);
   }
 }
 
@@ -151,13 +180,15 @@ function wideInts(
   n: number,
   words: 2 | 4,
   type: DataType,
+  alloc: ArrayAllocator,
 ): Float64Array | BigInt64Array {
   const w =
     ptr % 4 === 0 ? new Int32Array(memory, ptr, n * words) : new Int32Array(memory.slice(ptr, ptr + 4 * n * words));
-  const out = new Float64Array(n);
+  const out = alloc.array(Float64Array, n);
   const exact = words === 2 ? int64Doubles(w, n, out) : decimalDoubles(w, n, out, type);
   if (exact) return out;
-  const big = new BigInt64Array(n);
+  // Rare (a value past ±2^53): the doubles made above stay unused in a slab.
+  const big = alloc.array(BigInt64Array, n);
   for (let i = 0, k = 0; i < n; i++, k += words)
     big[i] = (BigInt(w[k + 1] as number) << 32n) | BigInt((w[k] as number) >>> 0);
   return big;
@@ -195,19 +226,25 @@ function decimalDoubles(w: Int32Array, n: number, out: Float64Array, type: DataT
 }
 
 /** UTF-8 bytes of `n` strings: the offsets rebased to start at 0 and only the bytes they span. */
-function utf8Of(memory: ArrayBuffer, offsetsPtr: number, bytesPtr: number, n: number): ColumnValues {
-  const offsets = new Int32Array(memory.slice(offsetsPtr, offsetsPtr + 4 * (n + 1)));
+function utf8Of(
+  memory: ArrayBuffer,
+  offsetsPtr: number,
+  bytesPtr: number,
+  n: number,
+  alloc: ArrayAllocator,
+): ColumnValues {
+  const offsets = copyOut(memory, offsetsPtr, Int32Array, n + 1, alloc);
   const start = offsets[0] as number;
   const end = offsets[n] as number;
   if (start !== 0) for (let i = 0; i <= n; i++) (offsets[i] as number) -= start;
-  return { offsets, bytes: new Uint8Array(memory.slice(bytesPtr + start, bytesPtr + end)) };
+  return { offsets, bytes: copyOut(memory, bytesPtr + start, Uint8Array, end - start, alloc) };
 }
 
 /**
  * The strings of a dictionary-encoded column, as UTF-8 bytes (each row's string copied; null rows empty).
  * An index outside the dictionary (a corrupt file) fails.
  */
-function expandDictionary(memory: ArrayBuffer, c: Child, valid: Uint8Array | null): Utf8Bytes {
+function expandDictionary(memory: ArrayBuffer, c: Child, valid: Uint8Array | null, alloc: ArrayAllocator): Utf8Bytes {
   const dv = new DataView(memory);
   const d = c.dictionary;
   const dOffset = Number(dv.getBigInt64(d + OFFSET, true));
@@ -218,9 +255,10 @@ function expandDictionary(memory: ArrayBuffer, c: Child, valid: Uint8Array | nul
   const starts = at(dv.getUint32(dBuffers + 4, true) + 4 * dOffset, dLength + 1);
   const chars = new Uint8Array(memory, dv.getUint32(dBuffers + 8, true));
   const keys = at(c.ptrs[1] + 4 * c.offset, c.length);
-  if (valid === null && isSingleBytes(starts, dLength)) return singleBytes(keys, chars, starts[0] as number, dLength);
+  if (valid === null && isSingleBytes(starts, dLength))
+    return singleBytes(keys, chars, starts[0] as number, dLength, alloc);
   const n = c.length;
-  const offsets = new Int32Array(n + 1);
+  const offsets = alloc.array(Int32Array, n + 1);
   let total = 0;
   for (let i = 0; i < n; i++) {
     const k = keys[i] as number;
@@ -230,7 +268,7 @@ function expandDictionary(memory: ArrayBuffer, c: Child, valid: Uint8Array | nul
     }
     offsets[i + 1] = total;
   }
-  const bytes = new Uint8Array(total);
+  const bytes = alloc.array(Uint8Array, total);
   for (let i = 0; i < n; i++) {
     const at = offsets[i] as number;
     const length = (offsets[i + 1] as number) - at;
@@ -251,9 +289,15 @@ function isSingleBytes(starts: Int32Array, n: number): boolean {
  * Every dictionary entry is one byte (flags, status letters) and no row is null: row i is byte i, and the offsets
  * are 0, 1, 2, ... (`identityOffsets`, shared).
  */
-function singleBytes(keys: Int32Array, chars: Uint8Array, first: number, dLength: number): Utf8Bytes {
+function singleBytes(
+  keys: Int32Array,
+  chars: Uint8Array,
+  first: number,
+  dLength: number,
+  alloc: ArrayAllocator,
+): Utf8Bytes {
   const n = keys.length;
-  const bytes = new Uint8Array(n);
+  const bytes = alloc.array(Uint8Array, n);
   for (let i = 0; i < n; i++) {
     const k = keys[i] as number;
     if (k >>> 0 >= dLength) throw new RangeError(`dictionary index ${k} is outside the dictionary (${dLength})`);

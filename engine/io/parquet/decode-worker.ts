@@ -3,6 +3,7 @@ import { parentPort } from 'node:worker_threads';
 import type { ParquetFile } from 'parquet-wasm';
 import { type Column, movableBuffers } from '../../arrow/column.js';
 import { type DecodedGroup, decodeRowGroup, openParquet } from './decode.js';
+import { SharedSlabs } from './shared-slabs.js';
 
 /** One row group to decode: `columns` in output order, at most `limit` rows when set. */
 export interface DecodeRequest {
@@ -13,6 +14,8 @@ export interface DecodeRequest {
   readonly rowGroup: number;
   readonly columns: readonly string[];
   readonly limit: number | null;
+  /** Decode into shared memory (`ScanRequest.shared`): the arrays are posted back shared, not moved. */
+  readonly shared?: boolean;
 }
 
 export type DecodeReply =
@@ -45,6 +48,8 @@ function buffersOf(batches: DecodedGroup): ArrayBuffer[] {
 }
 
 let current: DecodeRequest | null = null;
+/** This thread's slabs for `shared` requests, made on the first one. */
+let slabs: SharedSlabs | null = null;
 
 function fail(req: DecodeRequest, e: unknown, fatal: boolean): void {
   open.delete(`${req.version}:${req.path}`);
@@ -55,7 +60,10 @@ function fail(req: DecodeRequest, e: unknown, fatal: boolean): void {
 parentPort?.on('message', async (req: DecodeRequest) => {
   current = req;
   try {
-    const batches = await decodeRowGroup(await fileAt(req.path, req.version), req.rowGroup, req.columns, req.limit);
+    const file = await fileAt(req.path, req.version);
+    if (req.shared === true && slabs === null) slabs = new SharedSlabs();
+    const alloc = req.shared === true ? (slabs ?? undefined) : undefined;
+    const batches = await decodeRowGroup(file, req.rowGroup, req.columns, req.limit, false, alloc);
     parentPort?.postMessage({ id: req.id, batches } satisfies DecodeReply, buffersOf(batches));
   } catch (e) {
     // A wasm trap leaves parquet-wasm's instance unusable: end this thread; the pool starts a fresh one.

@@ -3,7 +3,7 @@ import { ParquetFile, wasmMemory } from 'parquet-wasm';
 import { DEFAULT_BATCH_ROWS } from '../../arrow/batch.js';
 import type { Column } from '../../arrow/column.js';
 import { type DecodedIPC, decodeIPC } from '../../arrow/from-arrow.js';
-import { columnsFromFFI, type FFIField, ffiFields } from '../../arrow/from-ffi.js';
+import { type ArrayAllocator, columnsFromFFI, type FFIField, ffiFields, HEAP } from '../../arrow/from-ffi.js';
 import type { DataType } from '../../plan/types.js';
 import { openFileSource } from './file-source.js';
 
@@ -55,8 +55,8 @@ function fileFields(file: ParquetFile): { names: string[]; fields: Map<string, F
 /**
  * Decodes `columns` of one row group into batches whose columns follow the order of `columns`.
  * (parquet-wasm returns them in file order.) Flat columns are read straight out of wasm memory through the
- * Arrow C data interface (one copy); anything else, or every column when `viaIPC`, goes through an Arrow IPC
- * stream.
+ * Arrow C data interface (one copy, into arrays from `alloc`); anything else, or every column when `viaIPC`, goes
+ * through an Arrow IPC stream.
  */
 export async function decodeRowGroup(
   file: ParquetFile,
@@ -64,6 +64,7 @@ export async function decodeRowGroup(
   columns: readonly string[],
   limit: number | null = null,
   viaIPC = false,
+  alloc: ArrayAllocator = HEAP,
 ): Promise<DecodedGroup> {
   const options = { columns: [...columns], rowGroups: [rowGroup], batchSize: DEFAULT_BATCH_ROWS };
   const table = await file.read(limit === null ? options : { ...options, limit });
@@ -78,7 +79,7 @@ export async function decodeRowGroup(
       // Taken after the last wasm call: growing wasm memory replaces its buffer.
       const memory = wasmMemory().buffer as ArrayBuffer;
       return Array.from(addrs, (addr) => {
-        const b = columnsFromFFI(memory, addr, flat as FFIField[]);
+        const b = columnsFromFFI(memory, addr, flat as FFIField[], alloc);
         return { length: b.length, columns: order.map((i) => b.columns[i]!) };
       });
     } finally {

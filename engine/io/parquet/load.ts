@@ -17,7 +17,8 @@ export async function loadParquetTable(paths: readonly string[], signal?: AbortS
   const chunks: { length: number; columns: Column[] }[] = [];
   const never = new AbortController().signal;
   const slabs = new SharedSlabs();
-  for await (const b of table.scan({ columns, filters: [], limit: null }, signal ?? never)) {
+  // Decoded straight into shared slabs (`ScanRequest.shared`): `toShared` then keeps the arrays as they are.
+  for await (const b of table.scan({ columns, filters: [], limit: null, shared: true }, signal ?? never)) {
     chunks.push({ length: b.length, columns: b.columns.map((c) => toShared(c, slabs)) });
   }
   const dictionaries = dictionariesOf(table.schema.fields, chunks, slabs);
@@ -86,6 +87,8 @@ function sharedValues(v: ColumnValues, n: number, slabs: SharedSlabs): ColumnVal
   if ('offsets' in v) {
     const start = v.offsets[0]!;
     const end = v.offsets[n]!;
+    if (start === 0)
+      return { offsets: slabs.copy(v.offsets.subarray(0, n + 1)), bytes: slabs.copy(v.bytes.subarray(0, end)) };
     const offsets = slabs.array(Int32Array, n + 1);
     for (let i = 0; i <= n; i++) offsets[i] = v.offsets[i]! - start;
     return { offsets, bytes: slabs.copy(v.bytes.subarray(start, end)) };

@@ -90,7 +90,8 @@ export async function createParquetTable(
     async *scan(req, signal) {
       await checkUnchanged(paths, sizes);
       const pool = decodeThreads === 0 ? null : sharedDecodePool();
-      yield* scanRowGroups(readsOf(plan(req), req.limit), projectedSchema(schema, req.columns), pool, signal);
+      const reads = readsOf(plan(req), req.limit);
+      yield* scanRowGroups(reads, projectedSchema(schema, req.columns), pool, signal, req.shared === true);
     },
   };
 }

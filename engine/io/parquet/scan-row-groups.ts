@@ -5,6 +5,7 @@ import { CancelledError } from '../../errors.js';
 import type { Schema } from '../../plan/types.js';
 import { type DecodedGroup, decodeRowGroup } from './decode.js';
 import type { DecodePool } from './decode-pool.js';
+import { SharedSlabs } from './shared-slabs.js';
 
 /** One row group to read; `limit` caps its rows (the last group under a LIMIT). */
 export interface RowGroupRead {
@@ -20,13 +21,15 @@ export interface RowGroupRead {
 /**
  * Yields `schema`'s columns of every read, in order. With a pool, keeps up to `threads + 1` row groups in
  * flight so the threads decode while the caller computes; without one, decodes on this thread, one group at
- * a time. Stops asking for row groups as soon as the caller stops pulling or `signal` fires.
+ * a time. Stops asking for row groups as soon as the caller stops pulling or `signal` fires. `shared`: the arrays
+ * are made in shared memory (`ScanRequest.shared`).
  */
 export async function* scanRowGroups(
   reads: readonly RowGroupRead[],
   schema: Schema,
   pool: DecodePool | null,
   signal: AbortSignal,
+  shared = false,
 ): AsyncGenerator<Batch> {
   const columns = schema.fields.map((f) => f.name);
   // COUNT(*) and friends read no column: the footer's row count is enough.
@@ -37,10 +40,14 @@ export async function* scanRowGroups(
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   signal.addEventListener('abort', onAbort, { once: true });
+  const slabs = shared && pool === null ? new SharedSlabs() : undefined;
   const decode = (r: RowGroupRead): Promise<DecodedGroup> =>
     pool === null
-      ? decodeRowGroup(r.file, r.rowGroup, columns, r.limit)
-      : pool.decode({ path: r.path, version: r.version, rowGroup: r.rowGroup, columns, limit: r.limit }, stop.signal);
+      ? decodeRowGroup(r.file, r.rowGroup, columns, r.limit, false, slabs)
+      : pool.decode(
+          { path: r.path, version: r.version, rowGroup: r.rowGroup, columns, limit: r.limit, shared },
+          stop.signal,
+        );
   const depth = pool === null ? 1 : pool.threads + 1;
   const inFlight: Promise<DecodedGroup>[] = [];
   let next = 0;

@@ -9,18 +9,16 @@
 // unused end of the last slab costs address space only, and the decoder's garbage is left alone in the arenas,
 // which give it back as it is freed.
 
+import type { ArrayAllocator, ArrayKind } from '../../arrow/from-ffi.js';
+
 /** Bytes in one slab. Above glibc's largest mmap threshold (`DEFAULT_MMAP_THRESHOLD_MAX`, 32 MiB on 64-bit). */
 export const SLAB_BYTES = 64 * 1024 * 1024;
 /** Every array starts at a multiple of this (a cache line; any typed array's element size divides it). */
 const ALIGN = 64;
 
 type SlabArray = Uint8Array | Int32Array | Float64Array | BigInt64Array;
-type SlabArrayConstructor<T extends SlabArray> = {
-  new (buffer: SharedArrayBuffer, byteOffset: number, length: number): T;
-  readonly BYTES_PER_ELEMENT: number;
-};
 
-export class SharedSlabs {
+export class SharedSlabs implements ArrayAllocator {
   #slab: SharedArrayBuffer | null = null;
   #used = 0;
 
@@ -30,22 +28,24 @@ export class SharedSlabs {
   }
 
   /** A zeroed array of `length` elements in shared memory: in the current slab, or a new one when it is full. */
-  array<T extends SlabArray>(Ctor: SlabArrayConstructor<T>, length: number): T {
+  array<C extends ArrayKind>(Ctor: C, length: number): InstanceType<C> {
     const bytes = length * Ctor.BYTES_PER_ELEMENT;
+    const Make = Ctor as unknown as new (buffer: SharedArrayBuffer, at: number, n: number) => InstanceType<C>;
     // Larger than a slab: a buffer of its own, as large, so mapped on its own too.
-    if (bytes > SLAB_BYTES) return new Ctor(new SharedArrayBuffer(bytes), 0, length);
+    if (bytes > SLAB_BYTES) return new Make(new SharedArrayBuffer(bytes), 0, length);
     if (this.#slab === null || this.#used + bytes > SLAB_BYTES) {
       this.#slab = new SharedArrayBuffer(SLAB_BYTES);
       this.#used = 0;
     }
-    const out = new Ctor(this.#slab, this.#used, length);
+    const out = new Make(this.#slab, this.#used, length);
     this.#used += Math.ceil(bytes / ALIGN) * ALIGN;
     return out;
   }
 
-  /** A copy of `a` in shared memory. */
+  /** `a` itself when it is in shared memory already (decoded into slabs), else a copy of it there. */
   copy<T extends SlabArray>(a: T): T {
-    const out = this.array(a.constructor as SlabArrayConstructor<T>, a.length);
+    if (a.buffer instanceof SharedArrayBuffer) return a;
+    const out = this.array(a.constructor as ArrayKind, a.length) as unknown as T;
     (out as unknown as { set(x: T): void }).set(a);
     return out;
   }
