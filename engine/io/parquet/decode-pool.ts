@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { CancelledError, ExecError } from '../../errors.js';
 import type { DecodedGroup } from './decode.js';
-import type { DecodeReply, DecodeRequest } from './decode-worker.js';
+import type { DecodeReply, DecodeRequest, EndLoad } from './decode-worker.js';
 
 const WORKER_FILE = new URL('./decode-worker.js', import.meta.url);
 /** Idle threads stop after this long: parquet-wasm's memory only grows, so an idle thread holds its peak. */
@@ -53,6 +53,11 @@ export class DecodePool {
       this.#queue.push(task);
       this.#dispatch();
     });
+  }
+
+  /** Tells the threads that load `load` (`DecodeRequest.sharedLoad`) asks for no more row groups. */
+  endLoad(load: number): void {
+    for (const s of this.#slots) s.worker?.postMessage({ endLoad: load } satisfies EndLoad);
   }
 
   /** Stops every thread; queued and running requests reject. */

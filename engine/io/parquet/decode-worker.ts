@@ -14,8 +14,11 @@ export interface DecodeRequest {
   readonly rowGroup: number;
   readonly columns: readonly string[];
   readonly limit: number | null;
-  /** Decode into shared memory (`ScanRequest.shared`): the arrays are posted back shared, not moved. */
-  readonly shared?: boolean;
+  /**
+   * Set for a load's row groups (`ScanRequest.shared`): names the load, whose arrays are made in shared slabs of its
+   * own (a slab never holds two loads' arrays, so a dropped table frees its slabs) and posted back shared, not moved.
+   */
+  readonly sharedLoad?: number;
 }
 
 export type DecodeReply =
@@ -48,8 +51,22 @@ function buffersOf(batches: DecodedGroup): ArrayBuffer[] {
 }
 
 let current: DecodeRequest | null = null;
-/** This thread's slabs for `shared` requests, made on the first one. */
-let slabs: SharedSlabs | null = null;
+/** The slabs of the loads under way, by `DecodeRequest.sharedLoad`, until the pool says a load ended. */
+const loadSlabs = new Map<number, SharedSlabs>();
+
+function slabsFor(load: number): SharedSlabs {
+  let slabs = loadSlabs.get(load);
+  if (slabs === undefined) {
+    slabs = new SharedSlabs();
+    loadSlabs.set(load, slabs);
+  }
+  return slabs;
+}
+
+/** Posted by `DecodePool.endLoad`: the load's row groups are all decoded; its last slab is the table's alone now. */
+export interface EndLoad {
+  readonly endLoad: number;
+}
 
 function fail(req: DecodeRequest, e: unknown, fatal: boolean): void {
   open.delete(`${req.version}:${req.path}`);
@@ -57,12 +74,15 @@ function fail(req: DecodeRequest, e: unknown, fatal: boolean): void {
   parentPort?.postMessage({ id: req.id, error, fatal } satisfies DecodeReply);
 }
 
-parentPort?.on('message', async (req: DecodeRequest) => {
+parentPort?.on('message', async (req: DecodeRequest | EndLoad) => {
+  if ('endLoad' in req) {
+    loadSlabs.delete(req.endLoad);
+    return;
+  }
   current = req;
   try {
     const file = await fileAt(req.path, req.version);
-    if (req.shared === true && slabs === null) slabs = new SharedSlabs();
-    const alloc = req.shared === true ? (slabs ?? undefined) : undefined;
+    const alloc = req.sharedLoad === undefined ? undefined : slabsFor(req.sharedLoad);
     const batches = await decodeRowGroup(file, req.rowGroup, req.columns, req.limit, false, alloc);
     parentPort?.postMessage({ id: req.id, batches } satisfies DecodeReply, buffersOf(batches));
   } catch (e) {

@@ -18,6 +18,9 @@ export interface RowGroupRead {
   readonly limit: number | null;
 }
 
+/** Numbers this thread's shared scans (loads) for the decode threads (`DecodeRequest.sharedLoad`). */
+let nextLoad = 1;
+
 /**
  * Yields `schema`'s columns of every read, in order. With a pool, keeps up to `threads + 1` row groups in
  * flight so the threads decode while the caller computes; without one, decodes on this thread, one group at
@@ -41,11 +44,12 @@ export async function* scanRowGroups(
   const onAbort = () => stop.abort();
   signal.addEventListener('abort', onAbort, { once: true });
   const slabs = shared && pool === null ? new SharedSlabs() : undefined;
+  const sharedLoad = shared ? nextLoad++ : undefined;
   const decode = (r: RowGroupRead): Promise<DecodedGroup> =>
     pool === null
       ? decodeRowGroup(r.file, r.rowGroup, columns, r.limit, false, slabs)
       : pool.decode(
-          { path: r.path, version: r.version, rowGroup: r.rowGroup, columns, limit: r.limit, shared },
+          { path: r.path, version: r.version, rowGroup: r.rowGroup, columns, limit: r.limit, sharedLoad },
           stop.signal,
         );
   const depth = pool === null ? 1 : pool.threads + 1;
@@ -65,5 +69,6 @@ export async function* scanRowGroups(
   } finally {
     signal.removeEventListener('abort', onAbort);
     stop.abort();
+    if (sharedLoad !== undefined) pool?.endLoad(sharedLoad);
   }
 }
