@@ -43,8 +43,10 @@ export interface BatchResult {
   readonly rest: readonly Finished[];
 }
 
-/** Whole answers, packed: answer i is query `ids[i]`, took `ms[i]`, has head `heads[headOf[i]]` and body bytes
- * [ends[i], ends[i + 1]) of `bodies`. */
+/**
+ * Whole answers, packed: answer i is query `ids[i]`, took `ms[i]`, has head `heads[headOf[i]]` and body bytes
+ * [ends[i], ends[i + 1]) of `bodies`.
+ */
 export interface PackedAnswers {
   readonly ids: Int32Array;
   readonly ms: Float64Array;
@@ -66,8 +68,8 @@ export interface WireError {
 
 /**
  * How one query ends or streams. A result that fits one chunk comes back whole (`whole`, packed with its
- * batch's other whole answers, or `error` before any output) in its batch's result. A longer one goes over the worker's port as `head`,
- * `chunk`*, then `end` or `error`, and its `Finished` message is null.
+ * batch's other whole answers, or `error` before any output) in its batch's result. A longer one goes over the
+ * worker's port as `head`, `chunk`*, then `end` or `error`, and its `Finished` message is null.
  */
 export type WorkerMessage =
   | { readonly type: 'whole'; readonly head: Head; readonly body: ArrayBuffer }

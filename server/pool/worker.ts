@@ -55,8 +55,8 @@ enginePromise.finally(() => {
 
 /**
  * Runs a batch's queries in order (the Piscina task) and returns their answers together, packed, the bodies'
- * buffer moved rather than copied. It skips a query the main thread has taken back (`stealTicket`: a query that turned out slow
- * held the batch past `BATCH_BUDGET_MS` while another worker was free).
+ * buffer moved rather than copied. It skips a query the main thread has taken back (`stealTicket`: a query that
+ * turned out slow held the batch past `BATCH_BUDGET_MS` while another worker was free).
  */
 export default async function runBatch(batch: QueryBatch): Promise<BatchResult> {
   const finished: Finished[] = [];
