@@ -59,7 +59,7 @@ function dictionariesOf(
   });
 }
 
-/** A copy of `col` whose buffers live in shared memory from `slabs`. */
+/** `col` with every buffer in shared memory: arrays already there (decoded into slabs) kept, the rest copied in. */
 function toShared(col: Column, slabs: SharedSlabs): Column {
   return {
     type: col.type,

@@ -44,7 +44,7 @@ export async function* scanRowGroups(
   const onAbort = () => stop.abort();
   signal.addEventListener('abort', onAbort, { once: true });
   const slabs = shared && pool === null ? new SharedSlabs() : undefined;
-  const sharedLoad = shared ? nextLoad++ : undefined;
+  const sharedLoad = shared && pool !== null ? nextLoad++ : undefined;
   const decode = (r: RowGroupRead): Promise<DecodedGroup> =>
     pool === null
       ? decodeRowGroup(r.file, r.rowGroup, columns, r.limit, false, slabs)

@@ -7,7 +7,8 @@
 // glibc's largest mmap threshold (32 MiB), so it is always a fresh mapping of its own: the columns' pages are the
 // only ones touched in it (the kernel zero-fills a mapping lazily, and calloc does not write to a fresh one), the
 // unused end of the last slab costs address space only, and the decoder's garbage is left alone in the arenas,
-// which give it back as it is freed.
+// which give it back as it is freed. A load's decode threads fill slabs of their own for that load (the arrays
+// come back shared, not copied); the loader's slabs take what they did not make (dictionary codes, narrow copies).
 
 import type { ArrayAllocator, ArrayKind } from '../../arrow/from-ffi.js';
 
