@@ -1,12 +1,13 @@
 // `take` gathers rows by index and `concatColumns` appends columns: the copying kernels of filter and sort.
 import { type Column, type ColumnValues, decodedStrings, isUtf8Bytes, makeColumn, strings } from '../column.js';
+import { monomorphicCopy } from './monomorphic.js';
 import { concatUtf8, takeUtf8 } from './utf8-take.js';
 
 type Indices = Int32Array | Uint32Array;
 
 /** Rows `indices[0..n)` of `col`, in that order. */
 export function take(col: Column, indices: Indices, n = indices.length): Column {
-  const valid = col.valid === null ? null : gather(col.valid, new Uint8Array(n), indices, n);
+  const valid = col.valid === null ? null : GATHER.u8(col.valid, new Uint8Array(n), indices, n);
   const v = col.values;
   let values: ColumnValues;
   if (v === null) values = null;
@@ -25,7 +26,7 @@ export function take(col: Column, indices: Indices, n = indices.length): Column 
   } else {
     const src = v as Uint8Array | Int32Array | Float64Array;
     const Ctor = src.constructor as new (n: number) => typeof src;
-    values = gather(src, new Ctor(n), indices, n);
+    values = gatherOf(src)(src, new Ctor(n), indices, n);
   }
   return makeColumn(col.type, values, valid, n);
 }
@@ -33,6 +34,19 @@ export function take(col: Column, indices: Indices, n = indices.length): Column 
 function gather<T extends Uint8Array | Int32Array | Float64Array>(src: T, out: T, indices: Indices, n: number): T {
   for (let i = 0; i < n; i++) out[i] = src[indices[i] as number] as number;
   return out;
+}
+
+/**
+ * `gather` compiled once per array kind: one copy shared by validity bytes, Int32 and Float64 values goes
+ * polymorphic, and a polymorphic gather of 75k scattered rows (TPC-H q14's filter survivors) measured 1.1-3x the
+ * monomorphic one's time.
+ */
+const GATHER = { u8: monomorphicCopy(gather), i32: monomorphicCopy(gather), f64: monomorphicCopy(gather) };
+
+function gatherOf(src: Uint8Array | Int32Array | Float64Array): typeof gather {
+  if (src instanceof Float64Array) return GATHER.f64;
+  if (src instanceof Int32Array) return GATHER.i32;
+  return src instanceof Uint8Array ? GATHER.u8 : gather;
 }
 
 /** Indices of rows where a boolean column is true (NULL counts as false). */

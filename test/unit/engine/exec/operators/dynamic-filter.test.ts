@@ -118,6 +118,8 @@ for (const [name, build, probeValues] of [
   ['a set (sparse keys) with a few inside', [7, 1301, 2 ** 40, -(2 ** 41)], runs(2000)],
   ['a set with none inside', [2 ** 40, -(2 ** 41)], runs(2000)],
   ['one row', [4], [4]],
+  // Runs found by skipping 16-row blocks: keys far apart, one in the last 16 rows, one past the last block.
+  ['keys 40-200 rows apart and near the end', [0, 90, 91, 400, 1500, 2471, 2474, 2490, 2499, 2500], runs(2000)],
   ['keys in the same 32-bit word as the ends', [1, 2, 30, 31, 33], [2, 2, 3, 30, 31, 31, 32, 33]],
 ] as const) {
   test(`KeySet over a sorted column: ${name}`, () => {
@@ -142,6 +144,18 @@ test('KeySet over a sorted column: slices keep the mark and the answer', () => {
   const got = selected(keySet(ints(build)), slice);
   assert.deepEqual(got, selected(keySet(ints(build)), unmarked(slice)));
   assert.ok(got.length >= 2);
+});
+
+test('KeySet over a sorted column: every run found, whatever the gap to the next key (16-row blocks)', () => {
+  // Keys 1 to 120 values apart (below the row loop's share), so a run begins at every offset within a block.
+  const values = runs(4000);
+  for (let step = 1; step <= 120; step += 7) {
+    const build = [...new Set(values)].filter((_, i) => i % step === step >> 1);
+    for (const column of [sortedInts, sortedFloats]) {
+      const probe = column(values);
+      assert.deepEqual(selected(keySet(ints(build)), probe), selected(keySet(ints(build)), unmarked(probe)));
+    }
+  }
 });
 
 test('KeySet over a sorted column: a NULL row makes it unsorted', () => {
