@@ -3,8 +3,9 @@
 import type { ColumnExpr, Expr } from '../plan/expr/index.js';
 import type { Join, LogicalPlan, Scan } from '../plan/logical/index.js';
 import type { Schema } from '../plan/types.js';
+import { literalComparison } from './expr/physical-expr.js';
 import type { PhysicalOperator } from './operator.js';
-import { DynamicFilterExec, KeySet } from './operators/dynamic-filter.js';
+import { DynamicFilterExec, KeySet, type ScanRange } from './operators/dynamic-filter.js';
 
 /** A filter on its way down the probe side: the column it tests (as named at the current node) and its keys. */
 export interface PendingFilter {
@@ -98,14 +99,47 @@ function route(p: LogicalPlan, f: PendingFilter): { input: number; filter: Pendi
   }
 }
 
-/** `op` under the filters that stop at its node. */
-export function applyFilters(op: PhysicalOperator, here: readonly PendingFilter[]): PhysicalOperator {
+/**
+ * `op` under the filters that stop at its node. `scanFilters`: when `op` is a scan, its own filters (the
+ * conjuncts a Filter above it tests), whose bounds on one integer column the filters' sorted path tests early.
+ */
+export function applyFilters(
+  op: PhysicalOperator,
+  here: readonly PendingFilter[],
+  scanFilters: readonly Expr[] = [],
+): PhysicalOperator {
   let out = op;
+  const range = here.length > 0 ? scanRange(scanFilters, op.schema) : null;
   for (const f of here) {
     const at = fieldAt(out.schema, f);
-    if (at >= 0) out = new DynamicFilterExec(out, at, f.keys);
+    if (at >= 0) out = new DynamicFilterExec(out, at, f.keys, range);
   }
   return out;
+}
+
+/** Types whose stored values are integers compared as numbers (decimals scaled, dates in days). */
+const RANGE_TYPES = new Set(['int32', 'int64', 'date', 'decimal']);
+
+/**
+ * The bounds `filters` put on the first integer column they compare with a number (`x > 5` as lo = 6, `x <= 9` as
+ * hi = 9, `=` as both), or null when none does.
+ */
+export function scanRange(filters: readonly Expr[], schema: Schema): ScanRange | null {
+  let column = -1;
+  let lo = Number.NEGATIVE_INFINITY;
+  let hi = Number.POSITIVE_INFINITY;
+  for (const f of filters) {
+    const cmp = literalComparison(f);
+    if (cmp === null || cmp.operand.kind !== 'column' || !RANGE_TYPES.has(cmp.operand.type.id)) continue;
+    if (!Number.isSafeInteger(cmp.value)) continue;
+    const at = fieldAt(schema, cmp.operand);
+    if (at < 0 || (column >= 0 && at !== column)) continue;
+    const v = cmp.value;
+    if (cmp.op === '>' || cmp.op === '>=' || cmp.op === '=') lo = Math.max(lo, cmp.op === '>' ? v + 1 : v);
+    if (cmp.op === '<' || cmp.op === '<=' || cmp.op === '=') hi = Math.min(hi, cmp.op === '<' ? v - 1 : v);
+    if (cmp.op !== '<>') column = at;
+  }
+  return column < 0 ? null : { column, lo, hi };
 }
 
 export function fieldAt(schema: Schema, c: { readonly qualifier: string | null; readonly name: string }): number {

@@ -74,7 +74,7 @@ export function planPhysical(
 ): PhysicalOperator {
   if (filters.length === 0) return planNode(p, ctx, NO_BELOW);
   const { here, below } = routeFilters(p, filters);
-  return applyFilters(planNode(p, ctx, below), here);
+  return applyFilters(planNode(p, ctx, below), here, p.kind === 'scan' ? p.filters : []);
 }
 
 const NO_BELOW: readonly (readonly PendingFilter[])[] = [];

@@ -8,7 +8,7 @@ import { selectBitsInt32 } from '../../arrow/kernels/wasm-select.js';
 import type { Schema } from '../../plan/types.js';
 import type { ExecContext } from '../context.js';
 import type { PhysicalOperator } from '../operator.js';
-import { bitKeys, firstAbove, selectRuns } from './key-runs.js';
+import { bitKeys, firstAbove, type RowRange, selectRuns } from './key-runs.js';
 import { ScratchInts } from './scratch-ints.js';
 
 /** Build sides with more rows than this get no filter (collecting costs memory; such filters rarely pay). */
@@ -97,14 +97,18 @@ export class KeySet {
     this.#parts = [];
   }
 
-  /** Rows of `col` whose value is a build key (NULL never is), or `null` when every row passes unchecked. */
-  select(col: Column): Int32Array | null {
+  /**
+   * Rows of `col` whose value is a build key (NULL never is), or `null` when every row passes unchecked. `range`:
+   * a test the sorted path may apply to the rows it finds, dropping some early (`selectRuns`); other paths ignore
+   * it, so the caller's filter must still test every row it keeps.
+   */
+  select(col: Column, range: RowRange | null = null): Int32Array | null {
     const test = this.#test;
     const v = col.values;
     if (test.kind === 'off' || !(v instanceof Float64Array || v instanceof Int32Array)) return null;
     const out = SELECTED.take(col.length);
     const rows = col.length;
-    let n = isSorted(col) && rows > 0 ? this.#selectSorted(v, rows, out) : -1;
+    let n = isSorted(col) && rows > 0 ? this.#selectSorted(v, rows, out, range) : -1;
     if (n < 0) n = this.#selectRows(v, col.valid, rows, out);
     this.#seen += col.length;
     this.#kept += n;
@@ -140,7 +144,7 @@ export class KeySet {
    * 10-20 row tests, so the row loop is cheaper then. A probe sorted by its join key (lineitem by l_orderkey)
    * against a few percent of the keys reads a few rows per key instead of all of them.
    */
-  #selectSorted(v: Float64Array | Int32Array, rows: number, out: Int32Array): number {
+  #selectSorted(v: Float64Array | Int32Array, rows: number, out: Int32Array, range: RowRange | null): number {
     const test = this.#test;
     const limit = rows >>> 4;
     const first = v[0]!;
@@ -161,7 +165,7 @@ export class KeySet {
     } else return -1;
     if (to < 0 || to - from > limit) return -1;
     if (from === to) return 0;
-    return selectRuns(v, rows, keys, from, to, out);
+    return selectRuns(v, rows, keys, from, to, out, range);
   }
 }
 
@@ -338,23 +342,38 @@ export class CollectKeysExec implements PhysicalOperator {
   }
 }
 
+/**
+ * A scan's own bounds on one integer column (`RowRange`'s lo and hi, inclusive) that a dynamic filter may test on
+ * the rows its sorted path finds: the scan's filter above tests every row again.
+ */
+export interface ScanRange {
+  readonly column: number;
+  readonly lo: number;
+  readonly hi: number;
+}
+
 /** Keeps the rows whose column `column` holds one of the build keys. */
 export class DynamicFilterExec implements PhysicalOperator {
   readonly schema: Schema;
   readonly #input: PhysicalOperator;
   readonly #column: number;
   readonly #keys: KeySet;
+  readonly #range: ScanRange | null;
 
-  constructor(input: PhysicalOperator, column: number, keys: KeySet) {
+  constructor(input: PhysicalOperator, column: number, keys: KeySet, range: ScanRange | null = null) {
     this.#input = input;
     this.#column = column;
     this.#keys = keys;
+    this.#range = range;
     this.schema = input.schema;
   }
 
   async *execute(ctx: ExecContext): AsyncIterable<Batch> {
+    const range = this.#range;
     for await (const batch of this.#input.execute(ctx)) {
-      const keep = this.#keys.select(batch.columns[this.#column]!);
+      const x = range === null ? null : batch.columns[range.column]!.values;
+      const rows = x instanceof Float64Array || x instanceof Int32Array ? { x, lo: range!.lo, hi: range!.hi } : null;
+      const keep = this.#keys.select(batch.columns[this.#column]!, rows);
       if (keep === null || keep.length === batch.length) yield batch;
       else if (keep.length > 0)
         yield makeBatch(batch.schema, gatherColumns(batch.columns, keep, keep.length, false), keep.length);

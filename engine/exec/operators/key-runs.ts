@@ -46,10 +46,13 @@ export function firstAbove(keys: Float64Array, x: number, strictly: boolean): nu
 }
 
 /**
- * The rows of `v` (never decreasing, `n` rows) equal to one of `keys[from..to)` (ascending, distinct), written to
- * `out`; returns how many. For each key: gallop from the previous run's end (steps 1, 2, 4 ... until a value ≥ the
- * key), binary search that step, then take the run of equal values. Self-contained: one monomorphic copy per array
- * kind.
+ * The rows of `v` (never decreasing, `n` rows) equal to one of `keys[from..to)` (ascending, distinct) whose value
+ * in `x` lies in [lo, hi], written to `out`; returns how many. For each key: gallop from the previous run's end
+ * (steps 1, 2, 4 ... until a value ≥ the key), binary search that step, then take the run of equal values, each
+ * row tested against the range on the way (a scan's own filter on another column: TPC-H q03's l_shipdate, read
+ * here for the ~4 rows of a run instead of in a later pass over the 585k rows the keys alone select; 100 SF1
+ * batches: 22 -> 18 ms). `x` = `v` with an unbounded range tests nothing. Self-contained: one monomorphic copy
+ * per pair of array kinds.
  */
 function takeRuns(
   v: Float64Array | Int32Array,
@@ -58,6 +61,9 @@ function takeRuns(
   from: number,
   to: number,
   out: Int32Array,
+  x: Float64Array | Int32Array,
+  lo: number,
+  hi: number,
 ): number {
   let i = 0;
   let k = 0;
@@ -66,28 +72,64 @@ function takeRuns(
     if (v[i]! < key) {
       // v[i] < key: double the step until v[hi] ≥ key (or the end), then binary search (i, hi].
       let step = 1;
-      let hi = i + 1;
-      while (hi < n && v[hi]! < key) {
-        i = hi;
+      let end = i + 1;
+      while (end < n && v[end]! < key) {
+        i = end;
         step *= 2;
-        hi = i + step;
+        end = i + step;
       }
-      if (hi > n) hi = n;
-      let lo = i + 1;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (v[mid]! < key) lo = mid + 1;
-        else hi = mid;
+      if (end > n) end = n;
+      let low = i + 1;
+      while (low < end) {
+        const mid = (low + end) >>> 1;
+        if (v[mid]! < key) low = mid + 1;
+        else end = mid;
       }
-      i = lo;
+      i = low;
     }
-    while (i < n && v[i] === key) out[k++] = i++;
+    while (i < n && v[i] === key) {
+      const y = x[i]!;
+      out[k] = i++;
+      k += (y >= lo ? 1 : 0) & (y <= hi ? 1 : 0);
+    }
   }
   return k;
 }
 
-const RUNS = { int32: monomorphicCopy(takeRuns), float64: monomorphicCopy(takeRuns) };
+const RUNS = {
+  int32: { int32: monomorphicCopy(takeRuns), float64: monomorphicCopy(takeRuns) },
+  float64: { int32: monomorphicCopy(takeRuns), float64: monomorphicCopy(takeRuns) },
+};
 
-/** `takeRuns` through the copy for `v`'s array kind. */
-export const selectRuns: typeof takeRuns = (v, n, keys, from, to, out) =>
-  (v instanceof Float64Array ? RUNS.float64 : RUNS.int32)(v, n, keys, from, to, out);
+/** Rows of `x` whose value lies in [lo, hi] (`selectRuns`); NULL rows may pass, so a filter above re-tests them. */
+export interface RowRange {
+  readonly x: Float64Array | Int32Array;
+  readonly lo: number;
+  readonly hi: number;
+}
+
+/** `takeRuns` through the copy for the array kinds of `v` and the range's column (none: no test). */
+export function selectRuns(
+  v: Float64Array | Int32Array,
+  n: number,
+  keys: Float64Array,
+  from: number,
+  to: number,
+  out: Int32Array,
+  range: RowRange | null = null,
+): number {
+  const x = range?.x ?? v;
+  const runs = v instanceof Float64Array ? RUNS.float64 : RUNS.int32;
+  const run = x instanceof Float64Array ? runs.float64 : runs.int32;
+  return run(
+    v,
+    n,
+    keys,
+    from,
+    to,
+    out,
+    x,
+    range?.lo ?? Number.NEGATIVE_INFINITY,
+    range?.hi ?? Number.POSITIVE_INFINITY,
+  );
+}

@@ -2,7 +2,7 @@
 // every row of a table (a filter from them would drop only dangling probe keys).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readsWholeTable } from '../../../../engine/exec/dynamic-filters.js';
+import { readsWholeTable, scanRange } from '../../../../engine/exec/dynamic-filters.js';
 import { KeySet } from '../../../../engine/exec/operators/dynamic-filter.js';
 import type { Expr } from '../../../../engine/plan/expr/index.js';
 import type { LogicalPlan, Scan } from '../../../../engine/plan/logical/index.js';
@@ -32,5 +32,46 @@ describe('readsWholeTable', () => {
     assert.equal(readsWholeTable(computed, []), false, 'a computed key');
     const pending = [{ qualifier: 'dim', name: 'k', keys: new KeySet() }];
     assert.equal(readsWholeTable(scan(), pending), false, 'a dynamic filter from a join above');
+  });
+});
+
+describe('scanRange', () => {
+  const field = (name: string, id: 'int32' | 'int64' | 'date' | 'decimal' | 'float64') => ({
+    name,
+    qualifier: 't',
+    type: id === 'decimal' ? ({ id, precision: 15, scale: 2 } as const) : ({ id } as const),
+    nullable: true,
+  });
+  const fields = [field('a', 'int32'), field('d', 'date'), field('f', 'float64'), field('m', 'decimal')];
+  const table: Schema = { fields };
+  const cmp = (name: string, op: string, value: number, literalFirst = false): Expr => {
+    const f = fields.find((x) => x.name === name)!;
+    const column: Expr = { kind: 'column', qualifier: 't', name, type: f.type };
+    const literal: Expr = { kind: 'literal', value, type: f.type };
+    const [left, right] = literalFirst ? [literal, column] : [column, literal];
+    return { kind: 'binary', op, left, right, type: { id: 'bool' } } as Expr;
+  };
+
+  it('turns comparisons of one integer column with numbers into inclusive bounds', () => {
+    assert.deepEqual(scanRange([cmp('d', '>', 9204)], table), { column: 1, lo: 9205, hi: Infinity });
+    assert.deepEqual(scanRange([cmp('d', '>=', 10), cmp('d', '<', 20)], table), { column: 1, lo: 10, hi: 19 });
+    assert.deepEqual(scanRange([cmp('a', '<=', 7), cmp('a', '>', 2)], table), { column: 0, lo: 3, hi: 7 });
+    assert.deepEqual(scanRange([cmp('a', '=', 4)], table), { column: 0, lo: 4, hi: 4 });
+    // `5 < a` is `a > 5`; a scaled decimal's stored value bounds it the same way.
+    assert.deepEqual(scanRange([cmp('a', '<', 5, true)], table), { column: 0, lo: 6, hi: Infinity });
+    assert.deepEqual(scanRange([cmp('m', '<', 2400)], table), { column: 3, lo: -Infinity, hi: 2399 });
+  });
+
+  it('bounds only the first such column, and leaves out what it cannot bound', () => {
+    assert.deepEqual(scanRange([cmp('a', '>', 1), cmp('d', '<', 5), cmp('a', '<', 9)], table), {
+      column: 0,
+      lo: 2,
+      hi: 8,
+    });
+    assert.equal(scanRange([cmp('f', '>', 1)], table), null, 'a double: NaN and fractions');
+    assert.equal(scanRange([cmp('a', '<>', 1)], table), null, 'not equal');
+    assert.equal(scanRange([cmp('a', '>', 1.5)], table), null, 'a fraction');
+    assert.equal(scanRange([positive], table), null, 'two columns');
+    assert.equal(scanRange([], table), null);
   });
 });

@@ -146,7 +146,7 @@ test('KeySet over a sorted column: slices keep the mark and the answer', () => {
   assert.ok(got.length >= 2);
 });
 
-test('KeySet over a sorted column: every run found, whatever the gap to the next key (16-row blocks)', () => {
+test('KeySet over a sorted column: every run found, whatever the gap to the next key', () => {
   // Keys 1 to 120 values apart (below the row loop's share), so a run begins at every offset within a block.
   const values = runs(4000);
   for (let step = 1; step <= 120; step += 7) {
@@ -154,6 +154,34 @@ test('KeySet over a sorted column: every run found, whatever the gap to the next
     for (const column of [sortedInts, sortedFloats]) {
       const probe = column(values);
       assert.deepEqual(selected(keySet(ints(build)), probe), selected(keySet(ints(build)), unmarked(probe)));
+    }
+  }
+});
+
+test('KeySet over a sorted column with a range on another column: the keys rows inside it', () => {
+  // The range drops rows on the sorted path only; whatever path is taken, no row outside the keys is kept and
+  // the sorted path keeps exactly the key rows whose other value lies in [lo, hi].
+  const values = runs(4000);
+  const build = [...new Set(values)].filter((_, i) => i % 9 === 4);
+  for (const column of [sortedInts, sortedFloats]) {
+    const probe = column(values);
+    const all = selected(keySet(ints(build)), unmarked(probe));
+    const others = values.map((_, i) => (i * 37) % 101);
+    for (const x of [Int32Array.from(others), Float64Array.from(others)]) {
+      for (const [lo, hi] of [
+        [10, 60],
+        [50, 50],
+        [Number.NEGATIVE_INFINITY, 20],
+        [90, Number.POSITIVE_INFINITY],
+        [200, 300],
+      ] as const) {
+        const got = [...(keySet(ints(build)).select(probe, { x, lo, hi }) ?? [])];
+        assert.deepEqual(
+          got,
+          all.filter((i) => x[i]! >= lo && x[i]! <= hi),
+          `${column.name} ${x.constructor.name} [${lo}, ${hi}]`,
+        );
+      }
     }
   }
 });
