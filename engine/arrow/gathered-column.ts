@@ -4,6 +4,7 @@
 
 import type { DataType } from '../plan/types.js';
 import type { Column, ColumnValues } from './column.js';
+import { monomorphicCopy } from './kernels/monomorphic.js';
 import { concatColumns, take } from './kernels/take.js';
 import { takeOrNull } from './kernels/take-or-null.js';
 import { attachedCodes, type CodedText } from './text-dictionary.js';
@@ -236,11 +237,11 @@ function gatheredNumbers(parts: readonly Column[], length: number): Column | nul
   const nulls = from.some((g) => g!.source.valid !== null);
   const valid = nulls ? new Uint8Array(length) : null;
   let at = 0;
+  const copy = values instanceof Float64Array ? GATHER_INTO.f64 : GATHER_INTO.i32;
   for (const g of from as GatheredColumn[]) {
-    const src = g.source.values as Float64Array | Int32Array;
     const idx = g.indices;
     const n = g.length;
-    for (let i = 0; i < n; i++) values[at + i] = src[idx[i]!]!;
+    copy(values, at, g.source.values as Float64Array | Int32Array, idx, n);
     if (valid !== null) {
       const ok = g.source.valid;
       if (ok === null) valid.fill(1, at, at + n);
@@ -250,6 +251,20 @@ function gatheredNumbers(parts: readonly Column[], length: number): Column | nul
   }
   return { type: parts[0]!.type, values, valid, length };
 }
+
+/** `out[at + i] = src[idx[i]]` for i < n (same array kinds); self-contained, for `monomorphicCopy`. */
+function gatherInto(
+  out: Float64Array | Int32Array,
+  at: number,
+  src: Float64Array | Int32Array,
+  idx: Int32Array,
+  n: number,
+): void {
+  for (let i = 0; i < n; i++) out[at + i] = src[idx[i]!]!;
+}
+
+/** `gatherInto` compiled once per array kind (one copy for both went polymorphic: see `take`'s gathers). */
+const GATHER_INTO = { f64: monomorphicCopy(gatherInto), i32: monomorphicCopy(gatherInto) };
 
 /** `parts` as one column (see `ConcatenatedColumn`); a single part is itself. */
 export function concatLazily(parts: readonly Column[]): Column {
