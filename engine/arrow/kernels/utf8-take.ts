@@ -8,12 +8,23 @@ type Indices = Int32Array | Uint32Array;
 const SHORT_COPY_BYTES = 24;
 
 /**
- * `src[from, to)` into `dst` at `at`: short runs byte by byte, since a `subarray` and `set` per value cost ~100 ns
- * (gathers, substrings, hash-table keys and dictionary expansion copy one short value per row).
+ * `src[from, to)` into `dst` at `at`: short runs in JavaScript, since a `subarray` and `set` per value cost ~100 ns
+ * (gathers, substrings, hash-table keys and dictionary expansion copy one short value per row), four bytes a step
+ * and the rest one by one: 36k 24-byte values took 1.6-1.9 ms byte by byte and 1.0 ms this way.
  */
 export function copyBytes(dst: Uint8Array, at: number, src: Uint8Array, from: number, to: number): void {
-  if (to - from <= SHORT_COPY_BYTES) for (let k = from; k < to; k++) dst[at++] = src[k] as number;
-  else dst.set(src.subarray(from, to), at);
+  if (to - from > SHORT_COPY_BYTES) {
+    dst.set(src.subarray(from, to), at);
+    return;
+  }
+  let k = from;
+  for (const end = to - 3; k < end; k += 4, at += 4) {
+    dst[at] = src[k]!;
+    dst[at + 1] = src[k + 1]!;
+    dst[at + 2] = src[k + 2]!;
+    dst[at + 3] = src[k + 3]!;
+  }
+  while (k < to) dst[at++] = src[k++]!;
 }
 
 /** Rows `indices[0..n)` of `src`; a negative index (outer-join padding) gives an empty string. */

@@ -8,6 +8,7 @@ import { takeOrNull } from '../../../../../engine/arrow/kernels/take-or-null.js'
 import { compareText } from '../../../../../engine/arrow/kernels/text-order.js';
 import { compareUtf8Columns, compareUtf8Literal } from '../../../../../engine/arrow/kernels/utf8-compare.js';
 import { compileUtf8Like } from '../../../../../engine/arrow/kernels/utf8-like.js';
+import { copyBytes } from '../../../../../engine/arrow/kernels/utf8-take.js';
 import { likeMatcher } from '../../../../../engine/exec/expr/like.js';
 import { utf8Bytes } from '../../../../helpers/batches.js';
 import { makeRng } from '../../../../helpers/gen-data.js';
@@ -92,4 +93,19 @@ test('take, takeOrNull and concatColumns gather bytes without decoding', () => {
   assert.deepEqual(strings(joined), ['é日本', '😀😀', 'z', 'ß']);
   const mixed = concatColumns([slice, makeColumn(UTF8, ['q'], null, 1)]);
   assert.deepEqual(strings(mixed), ['é日本', '😀😀', 'q']);
+});
+
+test('copyBytes copies every length (four bytes a step, the rest one by one, long runs with set) and nothing else', () => {
+  const src = Uint8Array.from({ length: 64 }, (_, i) => i + 1);
+  for (let len = 0; len <= 40; len++) {
+    for (const from of [0, 1, 3, 5]) {
+      for (const at of [0, 2, 7]) {
+        const dst = new Uint8Array(64);
+        copyBytes(dst, at, src, from, from + len);
+        const want = new Uint8Array(64);
+        want.set(src.subarray(from, from + len), at);
+        assert.deepEqual(dst, want, `len ${len} from ${from} at ${at}`);
+      }
+    }
+  }
 });
