@@ -12,7 +12,6 @@ import {
   type BatchResult,
   CANCEL_MASK,
   CANCEL_SLOTS,
-  type Finished,
   type Head,
   type MainMessage,
   type QueryBatch,
