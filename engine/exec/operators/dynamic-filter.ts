@@ -352,6 +352,14 @@ export interface ScanRange {
   readonly hi: number;
 }
 
+/** The batch's values of the range's column, when they are numbers held as Float64Array or Int32Array. */
+function rowRange(batch: Batch, range: ScanRange | null): RowRange | null {
+  const x = range === null ? null : batch.columns[range.column]!.values;
+  return range !== null && (x instanceof Float64Array || x instanceof Int32Array)
+    ? { x, lo: range.lo, hi: range.hi }
+    : null;
+}
+
 /** Keeps the rows whose column `column` holds one of the build keys. */
 export class DynamicFilterExec implements PhysicalOperator {
   readonly schema: Schema;
@@ -371,9 +379,7 @@ export class DynamicFilterExec implements PhysicalOperator {
   async *execute(ctx: ExecContext): AsyncIterable<Batch> {
     const range = this.#range;
     for await (const batch of this.#input.execute(ctx)) {
-      const x = range === null ? null : batch.columns[range.column]!.values;
-      const rows = x instanceof Float64Array || x instanceof Int32Array ? { x, lo: range!.lo, hi: range!.hi } : null;
-      const keep = this.#keys.select(batch.columns[this.#column]!, rows);
+      const keep = this.#keys.select(batch.columns[this.#column]!, rowRange(batch, range));
       if (keep === null || keep.length === batch.length) yield batch;
       else if (keep.length > 0)
         yield makeBatch(batch.schema, gatherColumns(batch.columns, keep, keep.length, false), keep.length);

@@ -70,7 +70,7 @@ function takeRuns(
   for (let j = from; j < to && i < n; j++) {
     const key = keys[j]!;
     if (v[i]! < key) {
-      // v[i] < key: double the step until v[hi] ≥ key (or the end), then binary search (i, hi].
+      // v[i] < key: double the step until v[end] ≥ key (or the end), then binary search (i, end].
       let step = 1;
       let end = i + 1;
       while (end < n && v[end]! < key) {
