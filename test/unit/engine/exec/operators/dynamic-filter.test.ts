@@ -186,6 +186,31 @@ test('KeySet over a sorted column with a range on another column: the keys rows 
   }
 });
 
+test('KeySet: keys that come ascending (kept as a list) and in any other order (a bitmap) select the same rows', () => {
+  // Ascending keys skip the bitmap until a batch is tested row by row; shuffled ones build it at once.
+  const values = runs(3000);
+  const distinct = [...new Set(values)];
+  const ascending = distinct.filter((_, i) => i % 11 === 3);
+  const shuffled = [...ascending].reverse();
+  for (const column of [sortedInts, sortedFloats]) {
+    const probe = column(values);
+    for (const batch of [probe, unmarked(probe), sliceColumn(probe, 100, 2900)]) {
+      const want = selected(keySet(ints(shuffled)), batch);
+      assert.ok(want.length > 0);
+      assert.deepEqual(selected(keySet(ints(ascending)), batch), want);
+      // Split over two build batches, and as int64 keys.
+      const half = ascending.length >> 1;
+      assert.deepEqual(selected(keySet(ints(ascending.slice(0, half)), ints(ascending.slice(half))), batch), want);
+      assert.deepEqual(selected(keySet(floats(ascending)), batch), want);
+    }
+    // The same set tested row by row after sorted batches (the bitmap built late) and before.
+    const keys = keySet(ints(ascending));
+    const first = selected(keys, probe);
+    assert.deepEqual(selected(keys, unmarked(probe)), first);
+    assert.deepEqual(selected(keys, probe), first);
+  }
+});
+
 test('KeySet over a sorted column: a NULL row makes it unsorted', () => {
   const v = Int32Array.from([1, 2, 3]);
   markSorted(v);
