@@ -40,7 +40,10 @@ export class KeySet {
   #parts: (Float64Array | Int32Array)[] = [];
   #count = 0;
   #gaveUp = false;
-  /** Built by `finish`: a bitmap over [lo, lo + span) for dense integer keys, else a Set; `off` = every row passes. */
+  /**
+   * Built by `finish`: for dense integer keys, a bitmap over [lo, lo + span) or, when they came ascending, the keys
+   * in order (the bitmap made on first need); else a Set; `off` = every row passes.
+   */
   #test: KeyTest = { kind: 'off' };
   #seen = 0;
   #kept = 0;
@@ -144,8 +147,8 @@ export class KeySet {
 
   /**
    * The rows whose value is a key, for a column that never decreases and holds no NULL (`isSorted`): the keys
-   * between its first and last value are listed (the bitmap's bits there, or a binary search in the set's sorted
-   * keys) and, when there are none (the batch is skipped whole) or at most one per 16 rows, each key's run of rows
+   * between its first and last value are found (a binary search in keys kept in order, or the bitmap's bits
+   * there) and, when there are none (the batch is skipped whole) or at most one per 16 rows, each key's run of rows
    * is found by galloping from the previous run (`takeRuns`). -1 when there are more keys: a galloping search costs
    * 10-20 row tests, so the row loop is cheaper then. A probe sorted by its join key (lineitem by l_orderkey)
    * against a few percent of the keys reads a few rows per key instead of all of them.
