@@ -7,7 +7,7 @@
 import type { Column } from '../column.js';
 import { narrowOf } from '../narrow-values.js';
 import type { CmpOp } from './numeric.js';
-import { selectRangeInt32 } from './wasm-select.js';
+import { selectRangeAt, selectRangeInt32 } from './wasm-select.js';
 
 type Values = Float64Array | Int32Array | Int16Array | Int8Array;
 /** Writes the selected row indexes to `out`, returns how many. `sel` null = every row of 0..n. */
@@ -95,7 +95,7 @@ export function selectCompare(
   out: Int32Array,
   branchless = false,
 ): number {
-  const k = sel === null ? selectInt32Range(col, op, value, null, 0, n, out) : -1;
+  const k = selectInt32Range(col, op, value, null, 0, sel, n, out);
   return k >= 0 ? k : run(col, branchless, (l) => l.single[op], value, 0, sel, n, out);
 }
 
@@ -115,14 +115,16 @@ export function selectBetween(
   out: Int32Array,
   branchless = false,
 ): number {
-  const k = sel === null ? selectInt32Range(col, lowOp, low, highOp, high, n, out) : -1;
+  const k = selectInt32Range(col, lowOp, low, highOp, high, sel, n, out);
   return k >= 0 ? k : run(col, branchless, (l) => l.range[`${lowOp},${highOp}`]!, low, high, sel, n, out);
 }
 
 /**
- * Every row of an int32 column (no selection) against `op c` (and `op2 d`) as one integer range [lo, hi), tested
- * four rows at a time by `selectRangeInt32`; NULL rows are dropped after. -1 when the test is not one range
- * (`<>`, NaN, a range covering every int32) or the SIMD loop does not run (few rows, no WebAssembly SIMD).
+ * `op c` (and `op2 d`) as one integer range [lo, hi) tested in WebAssembly: over every row of an int32 column (no
+ * selection) four rows at a time (`selectRangeInt32`), or over the selected rows of an int32 column or of a narrow
+ * copy (`selectRangeAt`); NULL rows are dropped after. -1 when the test is not one range (`<>`, NaN, a range
+ * covering every int32), the values are neither, or the WebAssembly loop does not run (few rows, a sparse
+ * selection, no WebAssembly SIMD).
  */
 function selectInt32Range(
   col: Column,
@@ -130,11 +132,13 @@ function selectInt32Range(
   c: number,
   op2: UpperOp | null,
   d: number,
+  sel: Int32Array | null,
   n: number,
   out: Int32Array,
 ): number {
-  const x = col.values;
-  if (!(x instanceof Int32Array) || op === '<>' || Number.isNaN(c) || Number.isNaN(d)) return -1;
+  const x = sel === null ? col.values : comparedValues(col);
+  const ints = x instanceof Int32Array || (sel !== null && (x instanceof Int16Array || x instanceof Int8Array));
+  if (!ints || op === '<>' || Number.isNaN(c) || Number.isNaN(d)) return -1;
   // [lo, hi) over integers: `> 2.5` starts at 3, `<= 7` ends before 8, `= 2.5` is empty.
   let lo = -(2 ** 31);
   let hi = 2 ** 31;
@@ -147,7 +151,8 @@ function selectInt32Range(
   hi = Math.min(hi, 2 ** 31);
   if (hi <= lo) return 0;
   if (hi - lo >= 2 ** 32) return -1;
-  return selectRangeInt32(x, lo, hi - lo, n, out, col.valid);
+  if (sel !== null) return selectRangeAt(x, col.length, lo, hi - lo, sel, n, out, col.valid);
+  return selectRangeInt32(x as Int32Array, lo, hi - lo, n, out, col.valid);
 }
 
 /** The loop `pick` chooses for the column's array kind, run with constants `c` and `d`; -1 when not numbers. */

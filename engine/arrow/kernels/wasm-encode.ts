@@ -107,6 +107,11 @@ export const [EQ, NE, EQZ, LT_U, GT_U, GE_U, GE_S, CTZ] = [
 export const LOAD = [0x28, 0x02, 0x00];
 export const STORE = [0x36, 0x02, 0x00];
 export const LOAD8 = [0x2d, 0x00, 0x00];
+/** i32.load8_s and i32.load16_s (sign-extending: Int8Array and Int16Array values); offset 0. */
+export const [LOAD8_S, LOAD16_S] = [
+  [0x2c, 0x00, 0x00],
+  [0x2e, 0x01, 0x00],
+];
 export const SELECT = [0x1b];
 export const V128_LOAD = [...simd(0x00), 0x00, 0x00];
 export const V128_STORE = [...simd(0x0b), 0x00, 0x00];

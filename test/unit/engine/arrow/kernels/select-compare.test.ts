@@ -1,6 +1,7 @@
 // `selectCompare`, `selectBetween` and `selectCompareColumns` against a plain loop: every operator, Float64Array and Int32Array values
 // (and Float64Array values with a narrow Int8 or Int16 copy, read from a slice), with and without NULLs, over all rows
-// or a selection (also narrowed in place), branchy and branchless loops.
+// or a selection (also narrowed in place), branchy and branchless loops, and the WebAssembly loops (a selection of
+// at least 256 rows and a sixteenth of the batch).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { makeColumn, subarrayMarked } from '../../../../../engine/arrow/column.js';
@@ -209,6 +210,9 @@ test('selectCompare / selectBetween over int32 rows four at a time: limits, frac
     const col = makeColumn(INT32, values, withNulls ? nulls : null, count);
     const kept = (test: (v: number) => boolean) =>
       [...values.keys()].filter((i) => (!withNulls || nulls[i] === 1) && test(values[i]!));
+    // Over a selection of most rows too (selectRangeAt: the selected rows, one at a time).
+    const picked = Int32Array.from([...values.keys()].filter((i) => i % 3 !== 1));
+    const keptOf = (test: (v: number) => boolean) => kept(test).filter((i) => i % 3 !== 1);
     for (const op of Object.keys(OPS) as CmpOp[]) {
       for (const c of [MIN, MIN - 1, MAX, MAX + 1, -2.5, 0, 7.25, 20, 2 ** 40, Number.NaN]) {
         const out = new Int32Array(count);
@@ -217,6 +221,13 @@ test('selectCompare / selectBetween over int32 rows four at a time: limits, frac
           [...out.subarray(0, k)],
           kept((v) => OPS[op](v, c)),
           `${op} ${c} nulls ${withNulls}`,
+        );
+        const inPlace = picked.slice();
+        const m = selectCompare(op, col, c, inPlace, inPlace.length, inPlace);
+        assert.deepEqual(
+          [...inPlace.subarray(0, m)],
+          keptOf((v) => OPS[op](v, c)),
+          `${op} ${c} selected`,
         );
       }
     }
@@ -234,6 +245,12 @@ test('selectCompare / selectBetween over int32 rows four at a time: limits, frac
           const k = selectBetween(lowOp, low, highOp, high, col, null, count, out);
           const expected = kept((v) => OPS[lowOp](v, low) && OPS[highOp](v, high));
           assert.deepEqual([...out.subarray(0, k)], expected, `${lowOp} ${low} ${highOp} ${high}`);
+          const m = selectBetween(lowOp, low, highOp, high, col, picked, picked.length, out);
+          assert.deepEqual(
+            [...out.subarray(0, m)],
+            expected.filter((i) => i % 3 !== 1),
+            `${lowOp} ${low} ${highOp} ${high} selected`,
+          );
         }
       }
     }
