@@ -18,6 +18,11 @@ export interface KeyIndex {
   find(cols: readonly Column[], n: number, out?: Int32Array): Int32Array;
   /** Makes room for `keys` more distinct keys without growing (a join's build knows its batch sizes). */
   reserve(keys: number): void;
+  /**
+   * Tells the index how many rows it will be given in all (a join's build, known before its first batch), so that
+   * the first batches' keys are judged against the whole build's (`NumberKeyTable`'s direct array).
+   */
+  expectRows?(rows: number): void;
   /** Key column `c` of every entry, in id order, as a column of `type`. */
   column(c: number, type: DataType): Column;
 }

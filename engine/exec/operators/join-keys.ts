@@ -144,6 +144,7 @@ export class JoinHashTable {
     // a low-cardinality one stays small enough to probe in cache.
     const before = this.#index.size;
     const first = this.#rows === 0;
+    if (first && total !== null) this.#index.expectRows?.(total);
     // The first batch of a build of known size is taken to be all new keys (at most 4 slots a row of it).
     this.#index.reserve(first && total !== null ? n : Math.ceil(n * this.#newKeysPerRow));
     const ids = this.#index.insert(keys, n, KEY_IDS.take(n));

@@ -339,6 +339,29 @@ test('number table: room reserved while direct is taken when keys stop fitting a
   ]);
 });
 
+test('number table: a build of known size (expectRows) keeps ids and misses right over a sparse first batch', () => {
+  // q10's shape: rows of customer keys in 1..150k, the first batch of 1.2k already spanning the range: direct from
+  // the first batch with the hint, hashed until a doubling finds the keys dense enough without it. Either way every
+  // id and every miss is the same.
+  const rows = 30_000;
+  const keys = Array.from({ length: rows }, (_, i) => 1 + ((i * 7919) % 150_000));
+  const run = (hint: boolean) => {
+    const t = new NumberKeyTable(false);
+    if (hint) t.expectRows(rows);
+    const ids: number[] = [];
+    for (let s = 0; s < rows; s += 1200) {
+      const b = keys.slice(s, s + 1200);
+      t.reserve(b.length);
+      ids.push(...t.insert([ints(b)], b.length));
+    }
+    return { ids, found: find(t, ints([keys[0]!, keys[rows - 1]!, 0, 150_001, 2, null])), size: t.size };
+  };
+  const hinted = run(true);
+  assert.deepEqual(hinted.ids, expectedIds(keys));
+  assert.deepEqual(hinted, run(false));
+  assert.deepEqual(hinted.found.slice(2), [-1, -1, keys.includes(2) ? hinted.ids[keys.indexOf(2)] : -1, -1]);
+});
+
 test('number table: int64 beyond 2^53 next to dense keys', () => {
   const t = new NumberKeyTable(true);
   assert.deepEqual(insert(t, ints([4, 5, 4])), [0, 1, 0]);
