@@ -122,13 +122,17 @@ const RANGE_TYPES = new Set(['int32', 'int64', 'date', 'decimal']);
 
 /**
  * The bounds `filters` put on the first integer column they compare with a number (`x > 5` as lo = 6, `x <= 9` as
- * hi = 9, `=` as both), or null when none does.
+ * hi = 9, `=` as both), or the text the first of them that is `text column = 'literal'` asks for (tested by its
+ * code where the column is coded: `DynamicFilterExec`), or null when none does.
  */
 export function scanRange(filters: readonly Expr[], schema: Schema): ScanRange | null {
   let column = -1;
   let lo = Number.NEGATIVE_INFINITY;
   let hi = Number.POSITIVE_INFINITY;
   for (const f of filters) {
+    const text = column < 0 ? textEquality(f) : null;
+    const textAt = text === null ? -1 : fieldAt(schema, text.column);
+    if (textAt >= 0) return { column: textAt, lo: 0, hi: 0, text: text!.literal };
     const cmp = literalComparison(f);
     if (cmp === null || cmp.operand.kind !== 'column' || !RANGE_TYPES.has(cmp.operand.type.id)) continue;
     if (!Number.isSafeInteger(cmp.value)) continue;
@@ -140,6 +144,14 @@ export function scanRange(filters: readonly Expr[], schema: Schema): ScanRange |
     if (cmp.op !== '<>') column = at;
   }
   return column < 0 ? null : { column, lo, hi };
+}
+
+/** `text column = 'literal'` (either order), or null. */
+function textEquality(e: Expr): { column: ColumnExpr; literal: string } | null {
+  if (e.kind !== 'binary' || e.op !== '=') return null;
+  const [c, l] = e.left.kind === 'column' ? [e.left, e.right] : [e.right, e.left];
+  if (c.kind !== 'column' || c.type.id !== 'utf8' || l.kind !== 'literal' || typeof l.value !== 'string') return null;
+  return { column: c, literal: l.value };
 }
 
 export function fieldAt(schema: Schema, c: { readonly qualifier: string | null; readonly name: string }): number {

@@ -5,8 +5,10 @@ import { type Batch, makeBatch } from '../../arrow/batch.js';
 import { type Column, isSorted } from '../../arrow/column.js';
 import { gatherColumns } from '../../arrow/gathered-column.js';
 import { selectBitsInt32 } from '../../arrow/kernels/wasm-select.js';
+import { attachedCodes, dictionaryColumn, type TextDictionary } from '../../arrow/text-dictionary.js';
 import type { Schema } from '../../plan/types.js';
 import type { ExecContext } from '../context.js';
+import { selectUtf8Literals } from '../expr/utf8-match.js';
 import type { PhysicalOperator } from '../operator.js';
 import { bitKeys, firstAbove, type RowRange, selectRuns } from './key-runs.js';
 import { ScratchInts } from './scratch-ints.js';
@@ -388,14 +390,47 @@ export interface ScanRange {
   readonly column: number;
   readonly lo: number;
   readonly hi: number;
+  /** Instead of bounds: the text the column must equal, tested by its code when the column is coded. */
+  readonly text?: string;
 }
 
-/** The batch's values of the range's column, when they are numbers held as Float64Array or Int32Array. */
+/**
+ * The batch's values of the range's column, when they are numbers held as Float64Array or Int32Array; for a text
+ * range, the column's codes and the text's code (no row passes when the dictionary lacks it), when it is coded.
+ */
 function rowRange(batch: Batch, range: ScanRange | null): RowRange | null {
-  const x = range === null ? null : batch.columns[range.column]!.values;
-  return range !== null && (x instanceof Float64Array || x instanceof Int32Array)
-    ? { x, lo: range.lo, hi: range.hi }
-    : null;
+  if (range === null) return null;
+  const col = batch.columns[range.column]!;
+  if (range.text !== undefined) {
+    const coded = attachedCodes(col);
+    if (coded === null) return null;
+    const code = codeOf(coded.dictionary, range.text);
+    if (code === NO_CODE) return null;
+    return code < 0 ? { x: coded.codes, lo: 1, hi: 0 } : { x: coded.codes, lo: code, hi: code };
+  }
+  const x = col.values;
+  return x instanceof Float64Array || x instanceof Int32Array ? { x, lo: range.lo, hi: range.hi } : null;
+}
+
+/** Each dictionary's codes of the texts asked for so far (-1: not in it; NO_CODE: not comparable as bytes). */
+const CODES = new WeakMap<TextDictionary, Map<string, number>>();
+const NO_CODE = -2;
+
+/** The code of `text` in `dictionary`, -1 when it holds no such value, or NO_CODE. */
+function codeOf(dictionary: TextDictionary, text: string): number {
+  let codes = CODES.get(dictionary);
+  if (codes === undefined) {
+    codes = new Map();
+    CODES.set(dictionary, codes);
+  }
+  let code = codes.get(text);
+  if (code === undefined) {
+    const found = new Int32Array(dictionary.size);
+    const n = selectUtf8Literals(dictionaryColumn(dictionary), [text], false, null, dictionary.size, found);
+    code = n < 0 ? NO_CODE : n === 0 ? -1 : found[0]!;
+    codes.set(text, code);
+  }
+  return code;
 }
 
 /** Keeps the rows whose column `column` holds one of the build keys. */

@@ -51,8 +51,8 @@ export function firstAbove(keys: Float64Array, x: number, strictly: boolean): nu
  * (steps 1, 2, 4 ... until a value ≥ the key), binary search that step, then take the run of equal values, each
  * row tested against the range on the way (a scan's own filter on another column: TPC-H q03's l_shipdate, read
  * here for the ~4 rows of a run instead of in a later pass over the 585k rows the keys alone select; 100 SF1
- * batches: 22 -> 18 ms). `x` = `v` with an unbounded range tests nothing. Self-contained: one monomorphic copy
- * per pair of array kinds.
+ * batches: 22 -> 18 ms; or q10's `l_returnflag = 'R'` as a code). `x` = `v` with an unbounded range tests nothing.
+ * Self-contained: one monomorphic copy per pair of array kinds.
  */
 function takeRuns(
   v: Float64Array | Int32Array,
@@ -61,7 +61,7 @@ function takeRuns(
   from: number,
   to: number,
   out: Int32Array,
-  x: Float64Array | Int32Array,
+  x: Float64Array | Int32Array | Uint8Array,
   lo: number,
   hi: number,
 ): number {
@@ -96,14 +96,19 @@ function takeRuns(
   return k;
 }
 
-const RUNS = {
-  int32: { int32: monomorphicCopy(takeRuns), float64: monomorphicCopy(takeRuns) },
-  float64: { int32: monomorphicCopy(takeRuns), float64: monomorphicCopy(takeRuns) },
-};
+const runsBy = () => ({
+  int32: monomorphicCopy(takeRuns),
+  float64: monomorphicCopy(takeRuns),
+  uint8: monomorphicCopy(takeRuns),
+});
+const RUNS = { int32: runsBy(), float64: runsBy() };
 
-/** Rows of `x` whose value lies in [lo, hi] (`selectRuns`); NULL rows may pass, so a filter above re-tests them. */
+/**
+ * Rows of `x` whose value lies in [lo, hi] (`selectRuns`): numbers, or a coded text column's codes (Uint8Array);
+ * NULL rows may pass, so a filter above re-tests them.
+ */
 export interface RowRange {
-  readonly x: Float64Array | Int32Array;
+  readonly x: Float64Array | Int32Array | Uint8Array;
   readonly lo: number;
   readonly hi: number;
 }
@@ -120,7 +125,7 @@ export function selectRuns(
 ): number {
   const x = range?.x ?? v;
   const runs = v instanceof Float64Array ? RUNS.float64 : RUNS.int32;
-  const run = x instanceof Float64Array ? runs.float64 : runs.int32;
+  const run = x instanceof Float64Array ? runs.float64 : x instanceof Int32Array ? runs.int32 : runs.uint8;
   return run(
     v,
     n,

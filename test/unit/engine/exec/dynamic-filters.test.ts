@@ -42,9 +42,15 @@ describe('scanRange', () => {
     type: id === 'decimal' ? ({ id, precision: 15, scale: 2 } as const) : ({ id } as const),
     nullable: true,
   });
-  const fields = [field('a', 'int32'), field('d', 'date'), field('f', 'float64'), field('m', 'decimal')];
+  const fields = [
+    field('a', 'int32'),
+    field('d', 'date'),
+    field('f', 'float64'),
+    field('m', 'decimal'),
+    { name: 's', qualifier: 't', type: { id: 'utf8' } as const, nullable: true },
+  ];
   const table: Schema = { fields };
-  const cmp = (name: string, op: string, value: number, literalFirst = false): Expr => {
+  const cmp = (name: string, op: string, value: number | string, literalFirst = false): Expr => {
     const f = fields.find((x) => x.name === name)!;
     const column: Expr = { kind: 'column', qualifier: 't', name, type: f.type };
     const literal: Expr = { kind: 'literal', value, type: f.type };
@@ -73,5 +79,17 @@ describe('scanRange', () => {
     assert.equal(scanRange([cmp('a', '>', 1.5)], table), null, 'a fraction');
     assert.equal(scanRange([positive], table), null, 'two columns');
     assert.equal(scanRange([], table), null);
+  });
+
+  it('takes a text equality as the text asked for, when no integer bound came first', () => {
+    assert.deepEqual(scanRange([cmp('s', '=', 'R')], table), { column: 4, lo: 0, hi: 0, text: 'R' });
+    assert.deepEqual(scanRange([cmp('s', '=', 'R', true), cmp('a', '>', 1)], table), {
+      column: 4,
+      lo: 0,
+      hi: 0,
+      text: 'R',
+    });
+    assert.deepEqual(scanRange([cmp('a', '>', 1), cmp('s', '=', 'R')], table), { column: 0, lo: 2, hi: Infinity });
+    assert.equal(scanRange([cmp('s', '<>', 'R')], table), null, 'not equal');
   });
 });

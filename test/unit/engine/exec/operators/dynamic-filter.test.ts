@@ -167,13 +167,15 @@ test('KeySet over a sorted column with a range on another column: the keys rows 
     const probe = column(values);
     const all = selected(keySet(ints(build)), unmarked(probe));
     const others = values.map((_, i) => (i * 37) % 101);
-    for (const x of [Int32Array.from(others), Float64Array.from(others)]) {
+    // Numbers, and a coded text column's one-byte codes (a text equality's code is a one-value range).
+    for (const x of [Int32Array.from(others), Float64Array.from(others), Uint8Array.from(others)]) {
       for (const [lo, hi] of [
         [10, 60],
         [50, 50],
         [Number.NEGATIVE_INFINITY, 20],
         [90, Number.POSITIVE_INFINITY],
         [200, 300],
+        [1, 0],
       ] as const) {
         const got = [...(keySet(ints(build)).select(probe, { x, lo, hi }) ?? [])];
         assert.deepEqual(
