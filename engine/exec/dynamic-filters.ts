@@ -5,7 +5,8 @@ import type { Join, LogicalPlan, Scan } from '../plan/logical/index.js';
 import type { Schema } from '../plan/types.js';
 import { literalComparison } from './expr/physical-expr.js';
 import type { PhysicalOperator } from './operator.js';
-import { DynamicFilterExec, KeySet, type ScanRange } from './operators/dynamic-filter.js';
+import { DynamicFilterExec, type ScanRange } from './operators/dynamic-filter.js';
+import { KeySet } from './operators/key-set.js';
 
 /** A filter on its way down the probe side: the column it tests (as named at the current node) and its keys. */
 export interface PendingFilter {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { readsWholeTable, scanRange } from '../../../../engine/exec/dynamic-filters.js';
-import { KeySet } from '../../../../engine/exec/operators/dynamic-filter.js';
+import { KeySet } from '../../../../engine/exec/operators/key-set.js';
 import type { Expr } from '../../../../engine/plan/expr/index.js';
 import type { LogicalPlan, Scan } from '../../../../engine/plan/logical/index.js';
 import type { Schema } from '../../../../engine/plan/types.js';

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { sliceColumn } from '../../../../../engine/arrow/batch.js';
 import { type Column, isSorted, makeColumn, markSorted } from '../../../../../engine/arrow/column.js';
 import { selectBetween } from '../../../../../engine/arrow/kernels/select-compare.js';
-import { KeySet } from '../../../../../engine/exec/operators/dynamic-filter.js';
+import { KeySet } from '../../../../../engine/exec/operators/key-set.js';
 import { FLOAT64, INT32, INT64 } from '../../../../../engine/plan/types.js';
 
 const validity = (values: readonly (number | null)[]) =>
