@@ -1,0 +1,211 @@
+// The WebAssembly functions behind `wasm-select.ts`, written as bytes with `wasm-encode.ts`.
+//
+//   (func (export "range") (param $in i32) (param $n i32) (param $lo i32) (param $span i32) (param $out i32)
+//                          (param $table i32) (result i32)
+//     ;; idx = (0, 1, 2, 3) (the 16 bytes after the table); for i in 0, 4, … below n & ~3:
+//     ;; m = bitmask((v128.load(in + 4i) - splat(lo)) <u splat(span));
+//     ;; v128.store(out + 4k, i8x16.swizzle(idx, v128.load(table + 16m))); k += popcnt(m); idx += splat(4)
+//     ;; (table[m] moves the lanes set in m to the front: no branch, one store per four rows);
+//     ;; then the last n mod 4 rows one by one; returns k)
+//   (func (export "bits") (param $in i32) (param $n i32) (param $lo i32) (param $span i32) (param $bits i32)
+//                         (param $out i32) (result i32)
+//     ;; for each row: d = x[i] - lo; ok = d <u span; d = ok ? d : 0 (select);
+//     ;; out[k] = i; k += (bits[d >> 5] >> (d & 31)) & ok; returns k)
+//   (func (export "at8" / "at16" / "at32") (param $in i32) (param $sel i32) (param $n i32) (param $lo i32)
+//                                          (param $span i32) (param $out i32) (result i32)
+//     ;; for j below n: i = sel[j]; out[k] = i; k += (x[i] - lo) <u span, x read as int8 / int16 / int32
+//     ;; (`selectRangeAt`: a filter's later conjunct over the rows an earlier one kept)
+//   (func (export "words") …): texts of up to 4 bytes against literals, one word per row (`selectShortTexts`)
+//
+// An unsigned `v - lo < span` is the whole range test: a value below `lo` wraps to a large number.
+
+import {
+  ADD,
+  AND,
+  BLOCK,
+  BR,
+  BR_IF_OUT,
+  END,
+  EQ,
+  GE_U,
+  GT_S,
+  get,
+  I8X16_SWIZZLE,
+  I32X4_ADD,
+  I32X4_BITMASK,
+  I32X4_LT_U,
+  I32X4_SPLAT,
+  I32X4_SUB,
+  i32,
+  LOAD,
+  LOAD8_S,
+  LOAD16_S,
+  LOOP,
+  LT_S,
+  LT_U,
+  OR,
+  POPCNT,
+  SELECT,
+  SHL,
+  SHR_U,
+  STORE,
+  SUB,
+  set,
+  V128_LOAD,
+  V128_STORE,
+  type WasmFunction,
+  XOR,
+} from './wasm-encode.js';
+
+/**
+ * For each 4-bit mask m, the `i8x16.swizzle` that moves the 32-bit lanes set in m to the front, in order (the
+ * rest zero), then the lane numbers (0, 1, 2, 3) as four int32s: 272 bytes, copied in ahead of each call's rows.
+ */
+export const LANE_TABLE = (() => {
+  const bytes = new Uint8Array(17 * 16);
+  for (let m = 0; m < 16; m++) {
+    let to = m * 16;
+    for (let lane = 0; lane < 4; lane++) {
+      if (((m >> lane) & 1) === 0) continue;
+      for (let b = 0; b < 4; b++) bytes[to++] = lane * 4 + b;
+    }
+    bytes.fill(0x80, to, m * 16 + 16);
+  }
+  new Int32Array(bytes.buffer, 16 * 16, 4).set([0, 1, 2, 3]);
+  return bytes;
+})();
+
+/** range(in, n, lo, span, out, table) -> count. */
+const RANGE: WasmFunction = (() => {
+  const [IN, N, LO, SPAN, OUT, TABLE, I, K, M, N4, VLO, VSPAN, VIDX, VFOUR] = [
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+  ];
+  const valueAt = [...get(IN), ...get(I), ...i32(2), ...SHL, ...ADD];
+  const body = [
+    ...[...get(LO), ...I32X4_SPLAT, ...set(VLO), ...get(SPAN), ...I32X4_SPLAT, ...set(VSPAN)],
+    ...[...get(TABLE), ...i32(16 * 16), ...ADD, ...V128_LOAD, ...set(VIDX), ...i32(4), ...I32X4_SPLAT, ...set(VFOUR)],
+    ...[...get(N), ...i32(-4), ...AND, ...set(N4)],
+    // Four rows at a time.
+    ...[...BLOCK, ...LOOP, ...get(I), ...get(N4), ...GE_U, ...BR_IF_OUT],
+    ...[...valueAt, ...V128_LOAD, ...get(VLO), ...I32X4_SUB, ...get(VSPAN), ...I32X4_LT_U, ...I32X4_BITMASK],
+    ...set(M),
+    // v128.store(out + 4k, swizzle(idx, table[m])); k += popcnt(m); idx += 4
+    ...[...get(OUT), ...get(K), ...i32(2), ...SHL, ...ADD],
+    ...[
+      ...get(VIDX),
+      ...get(TABLE),
+      ...get(M),
+      ...i32(4),
+      ...SHL,
+      ...ADD,
+      ...V128_LOAD,
+      ...I8X16_SWIZZLE,
+      ...V128_STORE,
+    ],
+    ...[...get(K), ...get(M), ...POPCNT, ...ADD, ...set(K), ...get(VIDX), ...get(VFOUR), ...I32X4_ADD, ...set(VIDX)],
+    ...[...get(I), ...i32(4), ...ADD, ...set(I), ...BR, ...END, ...END],
+    // The rest one by one: out[k] = i; k += (x[i] - lo) <u span.
+    ...[...BLOCK, ...LOOP, ...get(I), ...get(N), ...GE_U, ...BR_IF_OUT],
+    ...[...get(OUT), ...get(K), ...i32(2), ...SHL, ...ADD, ...get(I), ...STORE],
+    ...[...get(K), ...valueAt, ...LOAD, ...get(LO), ...SUB, ...get(SPAN), ...LT_U, ...ADD, ...set(K)],
+    ...[...get(I), ...i32(1), ...ADD, ...set(I), ...BR, ...END, ...END],
+    ...get(K),
+    ...END,
+  ];
+  return { name: 'range', params: 6, i32Locals: 4, v128Locals: 4, body };
+})();
+
+/** bits(in, n, lo, span, bits, out) -> count. */
+const BITS: WasmFunction = (() => {
+  const [IN, N, LO, SPAN, BITMAP, OUT, I, K, D, OK] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+  const body = [
+    ...[...BLOCK, ...LOOP, ...get(I), ...get(N), ...GE_U, ...BR_IF_OUT],
+    // d = x[i] - lo; ok = d <u span; d = ok ? d : 0
+    ...[...get(IN), ...get(I), ...i32(2), ...SHL, ...ADD, ...LOAD, ...get(LO), ...SUB, ...set(D)],
+    ...[...get(D), ...get(SPAN), ...LT_U, ...set(OK), ...get(D), ...i32(0), ...get(OK), ...SELECT, ...set(D)],
+    // out[k] = i; k += (bits[d >> 5] >> (d & 31)) & ok (a shift takes its count mod 32)
+    ...[...get(OUT), ...get(K), ...i32(2), ...SHL, ...ADD, ...get(I), ...STORE],
+    ...[...get(K), ...get(BITMAP), ...get(D), ...i32(5), ...SHR_U, ...i32(2), ...SHL, ...ADD, ...LOAD],
+    ...[...get(D), ...SHR_U, ...get(OK), ...AND, ...ADD, ...set(K)],
+    ...[...get(I), ...i32(1), ...ADD, ...set(I), ...BR, ...END, ...END],
+    ...get(K),
+    ...END,
+  ];
+  return { name: 'bits', params: 6, i32Locals: 4, v128Locals: 0, body };
+})();
+
+/** at8 / at16 / at32 (in, sel, n, lo, span, out) -> count (see `selectRangeAt`); `shift`: log2 of the width. */
+function rangeAt(name: string, shift: number): WasmFunction {
+  const [IN, SEL, N, LO, SPAN, OUT, J, K, I] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+  const load = shift === 0 ? LOAD8_S : shift === 1 ? LOAD16_S : LOAD;
+  const body = [
+    ...[...BLOCK, ...LOOP, ...get(J), ...get(N), ...GE_U, ...BR_IF_OUT],
+    // i = sel[j]; out[k] = i
+    ...[...get(SEL), ...get(J), ...i32(2), ...SHL, ...ADD, ...LOAD, ...set(I)],
+    ...[...get(OUT), ...get(K), ...i32(2), ...SHL, ...ADD, ...get(I), ...STORE],
+    // k += (x[i] - lo) <u span
+    ...[...get(K), ...get(IN), ...get(I), ...i32(shift), ...SHL, ...ADD, ...load, ...get(LO), ...SUB],
+    ...[...get(SPAN), ...LT_U, ...ADD, ...set(K)],
+    ...[...get(J), ...i32(1), ...ADD, ...set(J), ...BR, ...END, ...END],
+    ...get(K),
+    ...END,
+  ];
+  return { name, params: 6, i32Locals: 3, v128Locals: 0, body };
+}
+
+/** words(offsets, first, bytes, sel, n, cap, lits, m, neg, out) -> count (see `selectShortTexts`). */
+const WORDS: WasmFunction = (() => {
+  const [OFF, FIRST, BYTES, SEL, N, CAP, LITS, M, NEG, OUT, R, I, START, LEN, WORD, HIT, J, K] = [
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
+  ];
+  const offsetOf = (plus: number) => [...get(OFF), ...get(I), ...i32(2), ...SHL, ...ADD, ...i32(plus), ...ADD, ...LOAD];
+  const body = [
+    ...[...BLOCK, ...LOOP, ...get(R), ...get(N), ...GE_U, ...BR_IF_OUT],
+    // i = sel < 0 ? r : sel[r]
+    ...[...get(R), ...i32(0), ...get(SEL), ...get(R), ...i32(2), ...SHL, ...ADD, ...get(SEL), ...i32(0), ...LT_S],
+    ...[...SELECT, ...LOAD, ...get(SEL), ...i32(0), ...LT_S, ...SELECT, ...set(I)],
+    // start = offsets[i] - first; len = min(offsets[i + 1] - first - start, cap)
+    ...[...offsetOf(0), ...get(FIRST), ...SUB, ...set(START)],
+    ...[...offsetOf(4), ...get(FIRST), ...SUB, ...get(START), ...SUB, ...set(LEN)],
+    ...[...get(CAP), ...get(LEN), ...get(LEN), ...get(CAP), ...GT_S, ...SELECT, ...set(LEN)],
+    // word = load32(bytes + start) & (len >= 4 ? -1 : (1 << 8 len) - 1)
+    ...[...get(BYTES), ...get(START), ...ADD, ...LOAD],
+    ...[
+      ...i32(-1),
+      ...i32(1),
+      ...get(LEN),
+      ...i32(3),
+      ...SHL,
+      ...SHL,
+      ...i32(1),
+      ...SUB,
+      ...get(LEN),
+      ...i32(3),
+      ...GT_S,
+    ],
+    ...[...SELECT, ...AND, ...set(WORD)],
+    // hit = OR over literals of (word == lit.word) & (len == lit.len)
+    ...[...i32(0), ...set(HIT), ...i32(0), ...set(J)],
+    ...[...BLOCK, ...LOOP, ...get(J), ...get(M), ...GE_U, ...BR_IF_OUT],
+    ...[...get(LITS), ...get(J), ...i32(3), ...SHL, ...ADD, ...LOAD, ...get(WORD), ...EQ],
+    ...[...get(LITS), ...get(J), ...i32(3), ...SHL, ...ADD, ...i32(4), ...ADD, ...LOAD, ...get(LEN), ...EQ],
+    ...[...AND, ...get(HIT), ...OR, ...set(HIT), ...get(J), ...i32(1), ...ADD, ...set(J), ...BR, ...END, ...END],
+    // out[k] = i; k += hit ^ neg
+    ...[...get(OUT), ...get(K), ...i32(2), ...SHL, ...ADD, ...get(I), ...STORE],
+    ...[...get(K), ...get(HIT), ...get(NEG), ...XOR, ...ADD, ...set(K)],
+    ...[...get(R), ...i32(1), ...ADD, ...set(R), ...BR, ...END, ...END],
+    ...get(K),
+    ...END,
+  ];
+  return { name: 'words', params: 10, i32Locals: 8, v128Locals: 0, body };
+})();
+
+/** The module's functions, in export order. */
+export const SELECT_FUNCTIONS: readonly WasmFunction[] = [
+  RANGE,
+  BITS,
+  WORDS,
+  rangeAt('at8', 0),
+  rangeAt('at16', 1),
+  rangeAt('at32', 2),
+];
