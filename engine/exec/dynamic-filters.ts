@@ -102,7 +102,8 @@ function route(p: LogicalPlan, f: PendingFilter): { input: number; filter: Pendi
 
 /**
  * `op` under the filters that stop at its node. `scanFilters`: when `op` is a scan, its own filters (the
- * conjuncts a Filter above it tests), whose bounds on one integer column the filters' sorted path tests early.
+ * conjuncts a Filter above it tests), whose bounds on one integer column, or one text equality (`scanRange`), the
+ * filters' sorted path tests early.
  */
 export function applyFilters(
   op: PhysicalOperator,
