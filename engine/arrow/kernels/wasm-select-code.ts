@@ -16,6 +16,13 @@
 //     ;; for j below n: i = sel[j]; out[k] = i; k += (x[i] - lo) <u span, x read as int8 / int16 / int32
 //     ;; (`selectRangeAt`: a filter's later conjunct over the rows an earlier one kept)
 //   (func (export "words") …): texts of up to 4 bytes against literals, one word per row (`selectShortTexts`)
+//   (func (export "runs8" / "runs32") (param $v i32) (param $n i32) (param $keys i32) (param $nk i32) (param $out i32)
+//                                     (param $x i32) (param $lo i32) (param $span i32) (param $all i32) (result i32)
+//     ;; v: n ascending int32s; keys: nk ascending int32s; for each key: i skips 64 rows while v[i + 64] < key,
+//     ;; then (v[i] < key, 64 rows left) a branch-free binary search of the 64 rows: b = i, and six times
+//     ;; b = v[b + s] < key ? b + s : b (s = 32 … 1, select), i = b + 1; then single steps while v[i] < key;
+//     ;; then each row of the key's run: out[k] = i; k += ((x[i] - lo) <u span) | all, x read as uint8 / int32
+//     ;; (`selectRunsInt32`: the sorted probe of a dynamic join filter)
 //
 // An unsigned `v - lo < span` is the whole range test: a value below `lo` wraps to a large number.
 
@@ -27,6 +34,7 @@ import {
   BR_IF_OUT,
   END,
   EQ,
+  GE_S,
   GE_U,
   GT_S,
   get,
@@ -36,13 +44,16 @@ import {
   I32X4_LT_U,
   I32X4_SPLAT,
   I32X4_SUB,
+  IF,
   i32,
   LOAD,
+  LOAD8,
   LOAD8_S,
   LOAD16_S,
   LOOP,
   LT_S,
   LT_U,
+  NE,
   OR,
   POPCNT,
   SELECT,
@@ -200,6 +211,44 @@ const WORDS: WasmFunction = (() => {
   return { name: 'words', params: 10, i32Locals: 8, v128Locals: 0, body };
 })();
 
+/** runs8 / runs32 (v, n, keys, nk, out, x, lo, span, all) -> count (see `selectRunsInt32`). */
+function runs(name: string, xShift: number): WasmFunction {
+  const [V, N, KEYS, NK, OUT, X, LO, SPAN, ALL, I, J, K, KEY, B] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+  const at = (base: number, index: number, plus = 0) => [
+    ...[...get(base), ...get(index), ...(plus === 0 ? [] : [...i32(plus), ...ADD]), ...i32(2), ...SHL, ...ADD],
+  ];
+  const vAt = (plus = 0) => [...at(V, I, plus), ...LOAD];
+  // b = v[b + s] < key ? b + s : b
+  const halve = (s: number) => [
+    ...[...get(B), ...i32(s), ...ADD, ...get(B), ...at(V, B, s), ...LOAD, ...get(KEY), ...LT_S, ...SELECT, ...set(B)],
+  ];
+  const xAt = xShift === 0 ? [...get(X), ...get(I), ...ADD, ...LOAD8] : [...at(X, I), ...LOAD];
+  const body = [
+    ...[...BLOCK, ...LOOP, ...get(J), ...get(NK), ...GE_U, ...BR_IF_OUT, ...at(KEYS, J), ...LOAD, ...set(KEY)],
+    // while (i + 64 < n && v[i + 64] < key) i += 64
+    ...[...BLOCK, ...LOOP, ...get(I), ...i32(64), ...ADD, ...get(N), ...GE_U, ...BR_IF_OUT],
+    ...[...vAt(64), ...get(KEY), ...GE_S, ...BR_IF_OUT],
+    ...[...get(I), ...i32(64), ...ADD, ...set(I), ...BR, ...END, ...END],
+    // if (i + 64 < n && v[i] < key) { b = i; six halvings; i = b + 1 } (v[i] is read even when i = n: the
+    // memory holds more after v, and the test is false then)
+    ...[...get(I), ...i32(64), ...ADD, ...get(N), ...LT_U, ...vAt(), ...get(KEY), ...LT_S, ...AND, ...IF],
+    ...[...get(I), ...set(B), ...halve(32), ...halve(16), ...halve(8), ...halve(4), ...halve(2), ...halve(1)],
+    ...[...get(B), ...i32(1), ...ADD, ...set(I), ...END],
+    // while (i < n && v[i] < key) i++
+    ...[...BLOCK, ...LOOP, ...get(I), ...get(N), ...GE_U, ...BR_IF_OUT, ...vAt(), ...get(KEY), ...GE_S, ...BR_IF_OUT],
+    ...[...get(I), ...i32(1), ...ADD, ...set(I), ...BR, ...END, ...END],
+    // while (i < n && v[i] == key) { out[k] = i; k += ((x[i] - lo) <u span) | all; i++ }
+    ...[...BLOCK, ...LOOP, ...get(I), ...get(N), ...GE_U, ...BR_IF_OUT, ...vAt(), ...get(KEY), ...NE, ...BR_IF_OUT],
+    ...[...at(OUT, K), ...get(I), ...STORE],
+    ...[...get(K), ...xAt, ...get(LO), ...SUB, ...get(SPAN), ...LT_U, ...get(ALL), ...OR, ...ADD, ...set(K)],
+    ...[...get(I), ...i32(1), ...ADD, ...set(I), ...BR, ...END, ...END],
+    ...[...get(J), ...i32(1), ...ADD, ...set(J), ...BR, ...END, ...END],
+    ...get(K),
+    ...END,
+  ];
+  return { name, params: 9, i32Locals: 5, v128Locals: 0, body };
+}
+
 /** The module's functions, in export order. */
 export const SELECT_FUNCTIONS: readonly WasmFunction[] = [
   RANGE,
@@ -208,4 +257,6 @@ export const SELECT_FUNCTIONS: readonly WasmFunction[] = [
   rangeAt('at8', 0),
   rangeAt('at16', 1),
   rangeAt('at32', 2),
+  runs('runs8', 0),
+  runs('runs32', 2),
 ];
