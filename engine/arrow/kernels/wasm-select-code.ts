@@ -11,6 +11,10 @@
 //                         (param $out i32) (result i32)
 //     ;; for each row: d = x[i] - lo; ok = d <u span; d = ok ? d : 0 (select);
 //     ;; out[k] = i; k += (bits[d >> 5] >> (d & 31)) & ok; returns k)
+//   (func (export "bitsAt") (param $in i32) (param $sel i32) (param $n i32) (param $lo i32) (param $span i32)
+//                           (param $bits i32) (param $out i32) (result i32)
+//     ;; the same over the rows sel[0..n) (those `range` kept of another column: the scan's own filter; testing
+//     ;; both columns in one loop was 1.7-2× slower, too many values live at once)
 //   (func (export "at8" / "at16" / "at32") (param $in i32) (param $sel i32) (param $n i32) (param $lo i32)
 //                                          (param $span i32) (param $out i32) (result i32)
 //     ;; for j below n: i = sel[j]; out[k] = i; k += (x[i] - lo) <u span, x read as int8 / int16 / int32
@@ -131,6 +135,41 @@ const BITS: WasmFunction = (() => {
   const [IN, N, LO, SPAN, BITMAP, OUT, I, K, D, OK] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
   const body = [
     ...[...BLOCK, ...LOOP, ...get(I), ...get(N), ...GE_U, ...BR_IF_OUT],
+    ...bitTest(IN, I, LO, SPAN, BITMAP, OUT, K, D, OK),
+    ...[...get(I), ...i32(1), ...ADD, ...set(I), ...BR, ...END, ...END],
+    ...get(K),
+    ...END,
+  ];
+  return { name: 'bits', params: 6, i32Locals: 4, v128Locals: 0, body };
+})();
+
+/** bitsAt(in, sel, n, lo, span, bits, out) -> count: `bits` over the rows sel[0..n). */
+const BITS_AT: WasmFunction = (() => {
+  const [IN, SEL, N, LO, SPAN, BITMAP, OUT, J, K, I, D, OK] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+  const body = [
+    ...[...BLOCK, ...LOOP, ...get(J), ...get(N), ...GE_U, ...BR_IF_OUT],
+    ...[...get(SEL), ...get(J), ...i32(2), ...SHL, ...ADD, ...LOAD, ...set(I)],
+    ...bitTest(IN, I, LO, SPAN, BITMAP, OUT, K, D, OK),
+    ...[...get(J), ...i32(1), ...ADD, ...set(J), ...BR, ...END, ...END],
+    ...get(K),
+    ...END,
+  ];
+  return { name: 'bitsAt', params: 7, i32Locals: 5, v128Locals: 0, body };
+})();
+
+/** Row I's bit test (locals by index): out[k] = i; k += bit (x[i] - lo) when in [0, span). */
+function bitTest(
+  IN: number,
+  I: number,
+  LO: number,
+  SPAN: number,
+  BITMAP: number,
+  OUT: number,
+  K: number,
+  D: number,
+  OK: number,
+): number[] {
+  return [
     // d = x[i] - lo; ok = d <u span; d = ok ? d : 0
     ...[...get(IN), ...get(I), ...i32(2), ...SHL, ...ADD, ...LOAD, ...get(LO), ...SUB, ...set(D)],
     ...[...get(D), ...get(SPAN), ...LT_U, ...set(OK), ...get(D), ...i32(0), ...get(OK), ...SELECT, ...set(D)],
@@ -138,12 +177,8 @@ const BITS: WasmFunction = (() => {
     ...[...get(OUT), ...get(K), ...i32(2), ...SHL, ...ADD, ...get(I), ...STORE],
     ...[...get(K), ...get(BITMAP), ...get(D), ...i32(5), ...SHR_U, ...i32(2), ...SHL, ...ADD, ...LOAD],
     ...[...get(D), ...SHR_U, ...get(OK), ...AND, ...ADD, ...set(K)],
-    ...[...get(I), ...i32(1), ...ADD, ...set(I), ...BR, ...END, ...END],
-    ...get(K),
-    ...END,
   ];
-  return { name: 'bits', params: 6, i32Locals: 4, v128Locals: 0, body };
-})();
+}
 
 /** at8 / at16 / at32 (in, sel, n, lo, span, out) -> count (see `selectRangeAt`); `shift`: log2 of the width. */
 function rangeAt(name: string, shift: number): WasmFunction {
@@ -253,6 +288,7 @@ function runs(name: string, xShift: number): WasmFunction {
 export const SELECT_FUNCTIONS: readonly WasmFunction[] = [
   RANGE,
   BITS,
+  BITS_AT,
   WORDS,
   rangeAt('at8', 0),
   rangeAt('at16', 1),

@@ -18,6 +18,7 @@ interface Exports {
   readonly memory: WasmMemory;
   readonly range: (input: number, n: number, lo: number, span: number, out: number, table: number) => number;
   readonly bits: (input: number, n: number, lo: number, span: number, bits: number, out: number) => number;
+  readonly bitsAt: (...args: number[]) => number;
   readonly words: (...args: number[]) => number;
   readonly at8: RangeAt;
   readonly at16: RangeAt;
@@ -129,6 +130,8 @@ export function selectRunsInt32(
   hi: number,
 ): number {
   if (n < MIN_ROWS) return -1;
+  const test = rangeTest(x, lo, hi);
+  if (test === null) return 0;
   const nk = to - from;
   const xBytes = x === null ? 0 : Math.ceil((n * x.BYTES_PER_ELEMENT) / 16) * 16;
   // v, then 4 spare bytes (read past the end), x, the keys and the rows found.
@@ -146,52 +149,80 @@ export function selectRunsInt32(
     if (keys32[j] !== key) return -1;
   }
   new Int32Array(memory, vAt, n).set(v.subarray(0, n));
-  // x's values tested as (x - lo) <u span, or all passing.
-  let low = 0;
-  let span = 0;
-  let all = 1;
-  if (x !== null) {
-    const [min, max] = x instanceof Int32Array ? [-(2 ** 31), 2 ** 31 - 1] : [0, 255];
-    low = Math.max(Math.ceil(lo), min);
-    const high = Math.min(Math.floor(hi), max);
-    if (low > high) return 0;
-    if (low > min || high < max) {
-      all = 0;
-      span = high - low + 1;
-      if (x instanceof Int32Array) new Int32Array(memory, xAt, n).set(x.subarray(0, n));
-      else new Uint8Array(memory, xAt, n).set(x.subarray(0, n));
-    }
-  }
+  if (test.all === 0) copyIn(memory, xAt, x!, n);
   const run = x instanceof Uint8Array ? m.runs8 : m.runs32;
-  const k = run(vAt, n, keysAt, nk, outAt, all === 1 ? vAt : xAt, low | 0, span | 0, all);
+  const k = run(vAt, n, keysAt, nk, outAt, test.all === 1 ? vAt : xAt, test.low | 0, test.span | 0, test.all);
   out.set(new Int32Array(memory, outAt, k));
   return k;
 }
 
 /**
- * Rows `i` of `x[0..n)` whose offset `x[i] - lo` is below `span` and has its bit set in `bits` (bit d of word
- * d >> 5), valid ones only when `valid` is given, written to `out`; returns how many, or -1 (small batch, a bitmap
- * over 2^26 bits, no WebAssembly). `lo` must be within ±2^30 so the offset is computed in 32 bits. `bits` must not
- * change once passed: it is copied into the module once and reused while it stays resident.
+ * Rows `i` of `v[0..n)` whose offset `v[i] - lo` is below `span` and has its bit set in `bits` (bit d of word
+ * d >> 5), and whose value in `x` lies in [xlo, xhi] (any when `x` is null), valid ones only when `valid` is given,
+ * written to `out`; returns how many, or -1 (small batch, a bitmap over 2^26 bits, no WebAssembly). `lo` must be
+ * within ±2^30 so the offset is computed in 32 bits. `bits` must not change once passed: it is copied into the
+ * module once and reused while it stays resident. With `x`, its range is tested first (`range`, four rows at a
+ * time) and the bits over the rows it kept (`bitsAt`): TPC-H q03's orders, o_custkey's bits and o_orderdate's
+ * range over 60k-row batches, 2.6 ns a row (bits alone) -> 1.5 (both), and the batch leaves the dynamic filter
+ * with 10% of its rows instead of 20% to gather.
  */
 export function selectBitsInt32(
-  x: Int32Array,
+  v: Int32Array,
   n: number,
   lo: number,
   span: number,
   bits: Int32Array,
   out: Int32Array,
   valid: Uint8Array | null,
+  x: Int32Array | null = null,
+  xlo = 0,
+  xhi = 0,
 ): number {
   if (n < MIN_ROWS || bits.length > MAX_BITMAP_WORDS) return -1;
   const bitsAt = residentAt(bits);
   if (bitsAt < 0) return -1;
-  const m = withRoom(n * 8);
+  const test = rangeTest(x, xlo, xhi);
+  if (test === null) return 0;
+  const ranged = test.all === 0;
+  const m = withRoom(n * 8 + (ranged ? LANE_TABLE.length + n * 8 : 0));
   if (m === null) return -1;
+  const memory = m.memory.buffer;
   const at = residentBytes;
-  new Int32Array(m.memory.buffer, at, n).set(x.subarray(0, n));
-  const k = m.bits(at, n, lo | 0, span | 0, bitsAt, at + n * 4);
-  return keptRows(m, at + n * 4, k, out, valid);
+  const outAt = at + n * 4;
+  new Int32Array(memory, at, n).set(v.subarray(0, n));
+  if (!ranged) return keptRows(m, outAt, m.bits(at, n, lo | 0, span | 0, bitsAt, outAt), out, valid);
+  // The table, x, and the rows in x's range after the rows found.
+  const table = outAt + n * 4;
+  const xAt = table + LANE_TABLE.length;
+  const selAt = xAt + n * 4;
+  new Uint8Array(memory, table, LANE_TABLE.length).set(LANE_TABLE);
+  copyIn(memory, xAt, x!, n);
+  const inRange = m.range(xAt, n, test.low | 0, test.span | 0, selAt, table);
+  const k = m.bitsAt(at, selAt, inRange, lo | 0, span | 0, bitsAt, outAt);
+  return keptRows(m, outAt, k, out, valid);
+}
+
+/**
+ * `lo ≤ x ≤ hi` for the values of `x` as the modules test it, `((x - low) <u span) | all`; null when no value
+ * passes. `all`: no test (no `x`, or the range holds every int32 / uint8).
+ */
+function rangeTest(
+  x: Int32Array | Uint8Array | null,
+  lo: number,
+  hi: number,
+): { low: number; span: number; all: number } | null {
+  if (x === null) return { low: 0, span: 0, all: 1 };
+  const [min, max] = x instanceof Int32Array ? [-(2 ** 31), 2 ** 31 - 1] : [0, 255];
+  const low = Math.max(Math.ceil(lo), min);
+  const high = Math.min(Math.floor(hi), max);
+  if (low > high) return null;
+  return low > min || high < max ? { low, span: high - low + 1, all: 0 } : { low, span: 0, all: 1 };
+}
+
+/** The first `n` values of `x` copied into the module's memory at byte `at`. */
+function copyIn(memory: ArrayBuffer, at: number, x: Int32Array | Uint8Array, n: number): void {
+  if (x instanceof Int32Array) new Int32Array(memory, at, n).set(x.subarray(0, n));
+  else new Uint8Array(memory, at, n).set(x.subarray(0, n));
 }
 
 /**

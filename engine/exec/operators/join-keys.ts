@@ -257,7 +257,9 @@ export class JoinHashTable {
 /**
  * Probes sorted build rows (`#sorted`): each probe key's row is found by galloping from the previous key's position
  * (forward when the probe keys ascend, as a fact table's foreign keys often do, else backward), then a binary search.
- * Null for keys the comparisons cannot take (int64 values past 2^53): the index answers those.
+ * Null for keys the comparisons cannot take (int64 values past 2^53): the index answers those; and when a quarter of
+ * the batch's first EARLY_ROWS keys go backwards: random keys are then indexed before the batch's binary searches
+ * (TPC-H q03's first orders batch against 30k sorted customer keys: ~2 ms a query in searches).
  */
 function probeSortedKeys(
   sorted: Float64Array,
@@ -308,9 +310,13 @@ function probeSortedKeys(
     left[count] = i;
     right[count] = lo;
     count += lo < rows && sorted[lo] === x && (valid === null || valid[i] === 1) ? 1 : 0;
+    if (i === EARLY_ROWS - 1 && backwards * 4 > EARLY_ROWS) return null;
   }
   return { left, right, count, backwards };
 }
+
+/** `probeSortedKeys` gives up after this many rows when a quarter of them went backwards. */
+const EARLY_ROWS = 64;
 
 const NO_PAIRS: Pairs = { left: new Int32Array(0), right: new Int32Array(0), count: 0 };
 

@@ -103,8 +103,9 @@ export class KeySet {
 
   /**
    * Rows of `col` whose value is a build key (NULL never is), or `null` when every row passes unchecked. `range`:
-   * a test the sorted path may apply to the rows it finds, dropping some early (`selectRuns`); other paths ignore
-   * it, so the caller's filter must still test every row it keeps.
+   * a test the sorted path and the WebAssembly bitmap loop apply to the rows they find, dropping some early
+   * (`selectRuns`, `selectBitsInt32`); other paths ignore it, so the caller's filter must still test every row it
+   * keeps.
    */
   select(col: Column, range: RowRange | null = null): Int32Array | null {
     const test = this.#test;
@@ -113,15 +114,21 @@ export class KeySet {
     const out = SELECTED.take(col.length);
     const rows = col.length;
     let n = isSorted(col) && rows > 0 ? this.#selectSorted(v, rows, out, range) : -1;
-    if (n < 0) n = this.#selectRows(v, col.valid, rows, out);
+    if (n < 0) n = this.#selectRows(v, col.valid, rows, out, range);
     this.#seen += col.length;
     this.#kept += n;
     if (this.#seen >= TRIAL_ROWS && this.#kept > this.#seen * USELESS_PASS_RATE) this.#test = { kind: 'off' };
     return out.slice(0, n);
   }
 
-  /** The rows whose value is a key, testing each row. */
-  #selectRows(v: Float64Array | Int32Array, valid: Uint8Array | null, rows: number, out: Int32Array): number {
+  /** The rows whose value is a key, testing each row (and `range` too in WebAssembly). */
+  #selectRows(
+    v: Float64Array | Int32Array,
+    valid: Uint8Array | null,
+    rows: number,
+    out: Int32Array,
+    range: RowRange | null,
+  ): number {
     const test = this.#test;
     if (test.kind === 'off') return rows;
     if (test.kind === 'set') return selectSet(v, valid, rows, test.lo, test.hi, test.set, out);
@@ -129,7 +136,8 @@ export class KeySet {
     test.bits ??= bitmap([test.sorted!], test.lo, test.span);
     if (v instanceof Int32Array && Math.abs(test.lo) <= INT32_LO_LIMIT) {
       // In WebAssembly (`wasm-select.ts`): 1-2 ns a row against 4-6.
-      const k = selectBitsInt32(v, rows, test.lo, test.span, test.bits, out, valid);
+      const x = range?.x instanceof Int32Array ? range.x : null;
+      const k = selectBitsInt32(v, rows, test.lo, test.span, test.bits, out, valid, x, range?.lo, range?.hi);
       if (k >= 0) return k;
     }
     // Branch-free unless nearly every row or nearly none passes so far (then the branch is predictable and

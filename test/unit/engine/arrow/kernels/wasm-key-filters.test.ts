@@ -1,10 +1,11 @@
-// `selectRunsInt32` (WebAssembly: the runs of a sorted int32 batch equal to sorted keys, a range tested on another
-// column) against a plain loop: runs of 1-9 rows, gaps of 1 to 300 rows between keys (the module skips 64 rows at a
-// time, then halves a 64-row window), keys at the first and last rows, keys absent from the batch, int32 and uint8
-// range columns, and the cases it declines (-1).
+// The WebAssembly loops of dynamic join filters against plain loops. `selectRunsInt32` (the runs of a sorted int32
+// batch equal to sorted keys, a range tested on another column): runs of 1-9 rows, gaps of 1 to 1000 rows between
+// keys (the module skips 64 rows at a time, then halves a 64-row window), keys at the first and last rows, keys
+// absent from the batch, int32 and uint8 range columns, and the cases it declines (-1). `selectBitsInt32` (rows whose
+// value's bit is set), with and without an int32 range and NULL rows.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { selectRunsInt32 } from '../../../../../engine/arrow/kernels/wasm-select.js';
+import { selectBitsInt32, selectRunsInt32 } from '../../../../../engine/arrow/kernels/wasm-select.js';
 import { makeRng } from '../../../../helpers/gen-data.js';
 
 const rng = makeRng(23);
@@ -105,4 +106,40 @@ test('selectRunsInt32: a sub-range of keys, and the batches it declines', () => 
   assert.equal(selectRunsInt32(v.subarray(0, 255), 255, keys, 0, 1, out, null, 0, 0), -1);
   const halves = Float64Array.from([keys[0]!, keys[1]! + 0.5]);
   assert.equal(selectRunsInt32(v, v.length, halves, 0, 2, out, null, 0, 0), -1);
+});
+
+test('selectBitsInt32: keys in a bitmap, with a range on an int32 column', () => {
+  const rows = 3000;
+  const lo = -40;
+  const span = 900;
+  const v = Int32Array.from({ length: rows }, () => lo - 20 + Math.floor(rng() * (span + 40)));
+  const bits = new Int32Array((span + 31) >>> 5);
+  const keys = new Set<number>();
+  for (let d = 0; d < span; d++) {
+    if (rng() < 0.3) {
+      bits[d >>> 5]! |= 1 << (d & 31);
+      keys.add(lo + d);
+    }
+  }
+  const valid = Uint8Array.from({ length: rows }, () => (rng() < 0.9 ? 1 : 0));
+  const ints = Int32Array.from({ length: rows }, () => Math.floor(rng() * 2000) - 1000);
+  const cases: [Int32Array | null, number, number][] = [
+    [null, 0, 0],
+    [ints, -100, 250],
+    [ints, Number.NEGATIVE_INFINITY, -500.5],
+    [ints, -(2 ** 31), 2 ** 31 - 1],
+    [ints, 3000, 4000],
+  ];
+  for (const [x, xlo, xhi] of cases) {
+    for (const nulls of [null, valid]) {
+      const out = new Int32Array(rows);
+      const k = selectBitsInt32(v, rows, lo, span, bits, out, nulls, x, xlo, xhi);
+      const want: number[] = [];
+      for (let i = 0; i < rows; i++) {
+        const inRange = x === null || (x[i]! >= xlo && x[i]! <= xhi);
+        if (keys.has(v[i]!) && inRange && (nulls === null || nulls[i] === 1)) want.push(i);
+      }
+      assert.deepEqual([...out.subarray(0, k)], want, `${x?.constructor.name} [${xlo}, ${xhi}] nulls ${!!nulls}`);
+    }
+  }
 });
