@@ -2,10 +2,10 @@
 // time with SIMD), `selectRangeAt` (the same test over the rows of a selection, of int32 values or a narrow copy),
 // `selectBitsInt32` (rows whose value has its bit set in a bitmap: a dynamic join filter), `selectRunsInt32` (the
 // runs of rows of a sorted batch equal to sorted keys) and `selectShortTexts` (texts of up to 4 bytes against
-// literals). A JavaScript loop costs 3-6 ns a row here whatever it does; these
-// cost 1-2 (the range test ~1.1 with its copies). The batch is copied into the module's memory per call (a
-// memcpy), a bitmap once while it stays the same, and the kept row numbers are copied back out. The module's
-// functions, as bytes, are in `wasm-select-code.ts`.
+// literals). A JavaScript loop costs 3-6 ns a row here whatever it does; these cost 1-2 (the range test ~1.1 with
+// its copies). The batch is copied into the module's memory per call (a memcpy), a bitmap once while it stays the
+// same, and the kept row numbers are copied back out. The module's functions, as bytes, are in
+// `wasm-select-code.ts`.
 import { ensureBytes, instantiate, type WasmMemory } from './wasm-encode.js';
 import { LANE_TABLE, SELECT_FUNCTIONS } from './wasm-select-code.js';
 
@@ -18,16 +18,17 @@ interface Exports {
   readonly memory: WasmMemory;
   readonly range: (input: number, n: number, lo: number, span: number, out: number, table: number) => number;
   readonly bits: (input: number, n: number, lo: number, span: number, bits: number, out: number) => number;
-  readonly bitsAt: (...args: number[]) => number;
-  readonly words: (...args: number[]) => number;
+  readonly bitsAt: Loop;
+  readonly words: Loop;
   readonly at8: RangeAt;
   readonly at16: RangeAt;
   readonly at32: RangeAt;
-  readonly runs8: Runs;
-  readonly runs32: Runs;
+  readonly runs8: Loop;
+  readonly runs32: Loop;
 }
 
-type Runs = (...args: number[]) => number;
+/** A function of many i32 parameters (their order is in `wasm-select-code.ts`). */
+type Loop = (...args: number[]) => number;
 
 type RangeAt = (input: number, sel: number, n: number, lo: number, span: number, out: number) => number;
 
