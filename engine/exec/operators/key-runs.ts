@@ -1,6 +1,6 @@
 // The sorted-probe path of dynamic join filters (`KeySet.#selectSorted`): the build keys inside a sorted batch's
 // range, listed from a bitmap (`bitKeys`) or found in sorted keys (`firstAbove`), and each key's run of rows found
-// by galloping (`selectRuns`).
+// (`selectRuns`: in WebAssembly for int32 batches, else by galloping in `takeRuns`).
 import { monomorphicCopy } from '../../arrow/kernels/monomorphic.js';
 import { selectRunsInt32 } from '../../arrow/kernels/wasm-select.js';
 
