@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import { resolveDatasets } from '../catalog/datasets.js';
 import { ResultsCache } from './cache/results-cache.js';
 import { loadManifest, type Manifest, parseManifest } from './config/manifest.js';
-import type { Reply } from './http/respond.js';
 import { registerRoutes, type ServerPhase } from './http/routes.js';
 import { listenUws } from './http/uws-app.js';
 import { createQueryPool, type QueryPool } from './pool/pool.js';
@@ -60,7 +59,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   let phase: ServerPhase = 'loading';
   let pool: QueryPool | null = null;
-  const inflight = new Set<Reply>();
+  // Responses not yet ended, counted (a Set of replies kept every request's state alive: see pool/id-slots.ts).
+  let inflight = 0;
   const host = options.host ?? '127.0.0.1';
   const cacheConfig = manifest.resultsCache;
   const resultsCache = cacheConfig.enabled
@@ -75,8 +75,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         maxBodyBytes: manifest.maxBodyBytes,
         resultsCache,
         track: (reply) => {
-          inflight.add(reply);
-          reply.onDone(() => inflight.delete(reply));
+          inflight++;
+          reply.onDone(() => {
+            inflight--;
+          });
         },
       }),
     host,
@@ -108,7 +110,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       closing ??= (async () => {
         phase = 'stopping';
         server.stopListening();
-        await drain(inflight, options.drainMs ?? 10_000);
+        await drain(() => inflight, options.drainMs ?? 10_000);
         server.closeAll();
         await pool?.close();
       })();
@@ -123,7 +125,7 @@ async function readManifest(source: string | object | undefined, baseDir: string
 }
 
 // Waits until no response is in flight, or `ms` passed (then the caller cuts what is left).
-async function drain(inflight: Set<Reply>, ms: number): Promise<void> {
+async function drain(inflight: () => number, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
-  while (inflight.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  while (inflight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
 }

@@ -8,6 +8,7 @@ import type { ResultFormat } from '../serialize/serializer.js';
 import { BATCH_BUDGET_MS, BatchQueue, costKey, MAX_BATCH } from './batch-queue.js';
 import { CLAIM_SLOTS, stealTicket } from './claims.js';
 import { logInternalError } from './error-ref.js';
+import { IdSlots } from './id-slots.js';
 import {
   type BatchResult,
   CANCEL_MASK,
@@ -112,11 +113,12 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
     // Each query worker that scans Parquet starts its own decode threads: share the cores among the workers.
     env: { ...process.env, FLOE_DECODE_THREADS: process.env.FLOE_DECODE_THREADS ?? decodeThreadsPerWorker(threads) },
   });
-  const outstanding = new Map<number, Outstanding>();
+  // Not a Map, and `running` not a Set: see `IdSlots` (a Map kept every request's state alive through scavenges).
+  const outstanding = new IdSlots<Outstanding>();
   const queue = new BatchQueue<Outstanding>();
   const ports: MessagePort[] = [];
   /** Batches handed to Piscina and not yet settled: at most one per worker. */
-  const running = new Set<RunningBatch>();
+  const running: RunningBatch[] = [];
   let nextTicket = 1;
   let dispatchScheduled = false;
   let stealTimer: NodeJS.Timeout | null = null;
@@ -169,7 +171,7 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
   };
   const handOut = (queries: Outstanding[]) => {
     const batch: RunningBatch = { queries, started: performance.now() };
-    running.add(batch);
+    running.push(batch);
     const tasks = queries.map((q): QueryTask => {
       q.ticket = nextTicket;
       // Tickets stay positive int32s (their negation marks a query taken back).
@@ -178,12 +180,12 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
     });
     piscina.run({ tasks } satisfies QueryBatch).then(
       (result: BatchResult) => {
-        running.delete(batch);
+        running.splice(running.indexOf(batch), 1);
         finish(result);
         dispatch();
       },
       (e: unknown) => {
-        running.delete(batch);
+        running.splice(running.indexOf(batch), 1);
         fail(batch.queries, e);
         dispatch();
       },
@@ -191,14 +193,14 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
   };
   const dispatch = () => {
     dispatchScheduled = false;
-    if (running.size < threads) takeBackLate();
-    while (running.size < threads && queue.size > 0) {
+    if (running.length < threads) takeBackLate();
+    while (running.length < threads && queue.size > 0) {
       // Share what waits among the free workers.
-      const queries = queue.take(Math.min(MAX_BATCH, Math.ceil(queue.size / (threads - running.size))));
+      const queries = queue.take(Math.min(MAX_BATCH, Math.ceil(queue.size / (threads - running.length))));
       if (queries.length === 0) break;
       handOut(queries);
     }
-    if (running.size < threads && stealTimer === null && [...running].some((b) => b.queries.length > 1)) {
+    if (running.length < threads && stealTimer === null && running.some((b) => b.queries.length > 1)) {
       // A worker is free: look again once the batches running now have used their budget.
       stealTimer = setTimeout(() => {
         stealTimer = null;
@@ -206,7 +208,7 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
       }, BATCH_BUDGET_MS);
       stealTimer.unref();
     }
-    if (running.size === 0 && queue.size === 0) whenIdle?.();
+    if (running.length === 0 && queue.size === 0) whenIdle?.();
   };
 
   piscina.on('message', (m: WorkerHello) => {
@@ -235,7 +237,7 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
       outstanding.set(id, q);
       queue.push(q);
       // Requests that arrive in one turn of the event loop are handed out together, after it.
-      if (!dispatchScheduled && running.size < threads) {
+      if (!dispatchScheduled && running.length < threads) {
         dispatchScheduled = true;
         setImmediate(dispatch);
       }
