@@ -1,9 +1,10 @@
 // Narrow copies of number columns that hold small integers (TPC-H's quantities, discounts and taxes: scaled
 // decimals held as Float64Array): an accelerated table keeps each such chunk's values also as one- or two-byte
-// integers, and a filter compares those instead. The same values in an eighth or a quarter of the bytes: q06's
-// `l_quantity < 24` over the 236k rows left of 6M read 10.5 ms of Float64 and 1.2 ms of Int16 (a sparse selection
-// touches a cache line per row of the wide array, one per few rows of the narrow one). The copy sits beside the
-// values (a WeakMap, like sorted marks and text codes), so every column keeps one shape.
+// integers; a filter compares those instead, and a take of scattered rows reads them. The same values in an
+// eighth or a quarter of the bytes: q06's `l_quantity < 24` over the 236k rows left of 6M read 10.5 ms of Float64
+// and 1.2 ms of Int16 (a sparse selection touches a cache line per row of the wide array, one per few rows of the
+// narrow one). The copy sits beside the values (a WeakMap, like sorted marks and text codes), so every column
+// keeps one shape.
 
 /** A narrow copy's array: the same integers as the wide values, row for row. */
 export type NarrowArray = Int8Array | Int16Array;
@@ -25,8 +26,9 @@ export function narrowValues(
   for (let i = 0; i < n; i++) {
     if (valid !== null && valid[i] === 0) continue;
     const x = values[i]!;
-    // Fractions, NaN and values beyond two bytes: no copy (`x | 0` also folds -0 to 0, which compares alike).
-    if ((x | 0) !== x || x < -32768 || x > 32767) return null;
+    // Fractions, NaN, -0 and values beyond two bytes: no copy. The copy holds exactly the values (takes read
+    // it in their place: a -0 would come back as 0).
+    if ((x | 0) !== x || x < -32768 || x > 32767 || (x === 0 && 1 / x < 0)) return null;
     if (x < lo) lo = x;
     else if (x > hi) hi = x;
   }

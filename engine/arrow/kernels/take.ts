@@ -1,5 +1,6 @@
 // `take` gathers rows by index and `concatColumns` appends columns: the copying kernels of filter and sort.
 import { type Column, type ColumnValues, decodedStrings, isUtf8Bytes, makeColumn, strings } from '../column.js';
+import { narrowOf } from '../narrow-values.js';
 import { monomorphicCopy } from './monomorphic.js';
 import { concatUtf8, takeUtf8 } from './utf8-take.js';
 
@@ -25,8 +26,16 @@ export function take(col: Column, indices: Indices, n = indices.length): Column 
     values = out;
   } else {
     const src = v as Uint8Array | Int32Array | Float64Array;
-    const Ctor = src.constructor as new (n: number) => typeof src;
-    values = gatherOf(src)(src, new Ctor(n), indices, n);
+    const narrow = narrowOf(src);
+    if (narrow !== null) {
+      // The same numbers from the column's one- or two-byte copy: a take of scattered rows reads an eighth or a
+      // quarter of the bytes (q14's l_discount at the 75k rows a month of l_shipdate keeps of 6M: ~1.7 -> 0.1 ms).
+      const gatherNarrow = narrow instanceof Int8Array ? GATHER.n8 : GATHER.n16;
+      values = gatherNarrow(narrow, new Float64Array(n), indices, n);
+    } else {
+      const Ctor = src.constructor as new (n: number) => typeof src;
+      values = gatherOf(src)(src, new Ctor(n), indices, n);
+    }
   }
   return makeColumn(col.type, values, valid, n);
 }
@@ -36,12 +45,24 @@ function gather<T extends Uint8Array | Int32Array | Float64Array>(src: T, out: T
   return out;
 }
 
+/** `gather` from a narrow copy (`narrowOf`) into Float64 values. */
+function gatherWide(src: Int8Array | Int16Array, out: Float64Array, indices: Indices, n: number): Float64Array {
+  for (let i = 0; i < n; i++) out[i] = src[indices[i] as number] as number;
+  return out;
+}
+
 /**
  * `gather` compiled once per array kind: one copy shared by validity bytes, Int32 and Float64 values goes
  * polymorphic, and a polymorphic gather of 75k scattered rows (TPC-H q14's filter survivors) measured 1.1-3x the
  * monomorphic one's time.
  */
-const GATHER = { u8: monomorphicCopy(gather), i32: monomorphicCopy(gather), f64: monomorphicCopy(gather) };
+const GATHER = {
+  u8: monomorphicCopy(gather),
+  i32: monomorphicCopy(gather),
+  f64: monomorphicCopy(gather),
+  n8: monomorphicCopy(gatherWide),
+  n16: monomorphicCopy(gatherWide),
+};
 
 function gatherOf(src: Uint8Array | Int32Array | Float64Array): typeof gather {
   if (src instanceof Float64Array) return GATHER.f64;

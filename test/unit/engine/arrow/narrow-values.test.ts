@@ -2,14 +2,15 @@
 // `attachNarrow` / `narrowOf` / slices.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { subarrayMarked } from '../../../../engine/arrow/column.js';
+import { makeColumn, subarrayMarked } from '../../../../engine/arrow/column.js';
+import { take } from '../../../../engine/arrow/kernels/take.js';
 import { attachNarrow, narrowOf, narrowValues } from '../../../../engine/arrow/narrow-values.js';
 
 const narrow = (xs: number[], valid: number[] | null = null) =>
   narrowValues(Float64Array.from(xs), valid === null ? null : Uint8Array.from(valid), xs.length);
 
 test('narrowValues: one byte for -128..127, two for -32768..32767, none beyond', () => {
-  assert.deepEqual(narrow([-128, 0, 127, -0]), Int8Array.of(-128, 0, 127, 0));
+  assert.deepEqual(narrow([-128, 0, 127]), Int8Array.of(-128, 0, 127));
   assert.deepEqual(narrow([-129, 5]), Int16Array.of(-129, 5));
   assert.deepEqual(narrow([1, 128]), Int16Array.of(1, 128));
   assert.deepEqual(narrow([-32768, 32767]), Int16Array.of(-32768, 32767));
@@ -17,8 +18,11 @@ test('narrowValues: one byte for -128..127, two for -32768..32767, none beyond',
   assert.equal(narrow([-32769]), null);
 });
 
-test('narrowValues: a fraction, NaN or an infinity in a valid row means no copy', () => {
+test('narrowValues: a fraction, NaN, an infinity or -0 in a valid row means no copy', () => {
   assert.equal(narrow([1, 2.5]), null);
+  // The copy stands in for the values in takes: a -0 would come back as 0.
+  assert.equal(narrow([3, -0]), null);
+  assert.deepEqual(narrow([3, -0], [1, 0]), Int8Array.of(3, 0));
   assert.equal(narrow([Number.NaN]), null);
   assert.equal(narrow([Number.POSITIVE_INFINITY]), null);
 });
@@ -39,4 +43,28 @@ test('attachNarrow: a copy of another length is not attached; slices get their r
   attachNarrow(values, narrowValues(values, null, 4)!);
   assert.deepEqual(narrowOf(subarrayMarked(values, 1, 3)), Int8Array.of(20, 30));
   assert.equal(narrowOf(Int32Array.of(1)), null);
+});
+
+test('take reads the narrow copy of a column: the same values, NULLs kept, one- and two-byte copies', () => {
+  for (const xs of [
+    [5, -7, 0, 127, -128, 3, 9],
+    [300, -32768, 0, 32767, 1, -2, 4],
+  ]) {
+    const values = Float64Array.from(xs);
+    const valid = Uint8Array.of(1, 1, 0, 1, 1, 1, 1);
+    const copy = narrowValues(values, valid, values.length)!;
+    assert.equal(copy instanceof Int8Array, xs[0] === 5);
+    attachNarrow(values, copy);
+    // Changed behind the copy's back, row 0 shows which array the take reads: the copy.
+    values[0] = 1e9;
+    const rows = Int32Array.of(6, 0, 2, 4, 4, 1);
+    const out = take(makeColumn({ id: 'float64' }, values, valid, values.length), rows);
+    assert.ok(out.values instanceof Float64Array);
+    const got = [...(out.values as Float64Array)];
+    assert.deepEqual([got[0], got[1], got[3], got[4], got[5]], [xs[6], xs[0], xs[4], xs[4], xs[1]]);
+    assert.deepEqual([...out.valid!], [1, 1, 0, 1, 1, 1]);
+    // Taken from a slice: the slice's rows of the copy.
+    const slice = makeColumn({ id: 'float64' }, subarrayMarked(values, 3, 7), null, 4);
+    assert.deepEqual([...(take(slice, Int32Array.of(3, 0)).values as Float64Array)], [xs[6], xs[3]]);
+  }
 });
