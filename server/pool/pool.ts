@@ -169,6 +169,10 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
       queue.putBack(queries.splice(keep));
     }
   };
+  const settled = (batch: RunningBatch) => {
+    const at = running.indexOf(batch);
+    if (at >= 0) running.splice(at, 1);
+  };
   const handOut = (queries: Outstanding[]) => {
     const batch: RunningBatch = { queries, started: performance.now() };
     running.push(batch);
@@ -180,12 +184,12 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
     });
     piscina.run({ tasks } satisfies QueryBatch).then(
       (result: BatchResult) => {
-        running.splice(running.indexOf(batch), 1);
+        settled(batch);
         finish(result);
         dispatch();
       },
       (e: unknown) => {
-        running.splice(running.indexOf(batch), 1);
+        settled(batch);
         fail(batch.queries, e);
         dispatch();
       },

@@ -2,18 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { IdSlots } from '../../../../server/pool/id-slots.js';
-
-/** A small deterministic generator (mulberry32), so a failure repeats. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+import { makeRng } from '../../../helpers/gen-data.js';
 
 function assertSame(slots: IdSlots<string>, oracle: Map<number, string>, probes: readonly number[]): void {
   assert.equal(slots.size, oracle.size);
@@ -25,7 +14,7 @@ function assertSame(slots: IdSlots<string>, oracle: Map<number, string>, probes:
 
 test('random adds, replaces and deletes agree with a Map, through growth and long probe runs', () => {
   for (const seed of [1, 2, 3]) {
-    const next = random(seed);
+    const next = makeRng(seed);
     const slots = new IdSlots<string>();
     const oracle = new Map<number, string>();
     // Ids from a narrow range collide in the table (same low bits) and make long probe runs, whose deletes must
