@@ -154,8 +154,9 @@ export class KeySet {
    * between its first and last value are found (a binary search in keys kept in order, or the bitmap's bits
    * there) and, when there are none (the batch is skipped whole) or at most one per 16 rows, each key's run of rows
    * is found from the previous run (`selectRuns`: skips and a halved window in WebAssembly, galloping in
-   * JavaScript). -1 when there are more keys: a search costs 10-20 row tests, so the row loop is cheaper then. A probe sorted by its join key (lineitem by l_orderkey)
-   * against a few percent of the keys reads a few rows per key instead of all of them.
+   * JavaScript). -1 when there are more keys: a search costs 10-20 row tests, so the row loop is cheaper then. A
+   * probe sorted by its join key (lineitem by l_orderkey) against a few percent of the keys reads a few rows per
+   * key instead of all of them.
    */
   #selectSorted(v: Float64Array | Int32Array, rows: number, out: Int32Array, range: RowRange | null): number {
     const test = this.#test;
