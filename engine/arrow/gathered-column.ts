@@ -7,7 +7,7 @@ import type { Column, ColumnValues } from './column.js';
 import { monomorphicCopy } from './kernels/monomorphic.js';
 import { concatColumns, take } from './kernels/take.js';
 import { takeOrNull } from './kernels/take-or-null.js';
-import { attachedCodes, type CodedText } from './text-dictionary.js';
+import { attachCodes, attachedCodes, type CodedText, type TextDictionary } from './text-dictionary.js';
 
 class GatheredColumn implements Column {
   readonly type: DataType;
@@ -265,6 +265,24 @@ function gatherInto(
 
 /** `gatherInto` compiled once per array kind (one copy for both went polymorphic: see `take`'s gathers). */
 const GATHER_INTO = { f64: monomorphicCopy(gatherInto), i32: monomorphicCopy(gatherInto) };
+
+/**
+ * Values `codes[0..n)` of `dictionary` (codes < 256), copied when first read; their codes are known without
+ * reading text (`textCodesOf`: a sort ranks them by code). The gathered rows carry the codes, the dictionary's own
+ * values do not: coding a dictionary value reads it as a plain column (with codes it would be coded through the
+ * dictionary again, without end).
+ */
+export function gatherDictionary(dictionary: TextDictionary, codes: Int32Array, n: number): Column {
+  const { values, size } = dictionary;
+  const rows = { offsets: values.offsets, bytes: values.bytes };
+  attachCodes(
+    rows,
+    dictionary,
+    Uint8Array.from({ length: size }, (_, c) => c),
+  );
+  const source: Column = { type: { id: 'utf8' }, values: rows, valid: null, length: size };
+  return new GatheredColumn(source, codes.length === n ? codes : codes.slice(0, n), n, false);
+}
 
 /** `parts` as one column (see `ConcatenatedColumn`); a single part is itself. */
 export function concatLazily(parts: readonly Column[]): Column {

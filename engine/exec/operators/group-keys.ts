@@ -1,12 +1,13 @@
 // `GroupKeys` assigns a dense group id to each distinct key tuple (NULL is a key), in first-seen order.
 import { type Column, makeColumn, strings, utf8BytesOf } from '../../arrow/column.js';
-import { gatheredFrom, textCodesOf } from '../../arrow/gathered-column.js';
+import { gatherColumns, gatherDictionary, gatheredFrom, textCodesOf } from '../../arrow/gathered-column.js';
 import { take } from '../../arrow/kernels/take.js';
 import { takeUtf8 } from '../../arrow/kernels/utf8-take.js';
 import { attachCodes, type CodedText, type TextDictionary } from '../../arrow/text-dictionary.js';
 import { type DataType, INT32 } from '../../plan/types.js';
 import { type KeyIndex, makeKeyIndex } from '../hash/key-index.js';
 import { CodedGroupKeys } from './coded-group-keys.js';
+import { GrowingInts } from './growing-ints.js';
 import { ScratchInts } from './scratch-ints.js';
 
 /**
@@ -25,7 +26,7 @@ export class GroupKeys {
   }
 
   get size(): number {
-    return this.#table?.size ?? 0;
+    return this.#reps?.size ?? this.#table?.size ?? 0;
   }
 
   /**
@@ -36,6 +37,7 @@ export class GroupKeys {
   assign(keys: readonly Column[], n: number, sel: Int32Array | null = null): Int32Array {
     const viaSource = sel === null && n > 0 ? this.#viaSource(keys, n) : null;
     if (viaSource !== null) return viaSource;
+    this.#tabulate();
     return this.#viaDictionaries(keys, n, sel) ?? this.#assignRows(keys, n, sel);
   }
 
@@ -53,6 +55,10 @@ export class GroupKeys {
 
   /** The key values of every group for key column `c`, in group order, as a column of `type`. */
   column(c: number, type: DataType): Column {
+    const reps = this.#reps;
+    if (reps !== null) {
+      return this.#source!.gathered(c, reps.values.slice(0, reps.size));
+    }
     this.#table ??= makeKeyIndex(this.#types, true);
     return this.#table instanceof CodedGroupKeys ? this.#table.column(c) : this.#table.column(c, type);
   }
@@ -105,6 +111,23 @@ export class GroupKeys {
   #source: SourceCodes | null = null;
 
   /**
+   * While every batch so far had its keys gathered from `#source` and coded there (the first one included), the
+   * groups are the source's codes alone: group g is source row `#reps[g]`, and no key table is kept (q16 has 18k
+   * groups of text keys: inserting each into a `CodedGroupKeys` cost ~9 ms a run). Null otherwise.
+   */
+  #reps: GrowingInts | null = null;
+
+  /** Ends `#reps`: its groups go into a key table, in group order (the same ids: each holds its own key tuple). */
+  #tabulate(): void {
+    const reps = this.#reps;
+    if (reps === null) return;
+    this.#reps = null;
+    if (reps.size === 0) return;
+    const rows = reps.values.slice(0, reps.size);
+    this.#assignRows(this.#source!.rows(rows), rows.length, null);
+  }
+
+  /**
    * Group ids of a batch whose key columns are all gathered by one index array from one join build side (Q16's
    * p_brand, p_type, p_size): the build side's rows are coded once (`SourceCodes`) and each batch maps its
    * indices through the codes, instead of copying and hashing every key of every row. Null when the keys are not
@@ -120,11 +143,30 @@ export class GroupKeys {
       sources.push(g.source);
     }
     let s = this.#source;
-    if (s === null || !s.isFor(sources)) s = this.#source = new SourceCodes(sources);
+    if (s === null || !s.isFor(sources)) {
+      this.#tabulate();
+      s = this.#source = new SourceCodes(sources);
+    }
     if (!s.ready(n)) return null;
     const { local, groupOf, identity } = s.codes(this.#types);
+    if (this.#table === null) this.#reps ??= new GrowingInts();
     const indices = first.indices;
     const ids = new Int32Array(n);
+    const reps = this.#reps;
+    if (reps !== null) {
+      // A code first seen is the next group; its row stands for it.
+      for (let i = 0; i < n; i++) {
+        const row = indices[i]!;
+        const code = identity ? row : local[row]!;
+        let id = groupOf[code]!;
+        if (id === -1) {
+          id = groupOf[code] = reps.size;
+          reps.push(row);
+        }
+        ids[i] = id;
+      }
+      return ids;
+    }
     // Codes first seen in this batch get their group ids in one insert of one source row each, in row order. With
     // a key of its own on every source row (Q13's c_custkey), a row's code is the row: `local` is not read.
     const fresh: number[] = [];
@@ -302,6 +344,18 @@ class SourceCodes {
       attachCodes(bytes, coded.dictionary, codes);
       return makeColumn(c.type, bytes, null, codes.length);
     });
+  }
+
+  /**
+   * Column `c` at the source's rows `rows`, copied when first read; coded text from its dictionary by code (a sort
+   * ranks it by code, and a take copies from the dictionary rather than from a long source).
+   */
+  gathered(c: number, rows: Int32Array): Column {
+    const coded = this.#coded[c];
+    if (coded === null || coded === undefined) return gatherColumns([this.#sources[c]!], rows, rows.length, false)[0]!;
+    const codes = new Int32Array(rows.length);
+    for (let j = 0; j < rows.length; j++) codes[j] = coded.codes[rows[j]!]!;
+    return gatherDictionary(coded.dictionary, codes, codes.length);
   }
 
   /** Counts a batch of n rows; whether coding the source pays by now. */

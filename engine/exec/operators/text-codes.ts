@@ -1,8 +1,8 @@
 // `TextCodes`: dense codes for the distinct values of one text key column (NULL included), in first-seen order.
 import { type Column, makeColumn, strings, type Utf8Bytes, utf8BytesOf } from '../../arrow/column.js';
-import { gatherColumns, textCodesOf } from '../../arrow/gathered-column.js';
+import { gatherDictionary, textCodesOf } from '../../arrow/gathered-column.js';
 import { take } from '../../arrow/kernels/take.js';
-import { attachCodes, dictionaryColumn, type TextDictionary } from '../../arrow/text-dictionary.js';
+import { dictionaryColumn, type TextDictionary } from '../../arrow/text-dictionary.js';
 import { UTF8 } from '../../plan/types.js';
 import { type KeyIndex, makeKeyIndex } from '../hash/key-index.js';
 import { GrowingInts } from './growing-ints.js';
@@ -139,19 +139,7 @@ export class TextCodes {
         Int32Array.from({ length: size }, (_, c) => c),
         size,
       );
-      if (every.valid === null) {
-        const values = every.values as Utf8Bytes;
-        // The gathered rows carry codes; the dictionary's own values do not (coding a dictionary value reads it
-        // as a plain column: with codes it would be coded through the dictionary again, without end).
-        const rows = { offsets: values.offsets, bytes: values.bytes };
-        attachCodes(
-          rows,
-          { values, size },
-          Uint8Array.from({ length: size }, (_, c) => c),
-        );
-        const source = makeColumn(UTF8, rows, null, size);
-        return gatherColumns([source], codes.length === n ? codes : codes.slice(0, n), n, false)[0]!;
-      }
+      if (every.valid === null) return gatherDictionary({ values: every.values as Utf8Bytes, size }, codes, n);
     }
     return this.#column(codes, n);
   }
