@@ -17,6 +17,12 @@ export interface TableStatistics {
    * then a function of it, which lets GROUP BY drop the columns that depend on it. False when unknown.
    */
   readonly unique?: (column: string) => boolean;
+  /**
+   * When the column's values never decrease in the order the table is scanned (integers or dates without NULL: a
+   * table loaded in key order), `parts - 1` ascending values that split its rows into `parts` runs of about equal
+   * length, for key-range partitions (`ScanRequest.partition.keys`); null otherwise.
+   */
+  readonly splitPoints?: (column: string, parts: number) => readonly number[] | null;
 }
 
 /**
@@ -40,7 +46,17 @@ export interface ScanRequest {
    * time (`Atomics.add(next, 0, 1)` is the next chunk), so a thread that runs faster or starts earlier reads more.
    * Only asked of providers that return `shared()`.
    */
-  readonly partition?: { readonly index: number; readonly count: number; readonly next?: Int32Array };
+  readonly partition?: {
+    readonly index: number;
+    readonly count: number;
+    readonly next?: Int32Array;
+    /**
+     * Instead of a share of the rows in scan order: the rows whose `column` value v has lo <= v < hi (bounds from
+     * `splitPoints`, ±Infinity at the ends), so that two tables split on the same key values hold the rows that
+     * join each other in the same partition. Only asked for a column `splitPoints` answers for.
+     */
+    readonly keys?: { readonly column: string; readonly lo: number; readonly hi: number };
+  };
   /**
    * Make the batches' arrays in shared memory where the provider can (a table being loaded into memory: the
    * loader then keeps them without copying). Parquet tables carve them out of `SharedSlabs`.

@@ -4,7 +4,7 @@ import { makeColumn } from './arrow/column.js';
 import type { Catalog } from './catalog.js';
 import { executePlan } from './exec/execute.js';
 import { defaultParallelThreads, sharedExecPool } from './exec/parallel/exec-pool.js';
-import { type NamedSharedTable, partitionScan, planNodes, sharedTables } from './exec/parallel/fragment.js';
+import { keySplit, type NamedSharedTable, partitionScan, planNodes, sharedTables } from './exec/parallel/fragment.js';
 import type { ParallelPlanning } from './exec/plan-physical.js';
 import { explainLines } from './plan/explain.js';
 import { type LogicalPlan, planChildren, type Scan } from './plan/logical/index.js';
@@ -89,8 +89,9 @@ export function createEngine(options: EngineOptions): Engine {
   const threads = options.parallel?.threads ?? defaultParallelThreads();
   const minRows = options.parallel?.minRows ?? PARALLEL_MIN_ROWS;
   const explain = async ({ plan: p, lookups }: CachedPlan) => {
-    const split = threads > 0 && sharedTables(lookups) !== null ? splitScans(p, catalog, minRows) : new Set<Scan>();
-    return explainLines(p, await scanDetails(p, catalog, split, threads + 1));
+    const parts = threads + 1;
+    const split = threads > 0 && sharedTables(lookups) !== null ? splitScans(p, catalog, minRows, parts) : new Map();
+    return explainLines(p, await scanDetails(p, catalog, split));
   };
   return {
     async execute(sql, opts = {}) {
@@ -139,25 +140,31 @@ function parallelPlanning(
   };
 }
 
-/** The scans whose rows parallel aggregates split (`partitionScan`). */
-function splitScans(plan: LogicalPlan, catalog: Catalog, minRows: number): Set<Scan> {
-  const out = new Set<Scan>();
+/**
+ * The scans whose rows parallel aggregates split, each with how: in scan order (`partitionScan`) or by ranges of a
+ * key column (`keySplit`).
+ */
+function splitScans(plan: LogicalPlan, catalog: Catalog, minRows: number, parts: number): Map<Scan, string> {
+  const out = new Map<Scan, string>();
   for (const p of planNodes(plan)) {
-    const scan = p.kind === 'aggregate' ? partitionScan(p, catalog, minRows) : null;
-    if (scan !== null) out.add(scan);
+    if (p.kind !== 'aggregate') continue;
+    const scan = partitionScan(p, catalog, minRows);
+    if (scan !== null) out.set(scan, `partitions=${parts}`);
+    else
+      for (const [s, column] of keySplit(p, catalog, minRows)?.scans ?? [])
+        out.set(s, `partitions=${parts} by ${column}`);
   }
   return out;
 }
 
 /**
  * Provider facts for each scan of the plan (files, row groups kept after pruning), and `partitions=N` on a scan
- * split across N threads.
+ * split across N threads (`by column` for a key split).
  */
 async function scanDetails(
   plan: LogicalPlan,
   catalog: Catalog,
-  split: ReadonlySet<Scan>,
-  parts: number,
+  split: ReadonlyMap<Scan, string>,
 ): Promise<Map<Scan, string>> {
   const out = new Map<Scan, string>();
   const visit = async (p: LogicalPlan): Promise<void> => {
@@ -166,7 +173,8 @@ async function scanDetails(
       if (provider) {
         const filters = p.filters;
         const detail = await provider.explainScan({ columns: p.columns ?? [], filters, limit: p.limit });
-        out.set(p, split.has(p) ? `${detail} partitions=${parts}` : detail);
+        const how = split.get(p);
+        out.set(p, how === undefined ? detail : `${detail} ${how}`);
       }
     }
     if (p.kind === 'cte_scan') await visit(p.plan);

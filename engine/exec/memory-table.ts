@@ -5,7 +5,7 @@ import { type Column, columnArrays, isUtf8Bytes, markSorted } from '../arrow/col
 import { attachNarrow, type NarrowArray } from '../arrow/narrow-values.js';
 import { attachCodes, sliceCodes, type TextDictionary } from '../arrow/text-dictionary.js';
 import type { ScanRequest, SharedTable, TableProvider } from '../catalog.js';
-import { CancelledError } from '../errors.js';
+import { CancelledError, InternalError } from '../errors.js';
 import type { Schema } from '../plan/types.js';
 import { isSortedColumn, ZoneMaps } from './zone-maps.js';
 
@@ -66,6 +66,12 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
     if (!ranges.has(name)) ranges.set(name, valueRange(chunks, index.get(name), rowCount));
     return ranges.get(name) ?? null;
   };
+  const ascending = new Map<string, boolean>();
+  /** Whether a column never decreases over the whole table in chunk order, computed once per column. */
+  const isAscending = (name: string): boolean => {
+    if (!ascending.has(name)) ascending.set(name, ascendingColumn(chunks, index.get(name)));
+    return ascending.get(name)!;
+  };
   return {
     schema,
     kind: 'memory',
@@ -77,6 +83,7 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
         if (!keys.has(c)) keys.set(c, isKey(chunks, index.get(c), rangeOf(c)));
         return keys.get(c)!;
       },
+      splitPoints: (c, parts) => (isAscending(c) ? splitPoints(chunks, index.get(c)!, rowCount, parts) : null),
     }),
     explainScan: async (req) => {
       const kept = chunks.filter((_, i) => zones.mayMatch(req.filters, i)).length;
@@ -97,7 +104,9 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
         const chunk = chunks[at]!;
         if (left <= 0) return;
         if (signal.aborted) throw new CancelledError();
-        for (const [start, end] of partitionOf(pruner.ranges(at), chunk.length, req.partition)) {
+        const [lo, hi] = shareOf(chunk, req.partition, index);
+        if (lo >= hi) continue;
+        for (const [start, end] of clip(pruner.ranges(at), lo, hi)) {
           const whole: Batch = {
             schema: out,
             columns: cols.map((i) => {
@@ -132,26 +141,83 @@ function* chunkOrder(count: number, next: Int32Array | undefined): Iterable<numb
 }
 
 /**
- * The parts of `ranges` (rows of one chunk) in the partition: each chunk's rows are split into `count` runs of
- * consecutive rows, run `index` being the partition's, so every partition reads a share of every chunk. A chunk
- * claimed from a shared counter (`next`) is read whole.
+ * The rows [lo, hi) of one chunk in the scan's partition. A share in scan order: each chunk's rows are split into
+ * `count` runs of consecutive rows, run `index` being the partition's, so every partition reads a share of every
+ * chunk; a chunk claimed from a shared counter (`next`) is read whole. A key range: the rows whose key is in it,
+ * found by binary search (the column never decreases: `splitPoints` said so).
  */
-function* partitionOf(
-  ranges: Iterable<[number, number]>,
-  length: number,
+function shareOf(
+  chunk: MemoryTableData['chunks'][number],
   partition: ScanRequest['partition'],
-): Iterable<[number, number]> {
-  if (partition === undefined || partition.next !== undefined) {
-    yield* ranges;
-    return;
+  index: ReadonlyMap<string, number>,
+): [number, number] {
+  const length = chunk.length;
+  if (partition?.keys !== undefined) {
+    const { column, lo, hi } = partition.keys;
+    const v = chunk.columns[index.get(column) ?? -1]?.values;
+    if (!(v instanceof Int32Array || v instanceof Float64Array))
+      throw new InternalError(`a key-range partition of column ${column}, which is not ordered numbers`);
+    return [lowerBound(v, lo, length), lowerBound(v, hi, length)];
   }
+  if (partition === undefined || partition.next !== undefined) return [0, length];
   const lo = Math.floor((length * partition.index) / partition.count);
   const hi = Math.floor((length * (partition.index + 1)) / partition.count);
+  return [lo, hi];
+}
+
+/** The first of rows [0, n) of ascending `v` whose value is at least `x` (n if none). */
+function lowerBound(v: Int32Array | Float64Array, x: number, n: number): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (v[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The parts of `ranges` inside rows [lo, hi). */
+function* clip(ranges: Iterable<[number, number]>, lo: number, hi: number): Iterable<[number, number]> {
   for (const [start, end] of ranges) {
     const s = Math.max(start, lo);
     const e = Math.min(end, hi);
     if (s < e) yield [s, e];
   }
+}
+
+/**
+ * Whether an integer or date column without NULL never decreases across the table in chunk order (each chunk
+ * sorted, and starting at or above where the one before ended).
+ */
+function ascendingColumn(chunks: MemoryTableData['chunks'], at: number | undefined): boolean {
+  if (at === undefined) return false;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const chunk of chunks) {
+    const c = chunk.columns[at]!;
+    if (chunk.length === 0) continue;
+    if (!isSortedColumn(c)) return false;
+    const v = c.values as Int32Array | Float64Array;
+    if (v[0]! < last) return false;
+    last = v[chunk.length - 1]!;
+  }
+  return true;
+}
+
+/** The values at rows ⌊j · rows / parts⌋ (j = 1 .. parts − 1) of column `at`, in chunk order. */
+function splitPoints(chunks: MemoryTableData['chunks'], at: number, rows: number, parts: number): number[] {
+  const out: number[] = [];
+  let j = 1;
+  let before = 0;
+  for (const chunk of chunks) {
+    while (j < parts && Math.floor((j * rows) / parts) < before + chunk.length) {
+      const v = chunk.columns[at]!.values as Int32Array | Float64Array;
+      out.push(v[Math.floor((j * rows) / parts) - before]!);
+      j++;
+    }
+    before += chunk.length;
+  }
+  return out;
 }
 
 /** Whether every buffer behind the table's columns is a SharedArrayBuffer (other threads then read, not copy). */

@@ -1,4 +1,4 @@
-import type { Catalog } from '../catalog.js';
+import type { Catalog, ScanRequest } from '../catalog.js';
 import { InternalError, PlanError } from '../errors.js';
 import { type ColumnExpr, conjoin, type Expr, sideOfExpr, splitConjuncts, transformExpr } from '../plan/expr/index.js';
 import type { Aggregate, Join, LogicalPlan, Scan } from '../plan/logical/index.js';
@@ -35,7 +35,15 @@ import { ValuesExec } from './operators/values-exec.js';
 import { planWindow } from './operators/window-exec.js';
 import type { ExecPool } from './parallel/exec-pool.js';
 import { finishAverages } from './parallel/finish-averages.js';
-import { mergeCall, type NamedSharedTable, partialAggregate, partitionScan } from './parallel/fragment.js';
+import {
+  type KeySplit,
+  keyRange,
+  keySplit,
+  mergeCall,
+  type NamedSharedTable,
+  partialAggregate,
+  partitionScan,
+} from './parallel/fragment.js';
 import { ParallelAggregateExec } from './parallel/parallel-aggregate-exec.js';
 import { filterSpec } from './plan-filter.js';
 
@@ -50,7 +58,18 @@ export interface PhysicalPlanContext extends Pick<ExecContext, 'catalog'> {
     readonly index: number;
     readonly count: number;
     readonly next?: Int32Array;
+    /** A key split (`KeySplit`): every scan split, by its key column, and this partition's key range. */
+    readonly keys?: { readonly scans: ReadonlyMap<Scan, string>; readonly lo: number; readonly hi: number };
   };
+}
+
+/** What the scan `p` asks for of `partition` (`ScanRequest.partition`), if it is split. */
+function scanPartition(p: Scan, partition: PhysicalPlanContext['partition']): ScanRequest['partition'] {
+  if (partition === undefined) return undefined;
+  const { index, count, next, keys } = partition;
+  if (keys === undefined) return partition.scan === p ? { index, count, next } : undefined;
+  const column = keys.scans.get(p);
+  return column === undefined ? undefined : { index, count, keys: { column, lo: keys.lo, hi: keys.hi } };
 }
 
 /** What a parallel aggregate needs from the statement being run. */
@@ -91,8 +110,7 @@ function planNode(
       if (!provider) throw new PlanError(`table "${p.table}" does not exist`);
       const columns = p.columns ?? p.tableSchema.fields.map((f) => f.name);
       const filters = p.filters.map(unqualify);
-      const part = ctx.partition?.scan === p ? ctx.partition : undefined;
-      const partition = part && { index: part.index, count: part.count, next: part.next };
+      const partition = scanPartition(p, ctx.partition);
       return new ScanExec(provider, { columns, filters, limit: p.limit, partition }, p.schema);
     }
     case 'values':
@@ -114,10 +132,13 @@ function planNode(
     }
     case 'aggregate': {
       const par = ctx.parallel;
-      const scan = par !== undefined ? partitionScan(p, ctx.catalog, par.minRows) : null;
-      const node = scan !== null ? par?.nodeIndex(p) : undefined;
-      if (par !== undefined && scan !== null && node !== undefined && par.tables() !== null)
-        return planParallelAggregate(p, scan, node, par, ctx, below[0] ?? NO_FILTERS);
+      const node = par?.nodeIndex(p);
+      if (par !== undefined && node !== undefined && par.tables() !== null) {
+        const scan = partitionScan(p, ctx.catalog, par.minRows);
+        if (scan !== null) return planParallelAggregate(p, scan, node, par, ctx, below[0] ?? NO_FILTERS);
+        const split = keySplit(p, ctx.catalog, par.minRows);
+        if (split !== null) return planKeySplitAggregate(p, split, node, par, ctx, below[0] ?? NO_FILTERS);
+      }
       // Dynamic join filters routed below drop rows the table's count includes: no count then.
       const rows = (below[0] ?? NO_FILTERS).length === 0 ? wholeTableRows(p.input, ctx) : null;
       return planAggregate(p, input(0, p.input), rows);
@@ -157,11 +178,16 @@ function planNode(
   }
 }
 
-/** The row count of the table `p` reads whole (a scan without filters or limit, through projections), else null. */
+/**
+ * The row count of the table `p` reads whole (a scan without filters or limit, through projections), else null. Of
+ * a key-split scan, its share (the split points balance the rows); of one that claims chunks, none.
+ */
 function wholeTableRows(p: LogicalPlan, ctx: PhysicalPlanContext): number | null {
   const scan = wholeTableScan(p);
-  if (scan === null || ctx.partition?.scan === scan) return null;
-  return ctx.catalog.table(scan.table)?.statistics().rowCount ?? null;
+  const partition = scan === null ? undefined : scanPartition(scan, ctx.partition);
+  if (scan === null || (partition !== undefined && partition.keys === undefined)) return null;
+  const rows = ctx.catalog.table(scan.table)?.statistics().rowCount ?? null;
+  return rows === null || partition === undefined ? rows : Math.ceil(rows / partition.count);
 }
 
 function planAggregate(p: Aggregate, child: PhysicalOperator, inputRows: number | null = null): PhysicalOperator {
@@ -198,22 +224,53 @@ function planParallelAggregate(
     const partition = { scan, index, count: parts, next };
     return planAggregate(partial, planPhysical(p.input, { ...ctx, parallel: undefined, partition }, filters));
   };
-  const g = p.groupBy.length;
-  const column = (i: number): PhysicalExpr => ({ evaluate: (b) => b.columns[i]! });
-  const final = (partials: PhysicalOperator) => {
-    const merged = new HashAggregateExec(
-      partials,
-      p.groupBy.map((_, i) => column(i)),
-      partial.aggregates.map((call, j) => ({ call: mergeCall(call), arg: column(g + j), extra: [], filter: null })),
-      partial.schema,
-      null,
-      false,
-    );
-    return partial === p ? merged : new ProjectExec(merged, finishAverages(p, g), p.schema);
-  };
+  const final = (partials: PhysicalOperator) => mergePartials(p, partial, partials);
   const task = { ...par.statement, node, parts, minRows: par.minRows, tables: par.tables()! };
   const spec = { local, final, task, pool: par.pool, partialSchema: partial.schema, takeBack: par.takeBack };
-  return new ParallelAggregateExec(spec, p.schema);
+  return new ParallelAggregateExec({ ...spec, fixedShares: !par.takeBack }, p.schema);
+}
+
+/** `p`'s rows from the rows of its partial aggregates (`partial`): folded (`mergeCall`), AVG divided. */
+function mergePartials(p: Aggregate, partial: Aggregate, partials: PhysicalOperator): PhysicalOperator {
+  const g = p.groupBy.length;
+  const column = (i: number): PhysicalExpr => ({ evaluate: (b) => b.columns[i]! });
+  const merged = new HashAggregateExec(
+    partials,
+    p.groupBy.map((_, i) => column(i)),
+    partial.aggregates.map((call, j) => ({ call: mergeCall(call), arg: column(g + j), extra: [], filter: null })),
+    partial.schema,
+    null,
+    false,
+  );
+  return partial === p ? merged : new ProjectExec(merged, finishAverages(p, g), p.schema);
+}
+
+/**
+ * `p` split by key ranges (`KeySplit`): one partition per helper thread plus this thread's, each reading the rows of
+ * its key range of every split scan. With disjoint groups each partition runs `p` itself and their rows are the
+ * answer; otherwise the partials are folded as in `planParallelAggregate`.
+ */
+function planKeySplitAggregate(
+  p: Aggregate,
+  split: KeySplit,
+  node: number,
+  par: ParallelPlanning,
+  ctx: PhysicalPlanContext,
+  filters: readonly PendingFilter[],
+): PhysicalOperator {
+  const parts = par.pool.threads + 1;
+  const bounds = ctx.catalog.table(split.scan.table)?.statistics().splitPoints?.(split.column, parts);
+  if (bounds == null || bounds.length !== parts - 1) throw new InternalError('a key split without its split points');
+  const partial = split.disjoint ? p : partialAggregate(p);
+  const local = (index: number) => {
+    const keys = { scans: split.scans, ...keyRange(bounds, index) };
+    const partition = { scan: split.scan, index, count: parts, keys };
+    return planAggregate(partial, planPhysical(p.input, { ...ctx, parallel: undefined, partition }, filters));
+  };
+  const final = (partials: PhysicalOperator) => (split.disjoint ? partials : mergePartials(p, partial, partials));
+  const task = { ...par.statement, node, parts, minRows: par.minRows, tables: par.tables()!, keys: bounds };
+  const spec = { local, final, task, pool: par.pool, partialSchema: partial.schema, takeBack: par.takeBack };
+  return new ParallelAggregateExec({ ...spec, fixedShares: true }, p.schema);
 }
 
 /** Equalities between one side and the other become hash keys; the rest of the condition is checked per pair. */

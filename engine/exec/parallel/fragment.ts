@@ -1,10 +1,13 @@
-// Which aggregates run in parallel, and over which scan: an aggregate over one large accelerated table (through
-// filters, projections and joins with small build sides: every partition builds them again, which measured
-// slower than one thread when they were large) whose groups are few, and whose calls merge (SUM, COUNT, MIN, MAX, ANY_VALUE, AVG as a sum
-// and a count: a partial result per partition, folded again). The same rules run on the coordinating thread and
-// on the helpers, over the same optimized plan.
+// Which aggregates run in parallel, and over which scans. In scan order (`partitionScan`): an aggregate over one
+// large accelerated table (through filters, projections and joins with small build sides: every partition builds
+// them again, which measured slower than one thread when they were large) whose groups are few, and whose calls
+// merge (SUM, COUNT, MIN, MAX, ANY_VALUE, AVG as a sum and a count: a partial result per partition, folded again).
+// By key ranges (`keySplit`): the same probed table split on an ordered key column, with the build sides joined on
+// that key split alike, so that each partition joins its own rows; no merge when the groups are by that key. The
+// same rules run on the coordinating thread and on the helpers, over the same optimized plan.
 import type { Catalog, SharedTable, TableProvider } from '../../catalog.js';
-import type { Aggregate, AggregateCall, LogicalPlan, Scan } from '../../plan/logical/index.js';
+import { splitConjuncts } from '../../plan/expr/index.js';
+import type { Aggregate, AggregateCall, Join, LogicalPlan, Scan } from '../../plan/logical/index.js';
 import { planChildren } from '../../plan/logical/index.js';
 import { type DataType, fieldIndex } from '../../plan/types.js';
 
@@ -105,15 +108,24 @@ const REPLICATED_SHARE = 3;
 export function partitionScan(agg: Aggregate, catalog: Catalog, minRows: number): Scan | null {
   if (!mergeable(agg)) return null;
   const scan = probedScan(agg.input, catalog);
-  const table = scan === null ? undefined : catalog.table(scan.table);
-  if (scan === null || table?.shared?.() == null || (table.statistics().rowCount ?? 0) < minRows) return null;
+  return scan !== null && large(scan, catalog, minRows) && fewGroups(agg, catalog) ? scan : null;
+}
+
+/** Whether `scan` reads a shareable table of at least `minRows` rows. */
+function large(scan: Scan, catalog: Catalog, minRows: number): boolean {
+  const table = catalog.table(scan.table);
+  return table?.shared?.() != null && (table.statistics().rowCount ?? 0) >= minRows;
+}
+
+/** Whether `agg`'s groups are known to be at most MAX_PARTIAL_GROUPS (the product of its key columns' distinct counts). */
+function fewGroups(agg: Aggregate, catalog: Catalog): boolean {
   let groups = 1;
   for (const key of agg.groupBy) {
     const source = key.kind === 'column' ? sourceColumn(agg.input, key.qualifier, key.name) : null;
     const distinct = source && catalog.table(source.scan.table)?.statistics().distinctCount?.(source.column);
     groups *= distinct ?? Number.POSITIVE_INFINITY;
   }
-  return groups <= MAX_PARTIAL_GROUPS ? scan : null;
+  return groups <= MAX_PARTIAL_GROUPS;
 }
 
 /** Rows each build side on the way to a split table of `rows` rows may read (see MAX_REPLICATED_ROWS). */
@@ -121,32 +133,133 @@ function replicatedRows(rows: number): number {
   return Math.max(MAX_REPLICATED_ROWS, Math.floor(rows / REPLICATED_SHARE));
 }
 
-/** The scan at the end of `p`'s probe path (see `partitionScan`), or null when a node on the way cannot split. */
-function probedScan(p: LogicalPlan, catalog: Catalog): Scan | null {
-  const builds: LogicalPlan[] = [];
-  const scan = probePath(p, builds);
-  if (scan === null) return null;
+/** Whether every join of `joins` except those of `split` builds from few enough rows (`replicatedRows`). */
+function smallBuilds(scan: Scan, joins: readonly Join[], catalog: Catalog, split?: ReadonlySet<Join>): boolean {
   const limit = replicatedRows(catalog.table(scan.table)?.statistics().rowCount ?? 0);
-  return builds.every((b) => readRows(b, catalog) <= limit) ? scan : null;
+  return joins.every((j) => split?.has(j) || readRows(j.right, catalog) <= limit);
 }
 
-/** The scan `probedScan` splits, with the build sides on the way added to `builds`. */
-function probePath(p: LogicalPlan, builds: LogicalPlan[]): Scan | null {
+/** The scan at the end of `p`'s probe path (see `partitionScan`), or null when a node on the way cannot split. */
+function probedScan(p: LogicalPlan, catalog: Catalog): Scan | null {
+  const joins: Join[] = [];
+  const scan = probePath(p, joins);
+  return scan !== null && smallBuilds(scan, joins, catalog) ? scan : null;
+}
+
+/** The scan `probedScan` splits, with the joins on the way (whose right sides are built) added to `joins`. */
+function probePath(p: LogicalPlan, joins: Join[]): Scan | null {
   switch (p.kind) {
     case 'scan':
       return p.limit === null ? p : null;
     case 'filter':
     case 'project':
-      return probePath(p.input, builds);
+      return probePath(p.input, joins);
     case 'join': {
       // Right and full joins add the build rows no probe row matched: every partition would add them.
       if (!['inner', 'left', 'semi', 'anti', 'mark'].includes(p.joinType) || p.buildLeft) return null;
-      builds.push(p.right);
-      return probePath(p.left, builds);
+      joins.push(p);
+      return probePath(p.left, joins);
     }
     default:
       return null;
   }
+}
+
+/**
+ * An aggregate split by ranges of one ordered key column (`TableStatistics.splitPoints`): the probed scan's rows
+ * and, for each join on the way whose keys equal that column with an ordered column of the probed scan of its build
+ * side, that scan's rows too, by the same key values (a partition-wise join: TPC-H q03's lineitem and orders by
+ * order key). Each partition then joins its own rows only, where `partitionScan` builds every join again per
+ * partition.
+ */
+export interface KeySplit {
+  /** The probed scan, whose rows give the split points, and its key column. */
+  readonly scan: Scan;
+  readonly column: string;
+  /** Every scan split by the key ranges (`scan` among them), with its key column. */
+  readonly scans: ReadonlyMap<Scan, string>;
+  /**
+   * Whether a GROUP BY key is the probed scan's key column: no group is in two partitions, so each partition runs the whole
+   * aggregate and their rows together are the answer (no merge; any aggregate calls, any number of groups).
+   */
+  readonly disjoint: boolean;
+}
+
+/**
+ * The key split of `agg` (see `KeySplit`), or null: the probed scan reads a shareable table of at least `minRows`
+ * rows; the joins on the way that are not split build from few rows (`replicatedRows`); and the groups are
+ * disjoint, or the calls merge and the groups are few (as for `partitionScan`). For when `partitionScan` finds
+ * nothing.
+ */
+export function keySplit(agg: Aggregate, catalog: Catalog, minRows: number): KeySplit | null {
+  if (agg.groupingSets !== undefined) return null;
+  const joins: Join[] = [];
+  const scan = probePath(agg.input, joins);
+  if (scan === null || !large(scan, catalog, minRows)) return null;
+  const ordered = (s: Scan, column: string) =>
+    catalog.table(s.table)?.shared?.() != null && catalog.table(s.table)?.statistics().splitPoints?.(column, 2) != null;
+  // Joins whose build side's probed scan splits on the same key as the probed one; the first such fixes the key.
+  let column: string | null = null;
+  const scans = new Map<Scan, string>();
+  const split = new Set<Join>();
+  for (const join of joins) {
+    const pair = coPartitioned(join, scan, catalog, ordered);
+    if (pair === null || (column !== null && pair.column !== column)) continue;
+    column = pair.column;
+    scans.set(pair.build, pair.buildColumn);
+    split.add(join);
+  }
+  const groupSources = agg.groupBy.map((k) =>
+    k.kind === 'column' ? sourceColumn(agg.input, k.qualifier, k.name) : null,
+  );
+  // No such join: a GROUP BY key of the probed scan (q18's l_orderkey), for disjoint groups.
+  column ??= groupSources.find((g) => g?.scan === scan && ordered(scan, g.column))?.column ?? null;
+  if (column === null || !ordered(scan, column) || !smallBuilds(scan, joins, catalog, split)) return null;
+  scans.set(scan, column);
+  // Only the probed scan's key: a build side's column is NULL on the probe rows a left join leaves unmatched, a
+  // group of every partition.
+  const disjoint = groupSources.some((g) => g?.scan === scan && g.column === column);
+  if (!disjoint && !(mergeable(agg) && fewGroups(agg, catalog))) return null;
+  return { scan, column, scans, disjoint };
+}
+
+/** Partition `index`'s key range of the split points `bounds` (the first and last open-ended). */
+export function keyRange(bounds: readonly number[], index: number): { lo: number; hi: number } {
+  return {
+    lo: index === 0 ? Number.NEGATIVE_INFINITY : bounds[index - 1]!,
+    hi: index === bounds.length ? Number.POSITIVE_INFINITY : bounds[index]!,
+  };
+}
+
+/**
+ * When `join` (on the probe path to `scan`) has a key equality of a column of `scan` with a column of the probed
+ * scan of its build side, both ordered: that column, the build scan and its column. The build side's own joins must
+ * build from few rows (they are built again per partition).
+ */
+function coPartitioned(
+  join: Join,
+  scan: Scan,
+  catalog: Catalog,
+  ordered: (s: Scan, column: string) => boolean,
+): { column: string; build: Scan; buildColumn: string } | null {
+  if (join.on === null || join.nullAware) return null;
+  const buildJoins: Join[] = [];
+  const build = probePath(join.right, buildJoins);
+  if (build === null || build === scan || !smallBuilds(build, buildJoins, catalog)) return null;
+  for (const c of splitConjuncts(join.on)) {
+    if (c.kind !== 'binary' || c.op !== '=' || c.left.kind !== 'column' || c.right.kind !== 'column') continue;
+    for (const [a, b] of [
+      [c.left, c.right],
+      [c.right, c.left],
+    ] as const) {
+      const probe = sourceColumn(join.left, a.qualifier, a.name);
+      const other = sourceColumn(join.right, b.qualifier, b.name);
+      if (probe?.scan !== scan || other?.scan !== build) continue;
+      if (ordered(scan, probe.column) && ordered(build, other.column))
+        return { column: probe.column, build, buildColumn: other.column };
+    }
+  }
+  return null;
 }
 
 /** Rows the scans under `p` read in all (infinite when a table's count is unknown or `p` reads a shared CTE). */

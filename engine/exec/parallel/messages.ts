@@ -14,6 +14,8 @@ export interface FragmentTask extends StatementOptions {
   readonly parts: number;
   /** The run's chunk counter in shared memory, when the threads claim chunks (`ScanRequest.partition.next`). */
   readonly next?: Int32Array;
+  /** A key split's split points (`KeySplit`); absent for a split in scan order. */
+  readonly keys?: readonly number[];
   /** The coordinator's threshold, so the helper picks the same scan. */
   readonly minRows: number;
   /** Every table the statement's planning looked up. */

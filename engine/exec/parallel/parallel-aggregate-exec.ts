@@ -1,10 +1,11 @@
 // `ParallelAggregateExec`: an aggregate split by the rows of one large scan. Helper threads each aggregate a
 // partition (`runFragment`), this thread aggregates the first, and the partial rows are folded with a final
 // aggregate (SUM and COUNT add, MIN, MAX and ANY_VALUE take theirs again, AVG divides its merged sum by its merged
-// count). With `takeBack` (the default), the partitions are not fixed shares: every thread claims the scan's
-// chunks one at a time from a counter in shared memory, so a helper that starts late or runs slower (its code is
-// compiled apart from this thread's, and is cold the first times a query runs) reads fewer chunks, and one that
-// never started is taken back having read none.
+// count). With `takeBack` (the default), the partitions of a split in scan order are not fixed shares: every
+// thread claims the scan's chunks one at a time from a counter in shared memory, so a helper that starts late or
+// runs slower (its code is compiled apart from this thread's, and is cold the first times a query runs) reads fewer
+// chunks, and one that never started is taken back having read none. A key split's partitions are fixed key
+// ranges: one no helper started runs here.
 import { type Batch, makeBatch } from '../../arrow/batch.js';
 import type { Schema } from '../../plan/types.js';
 import { checkCancelled, type ExecContext } from '../context.js';
@@ -23,9 +24,14 @@ export interface ParallelAggregateSpec {
   /** The partial aggregates' columns (AVG as a sum and a count: `partialAggregate`). */
   readonly partialSchema: Schema;
   /**
-   * Claim chunks from a shared counter, and drop the partitions no helper has started once this thread's scan
-   * is done (it read their chunks). When false, each partition reads its fixed share and this thread waits for
-   * every helper (tests: the helpers' path always runs).
+   * Partitions are fixed shares of the rows (a key split's ranges, or any split with `takeBack` off); otherwise
+   * every thread claims chunks from a shared counter.
+   */
+  readonly fixedShares: boolean;
+  /**
+   * Take back the partitions no helper has started once this thread's is done: with claimed chunks they are
+   * dropped (this thread read their chunks), fixed shares run here. When false, this thread waits for every helper
+   * (tests: the helpers' path always runs).
    */
   readonly takeBack: boolean;
 }
@@ -40,21 +46,25 @@ export class ParallelAggregateExec implements PhysicalOperator {
   }
 
   async *execute(ctx: ExecContext): AsyncIterable<Batch> {
-    const { local, final, task, pool, partialSchema, takeBack } = this.#spec;
+    const { local, final, task, pool, partialSchema, takeBack, fixedShares } = this.#spec;
     // Helpers stop when this query ends early (an error here, LIMIT above, or the client going away).
     const stop = new AbortController();
     const onAbort = () => stop.abort();
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const next = takeBack ? new Int32Array(new SharedArrayBuffer(4)) : undefined;
+      const next = fixedShares ? undefined : new Int32Array(new SharedArrayBuffer(4));
       const handles = Array.from({ length: task.parts - 1 }, (_, i) =>
         pool.submit({ ...task, part: i + 1, next }, stop.signal),
       );
       const parts: Batch[] = await collectBatches(local(0, next), ctx);
-      for (const handle of handles) {
+      for (const [i, handle] of handles.entries()) {
         checkCancelled(ctx);
-        // Not started: every chunk has been claimed (by this thread or the helpers that did start).
-        if (takeBack && handle.takeBack()) continue;
+        if (takeBack && handle.takeBack()) {
+          // Not started: its fixed share runs here; claimed chunks have all been read (by this thread or the
+          // helpers that did start).
+          if (fixedShares) parts.push(...(await collectBatches(local(i + 1), ctx)));
+          continue;
+        }
         for (const b of await handle.result) parts.push(makeBatch(partialSchema, b.columns, b.length));
       }
       yield* final(new PartialsExec(partialSchema, parts)).execute(ctx);

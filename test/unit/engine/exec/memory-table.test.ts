@@ -124,6 +124,80 @@ describe('memory table: scans claiming chunks from a shared counter', () => {
   });
 });
 
+describe('memory table: key-range partitions', () => {
+  /** One int32 column `k` in chunks of the given values (shared memory), optionally with NULLs where null. */
+  const tableOf = (chunks: readonly (number | null)[][]) =>
+    createMemoryTable({
+      schema: { fields: [{ qualifier: null, name: 'k', type: INT32, nullable: true }] },
+      chunks: chunks.map((values) => {
+        const v = new Int32Array(new SharedArrayBuffer(values.length * 4));
+        values.forEach((x, i) => {
+          v[i] = x ?? 0;
+        });
+        const valid = values.includes(null) ? Uint8Array.from(values, (x) => (x === null ? 0 : 1)) : null;
+        return { length: values.length, columns: [makeColumn(INT32, v, valid, values.length)] };
+      }),
+    });
+  const keysIn = async (table: ReturnType<typeof tableOf>, lo: number, hi: number, filters: Expr[] = []) => {
+    const out: number[] = [];
+    const partition = { index: 0, count: 2, keys: { column: 'k', lo, hi } };
+    for await (const b of table.scan({ columns: ['k'], filters, limit: null, partition }, NEVER))
+      out.push(...(b.columns[0]!.values as Int32Array).subarray(0, b.length));
+    return out;
+  };
+  // Repeated keys across a chunk boundary, as a fact table's order keys are.
+  const ordered = [
+    [1, 1, 2, 3, 3, 3],
+    [3, 4, 5, 5],
+    [7, 8, 9, 9, 9, 10],
+  ];
+
+  it('splits rows into runs of about equal length at key values, for columns that never decrease', () => {
+    const stats = tableOf(ordered).statistics();
+    assert.deepEqual(stats.splitPoints?.('k', 2), [5]);
+    assert.deepEqual(stats.splitPoints?.('k', 4), [3, 5, 9]);
+    // Sorted in each chunk but not across them, a NULL, or a name the table lacks: none.
+    assert.equal(
+      tableOf([
+        [5, 6],
+        [1, 2],
+      ])
+        .statistics()
+        .splitPoints?.('k', 2),
+      null,
+    );
+    assert.equal(
+      tableOf([[1, null, 3]])
+        .statistics()
+        .splitPoints?.('k', 2),
+      null,
+    );
+    assert.equal(stats.splitPoints?.('nope', 2), null);
+  });
+
+  it('reads the rows of a key range only, repeated keys on either side of a chunk boundary included', async () => {
+    const table = tableOf(ordered);
+    const all = ordered.flat();
+    for (const [lo, hi] of [
+      [Number.NEGATIVE_INFINITY, 3],
+      [3, 5],
+      [5, 9],
+      [9, Number.POSITIVE_INFINITY],
+      [6, 7],
+    ] as const)
+      assert.deepEqual(
+        await keysIn(table, lo, hi),
+        all.filter((k) => k >= lo && k < hi),
+        `[${lo}, ${hi})`,
+      );
+    // With a pushed filter, its zones and the range both apply.
+    const filters: Expr[] = [
+      { kind: 'binary', op: '<', left: col(null, 'k', INT32), right: lit(4, INT32), type: BOOL },
+    ];
+    assert.deepEqual(await keysIn(table, 2, 9, filters), [2, 3, 3, 3, 3]);
+  });
+});
+
 describe('memory table zones inside a chunk', () => {
   // One chunk of 3.5 zones: id = row number (sorted), name = 'n<id>' (UTF-8 bytes), every 7th score NULL.
   const rows = ZONE_ROWS * 3 + ZONE_ROWS / 2;

@@ -3,6 +3,11 @@
 // (Every differential case also runs on a splitting engine: test/helpers/engines.ts.)
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { makeBatch } from '../../../../../engine/arrow/batch.js';
+import { makeColumn } from '../../../../../engine/arrow/column.js';
+import type { PhysicalOperator } from '../../../../../engine/exec/operator.js';
+import type { ExecPool } from '../../../../../engine/exec/parallel/exec-pool.js';
+import { ParallelAggregateExec } from '../../../../../engine/exec/parallel/parallel-aggregate-exec.js';
 import {
   CancelledError,
   createEngine,
@@ -14,8 +19,12 @@ import {
   type MemoryTableData,
   type TableProvider,
 } from '../../../../../engine/index.js';
+import { INT32, type Schema } from '../../../../../engine/plan/types.js';
 import { queryRows } from '../../../../helpers/engines.js';
 import { type TestData, writeTestData } from '../../../../helpers/gen-data.js';
+
+const NEVER = new AbortController().signal;
+const ONE_INT: Schema = { fields: [{ name: 'i', qualifier: null, type: INT32, nullable: false }] };
 
 let data: TestData;
 let items: MemoryTableData;
@@ -75,8 +84,9 @@ describe('which aggregates split', () => {
     for (const sql of one) assert.equal(await split(engine, sql), false, sql);
     // A build side of more than 65,536 rows (the smaller side is built: both are large here) would be built again
     // by each partition; the rows its table holds count, not the ones a filter keeps (estimates are rough).
-    const big = createMemoryTable(sharedInts('k', 70_000));
-    const small = createMemoryTable(sharedInts('k', 60_000));
+    // (Keys in descending order: equal ascending keys would split both tables by key ranges, below.)
+    const big = createMemoryTable(sharedInts('k', 70_000, true));
+    const small = createMemoryTable(sharedInts('k', 60_000, true));
     const withBig = engineOver({ a: big, b: big, c: small });
     assert.equal(await split(withBig, 'SELECT count(*) FROM a JOIN b ON a.k = b.k'), false, 'large build side');
     assert.equal(await split(withBig, 'SELECT count(*) FROM a JOIN b ON a.k = b.k WHERE b.k < 10'), false);
@@ -84,9 +94,9 @@ describe('which aggregates split', () => {
     // Past 65,536 rows, a build side may read up to a third of the split table's rows (each thread is spared more
     // probe rows than it builds again): 70,000 ≤ 1.2 M / 3 = 400,000 < 410,000.
     const withHuge = engineOver({
-      h: createMemoryTable(sharedInts('k', 1_200_000)),
+      h: createMemoryTable(sharedInts('k', 1_200_000, true)),
       b: big,
-      d: createMemoryTable(sharedInts('k', 410_000)),
+      d: createMemoryTable(sharedInts('k', 410_000, true)),
     });
     assert.ok(await split(withHuge, 'SELECT count(*) FROM h JOIN b ON h.k = b.k'), 'a third of the probe');
     assert.equal(await split(withHuge, 'SELECT count(*) FROM h JOIN d ON h.k = d.k'), false, 'more than that');
@@ -96,6 +106,78 @@ describe('which aggregates split', () => {
     // Columns outside shared memory cannot reach another thread.
     const copied = { ...items, chunks: items.chunks.map((c) => ({ ...c, columns: c.columns.map(unshared) })) };
     assert.equal(await split(engineOver({ items: createMemoryTable(copied) }), sql), false, 'not shared');
+  });
+});
+
+describe('splits by key ranges', () => {
+  const sort = (rows: (string | null)[][]) => rows.map((r) => JSON.stringify(r)).sort();
+  const scans = async (engine: Engine, sql: string) =>
+    (await engine.explain(sql)).filter((l) => l.includes('Scan:')).map((l) => l.match(/partitions=.*/)?.[0] ?? '');
+
+  it('splits both sides of a join on keys both tables hold in order, each partition joining its own rows', async () => {
+    // A build side of 70,000 rows would be built again per partition if only the probe side split.
+    const t = { a: createMemoryTable(sharedInts('k', 100_000)), b: createMemoryTable(sharedInts('k', 70_000)) };
+    const sql = 'SELECT count(*), sum(a.k), min(b.k), max(b.k) FROM a JOIN b ON a.k = b.k WHERE b.k % 3 = 0';
+    assert.deepEqual(await scans(engineOver(t), sql), ['partitions=2 by k', 'partitions=2 by k']);
+    assert.deepEqual((await queryRows(engineOver(t), sql)).rows, (await queryRows(engineOver(t, 0), sql)).rows);
+    // A build side not in key order: not split by key, and too large to build again per partition.
+    const unordered = { a: t.a, b: createMemoryTable(sharedInts('k', 70_000, true)) };
+    assert.deepEqual(await scans(engineOver(unordered), sql), ['', '']);
+  });
+
+  it('runs any aggregate per partition when it groups by the split key, and merges otherwise', async () => {
+    const engine = engineOver(tables());
+    const one = engineOver(tables(), 0);
+    // Groups by the key: DISTINCT does not merge, but no group is in two partitions.
+    const byKey =
+      'SELECT l_orderkey, count(DISTINCT l_quantity), sum(l_quantity), count(*) FROM lineitem GROUP BY l_orderkey';
+    assert.deepEqual(await scans(engine, byKey), ['partitions=2 by l_orderkey']);
+    assert.deepEqual(sort((await queryRows(engine, byKey)).rows), sort((await queryRows(one, byKey)).rows));
+    // A key of a left join's build side is NULL on every unmatched probe row, in both partitions: merged into one
+    // NULL group, not two.
+    // (b: 70,000 rows, too many to build again per partition, of 35,000 keys, few enough groups to merge.)
+    const t = {
+      a: createMemoryTable(sharedInts('k', 100_000)),
+      b: createMemoryTable(sharedInts('k', 70_000, false, (i) => i >> 1)),
+    };
+    const left = 'SELECT b.k IS NULL AS unmatched, count(*), sum(a.k) FROM a LEFT JOIN b ON a.k = b.k GROUP BY b.k';
+    assert.deepEqual(await scans(engineOver(t), left), ['partitions=2 by k', 'partitions=2 by k']);
+    const rows = (await queryRows(engineOver(t), left)).rows;
+    assert.deepEqual(sort(rows), sort((await queryRows(engineOver(t, 0), left)).rows));
+    assert.deepEqual(
+      rows.filter((r) => r[0] === 'true'),
+      [['true', '65000', String((100_000 * 99_999 - 35_000 * 34_999) / 2)]],
+    );
+  });
+
+  it('runs a partition no helper started on this thread (takeBack on, the default)', async () => {
+    const t = { a: createMemoryTable(sharedInts('k', 100_000)), b: createMemoryTable(sharedInts('k', 70_000)) };
+    const claiming = createEngine({ catalog: createMapCatalog(new Map(Object.entries(t))), parallel: { threads: 1 } });
+    const sql = 'SELECT count(*), sum(a.k) FROM a JOIN b ON a.k = b.k';
+    const expected = [['70000', String((70_000 * 69_999) / 2)]];
+    for (let i = 0; i < 3; i++) assert.deepEqual((await queryRows(claiming, sql)).rows, expected);
+    // A partition no helper started: a fixed share (a key range) runs here, a claimed one has been read already.
+    const partition = (i: number): PhysicalOperator => ({
+      schema: ONE_INT,
+      async *execute() {
+        yield makeBatch(ONE_INT, [makeColumn(INT32, Int32Array.of(i), null, 1)], 1);
+      },
+    });
+    const idle = {
+      threads: 1,
+      submit: () => ({ result: new Promise<never>(() => {}), takeBack: () => true }),
+    } as unknown as ExecPool;
+    const run = async (fixedShares: boolean) => {
+      const spec = { local: partition, final: (p: PhysicalOperator) => p, pool: idle, partialSchema: ONE_INT };
+      const task = { sql: '', node: 0, parts: 2, minRows: 1, tables: [] };
+      const op = new ParallelAggregateExec({ ...spec, task, takeBack: true, fixedShares }, ONE_INT);
+      const out: number[] = [];
+      for await (const b of op.execute({ catalog: createMapCatalog(new Map()), signal: NEVER }))
+        out.push(...(b.columns[0]!.values as Int32Array));
+      return out;
+    };
+    assert.deepEqual(await run(true), [0, 1]);
+    assert.deepEqual(await run(false), [0]);
   });
 });
 
@@ -170,14 +252,27 @@ describe('what a split keeps', () => {
   });
 });
 
-/** A one-column table of int32 0..n-1 in shared memory. */
-function sharedInts(name: string, n: number): MemoryTableData {
+/**
+ * A one-column table of int32 `valueAt(i)` for rows i < n (default i; n-1-i when `descending`) in shared memory,
+ * in `chunks` chunks.
+ */
+function sharedInts(
+  name: string,
+  n: number,
+  descending = false,
+  valueAt = (i: number) => i,
+  chunks = 1,
+): MemoryTableData {
   const values = new Int32Array(new SharedArrayBuffer(n * 4));
-  for (let i = 0; i < n; i++) values[i] = i;
+  for (let i = 0; i < n; i++) values[i] = valueAt(descending ? n - 1 - i : i);
   const field = { name, qualifier: null, type: { id: 'int32' as const }, nullable: false };
+  const rows = Math.ceil(n / chunks);
   return {
     schema: { fields: [field] },
-    chunks: [{ length: n, columns: [{ type: field.type, values, valid: null, length: n }] }],
+    chunks: Array.from({ length: chunks }, (_, c) => {
+      const part = values.subarray(c * rows, Math.min(n, (c + 1) * rows));
+      return { length: part.length, columns: [{ type: field.type, values: part, valid: null, length: part.length }] };
+    }),
   };
 }
 
