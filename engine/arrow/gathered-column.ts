@@ -5,6 +5,7 @@
 import type { DataType } from '../plan/types.js';
 import type { Column, ColumnValues } from './column.js';
 import { monomorphicCopy } from './kernels/monomorphic.js';
+import { narrowOf } from './narrow-values.js';
 import { concatColumns, take } from './kernels/take.js';
 import { takeOrNull } from './kernels/take-or-null.js';
 import { attachCodes, attachedCodes, type CodedText, type TextDictionary } from './text-dictionary.js';
@@ -241,7 +242,11 @@ function gatheredNumbers(parts: readonly Column[], length: number): Column | nul
   for (const g of from as GatheredColumn[]) {
     const idx = g.indices;
     const n = g.length;
-    copy(values, at, g.source.values as Float64Array | Int32Array, idx, n);
+    // From a one- or two-byte copy when the source has one (as `take` does): scattered rows of q10's l_discount.
+    const narrow = narrowOf(g.source.values);
+    if (narrow instanceof Int8Array) GATHER_INTO.n8(values as Float64Array, at, narrow, idx, n);
+    else if (narrow instanceof Int16Array) GATHER_INTO.n16(values as Float64Array, at, narrow, idx, n);
+    else copy(values, at, g.source.values as Float64Array | Int32Array, idx, n);
     if (valid !== null) {
       const ok = g.source.valid;
       if (ok === null) valid.fill(1, at, at + n);
@@ -263,8 +268,18 @@ function gatherInto(
   for (let i = 0; i < n; i++) out[at + i] = src[idx[i]!]!;
 }
 
+/** `gatherInto` from a narrow copy (`narrowOf`) into Float64 values. */
+function gatherIntoWide(out: Float64Array, at: number, src: Int8Array | Int16Array, idx: Int32Array, n: number): void {
+  for (let i = 0; i < n; i++) out[at + i] = src[idx[i]!]!;
+}
+
 /** `gatherInto` compiled once per array kind (one copy for both went polymorphic: see `take`'s gathers). */
-const GATHER_INTO = { f64: monomorphicCopy(gatherInto), i32: monomorphicCopy(gatherInto) };
+const GATHER_INTO = {
+  f64: monomorphicCopy(gatherInto),
+  i32: monomorphicCopy(gatherInto),
+  n8: monomorphicCopy(gatherIntoWide),
+  n16: monomorphicCopy(gatherIntoWide),
+};
 
 /**
  * Values `codes[0..n)` of `dictionary` (codes < 256), copied when first read; their codes are known without
