@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { makeColumn, subarrayMarked } from '../../../../engine/arrow/column.js';
+import { concatLazily, gatherColumns } from '../../../../engine/arrow/gathered-column.js';
 import { take } from '../../../../engine/arrow/kernels/take.js';
 import { attachNarrow, narrowOf, narrowValues } from '../../../../engine/arrow/narrow-values.js';
 
@@ -66,5 +67,24 @@ test('take reads the narrow copy of a column: the same values, NULLs kept, one- 
     // Taken from a slice: the slice's rows of the copy.
     const slice = makeColumn({ id: 'float64' }, subarrayMarked(values, 3, 7), null, 4);
     assert.deepEqual([...(take(slice, Int32Array.of(3, 0)).values as Float64Array)], [xs[6], xs[3]]);
+  }
+});
+
+test('a lazily concatenated build side gathers its rows from the narrow copy of their source', () => {
+  for (const xs of [
+    [5, -7, 0, 127, -128, 3],
+    [300, -32768, 0, 32767, 1, -2],
+  ]) {
+    const values = Float64Array.from(xs);
+    attachNarrow(values, narrowValues(values, null, values.length)!);
+    // Changed behind the copy's back: row 0 shows which array the gather reads.
+    values[0] = 1e9;
+    const source = makeColumn({ id: 'float64' }, values, null, values.length);
+    // Two join output batches (rows gathered from one source), concatenated as the next join's build side.
+    const parts = [Int32Array.of(0, 2), Int32Array.of(5, 0, 3)].map(
+      (rows) => gatherColumns([source], rows, rows.length, false)[0]!,
+    );
+    const whole = concatLazily(parts);
+    assert.deepEqual([...(whole.values as Float64Array)], [xs[0], xs[2], xs[5], xs[0], xs[3]]);
   }
 });
