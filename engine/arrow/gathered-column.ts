@@ -5,9 +5,9 @@
 import type { DataType } from '../plan/types.js';
 import type { Column, ColumnValues } from './column.js';
 import { monomorphicCopy } from './kernels/monomorphic.js';
-import { narrowOf } from './narrow-values.js';
 import { concatColumns, take } from './kernels/take.js';
 import { takeOrNull } from './kernels/take-or-null.js';
+import { narrowOf } from './narrow-values.js';
 import { attachCodes, attachedCodes, type CodedText, type TextDictionary } from './text-dictionary.js';
 
 class GatheredColumn implements Column {

@@ -137,7 +137,11 @@ function planNode(
         const scan = partitionScan(p, ctx.catalog, par.minRows);
         if (scan !== null) return planParallelAggregate(p, scan, node, par, ctx, below[0] ?? NO_FILTERS);
         const split = keySplit(p, ctx.catalog, par.minRows);
-        if (split !== null) return planKeySplitAggregate(p, split, node, par, ctx, below[0] ?? NO_FILTERS);
+        const parts = par.pool.threads + 1;
+        const bounds = split && ctx.catalog.table(split.scan.table)?.statistics().splitPoints?.(split.column, parts);
+        // Fewer rows than partitions: fewer split points, and one thread.
+        if (split !== null && bounds?.length === parts - 1)
+          return planKeySplitAggregate(p, split, bounds, node, par, ctx, below[0] ?? NO_FILTERS);
       }
       // Dynamic join filters routed below drop rows the table's count includes: no count then.
       const rows = (below[0] ?? NO_FILTERS).length === 0 ? wholeTableRows(p.input, ctx) : null;
@@ -246,21 +250,20 @@ function mergePartials(p: Aggregate, partial: Aggregate, partials: PhysicalOpera
 }
 
 /**
- * `p` split by key ranges (`KeySplit`): one partition per helper thread plus this thread's, each reading the rows of
- * its key range of every split scan. With disjoint groups each partition runs `p` itself and their rows are the
+ * `p` split by key ranges (`KeySplit`, at the split points `bounds`): one partition per helper thread plus this
+ * thread's, each reading the rows of its key range of every split scan. With disjoint groups each partition runs `p` itself and their rows are the
  * answer; otherwise the partials are folded as in `planParallelAggregate`.
  */
 function planKeySplitAggregate(
   p: Aggregate,
   split: KeySplit,
+  bounds: readonly number[],
   node: number,
   par: ParallelPlanning,
   ctx: PhysicalPlanContext,
   filters: readonly PendingFilter[],
 ): PhysicalOperator {
-  const parts = par.pool.threads + 1;
-  const bounds = ctx.catalog.table(split.scan.table)?.statistics().splitPoints?.(split.column, parts);
-  if (bounds == null || bounds.length !== parts - 1) throw new InternalError('a key split without its split points');
+  const parts = bounds.length + 1;
   const partial = split.disjoint ? p : partialAggregate(p);
   const local = (index: number) => {
     const keys = { scans: split.scans, ...keyRange(bounds, index) };

@@ -150,6 +150,16 @@ describe('splits by key ranges', () => {
     );
   });
 
+  it('stays on one thread when the table has fewer rows than partitions (no split points)', async () => {
+    const empty = { schema: sharedInts('k', 1).schema, chunks: [] };
+    const t = { e: createMemoryTable(empty) };
+    const engine = createEngine({
+      catalog: createMapCatalog(new Map(Object.entries(t))),
+      parallel: { threads: 1, minRows: 0, takeBack: false },
+    });
+    assert.deepEqual((await queryRows(engine, 'SELECT k, count(*) FROM e GROUP BY k')).rows, []);
+  });
+
   it('runs a partition no helper started on this thread (takeBack on, the default)', async () => {
     const t = { a: createMemoryTable(sharedInts('k', 100_000)), b: createMemoryTable(sharedInts('k', 70_000)) };
     const claiming = createEngine({ catalog: createMapCatalog(new Map(Object.entries(t))), parallel: { threads: 1 } });
