@@ -34,17 +34,8 @@ import { UnionExec } from './operators/union-exec.js';
 import { ValuesExec } from './operators/values-exec.js';
 import { planWindow } from './operators/window-exec.js';
 import type { ExecPool } from './parallel/exec-pool.js';
-import { finishAverages } from './parallel/finish-averages.js';
-import {
-  type KeySplit,
-  keyRange,
-  keySplit,
-  mergeCall,
-  type NamedSharedTable,
-  partialAggregate,
-  partitionScan,
-} from './parallel/fragment.js';
-import { ParallelAggregateExec } from './parallel/parallel-aggregate-exec.js';
+import type { NamedSharedTable } from './parallel/fragment.js';
+import { planSplitAggregate } from './parallel/plan-split.js';
 import { filterSpec } from './plan-filter.js';
 
 /** Planning state: the catalog, and one shared computation per multiply-referenced CTE. */
@@ -134,14 +125,11 @@ function planNode(
       const par = ctx.parallel;
       const node = par?.nodeIndex(p);
       if (par !== undefined && node !== undefined && par.tables() !== null) {
-        const scan = partitionScan(p, ctx.catalog, par.minRows);
-        if (scan !== null) return planParallelAggregate(p, scan, node, par, ctx, below[0] ?? NO_FILTERS);
-        const split = keySplit(p, ctx.catalog, par.minRows);
-        const parts = par.pool.threads + 1;
-        const bounds = split && ctx.catalog.table(split.scan.table)?.statistics().splitPoints?.(split.column, parts);
-        // Fewer rows than partitions: fewer split points, and one thread.
-        if (split !== null && bounds?.length === parts - 1)
-          return planKeySplitAggregate(p, split, bounds, node, par, ctx, below[0] ?? NO_FILTERS);
+        const filters = below[0] ?? NO_FILTERS;
+        const split = planSplitAggregate(p, node, par, ctx.catalog, (partial, partition) =>
+          planAggregate(partial, planPhysical(p.input, { ...ctx, parallel: undefined, partition }, filters)),
+        );
+        if (split !== null) return split;
       }
       // Dynamic join filters routed below drop rows the table's count includes: no count then.
       const rows = (below[0] ?? NO_FILTERS).length === 0 ? wholeTableRows(p.input, ctx) : null;
@@ -208,72 +196,6 @@ function planAggregate(p: Aggregate, child: PhysicalOperator, inputRows: number 
     p.aggregates.every((a) => a.filter === null && a.args.length <= 1 && !a.distinct) &&
     ![...p.groupBy, ...p.aggregates.flatMap((a) => a.args)].some(mayRaiseOnRows);
   return new HashAggregateExec(child, groupBy, aggs, p.schema, p.groupingSets ?? null, readsSelections, inputRows);
-}
-
-/**
- * `p` split by the rows of `scan`: one partition per helper thread plus this thread's; each partial aggregate has
- * `p`'s own schema, and the final one folds them (`mergeCall`).
- */
-function planParallelAggregate(
-  p: Aggregate,
-  scan: Scan,
-  node: number,
-  par: ParallelPlanning,
-  ctx: PhysicalPlanContext,
-  filters: readonly PendingFilter[],
-): PhysicalOperator {
-  const parts = par.pool.threads + 1;
-  const partial = partialAggregate(p);
-  const local = (index: number, next?: Int32Array) => {
-    const partition = { scan, index, count: parts, next };
-    return planAggregate(partial, planPhysical(p.input, { ...ctx, parallel: undefined, partition }, filters));
-  };
-  const final = (partials: PhysicalOperator) => mergePartials(p, partial, partials);
-  const task = { ...par.statement, node, parts, minRows: par.minRows, tables: par.tables()! };
-  const spec = { local, final, task, pool: par.pool, partialSchema: partial.schema, takeBack: par.takeBack };
-  return new ParallelAggregateExec({ ...spec, fixedShares: !par.takeBack }, p.schema);
-}
-
-/** `p`'s rows from the rows of its partial aggregates (`partial`): folded (`mergeCall`), AVG divided. */
-function mergePartials(p: Aggregate, partial: Aggregate, partials: PhysicalOperator): PhysicalOperator {
-  const g = p.groupBy.length;
-  const column = (i: number): PhysicalExpr => ({ evaluate: (b) => b.columns[i]! });
-  const merged = new HashAggregateExec(
-    partials,
-    p.groupBy.map((_, i) => column(i)),
-    partial.aggregates.map((call, j) => ({ call: mergeCall(call), arg: column(g + j), extra: [], filter: null })),
-    partial.schema,
-    null,
-    false,
-  );
-  return partial === p ? merged : new ProjectExec(merged, finishAverages(p, g), p.schema);
-}
-
-/**
- * `p` split by key ranges (`KeySplit`, at the split points `bounds`): one partition per helper thread plus this
- * thread's, each reading the rows of its key range of every split scan. With disjoint groups each partition runs `p` itself and their rows are the
- * answer; otherwise the partials are folded as in `planParallelAggregate`.
- */
-function planKeySplitAggregate(
-  p: Aggregate,
-  split: KeySplit,
-  bounds: readonly number[],
-  node: number,
-  par: ParallelPlanning,
-  ctx: PhysicalPlanContext,
-  filters: readonly PendingFilter[],
-): PhysicalOperator {
-  const parts = bounds.length + 1;
-  const partial = split.disjoint ? p : partialAggregate(p);
-  const local = (index: number) => {
-    const keys = { scans: split.scans, ...keyRange(bounds, index) };
-    const partition = { scan: split.scan, index, count: parts, keys };
-    return planAggregate(partial, planPhysical(p.input, { ...ctx, parallel: undefined, partition }, filters));
-  };
-  const final = (partials: PhysicalOperator) => (split.disjoint ? partials : mergePartials(p, partial, partials));
-  const task = { ...par.statement, node, parts, minRows: par.minRows, tables: par.tables()!, keys: bounds };
-  const spec = { local, final, task, pool: par.pool, partialSchema: partial.schema, takeBack: par.takeBack };
-  return new ParallelAggregateExec({ ...spec, fixedShares: true }, p.schema);
 }
 
 /** Equalities between one side and the other become hash keys; the rest of the condition is checked per pair. */

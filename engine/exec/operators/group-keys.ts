@@ -113,7 +113,7 @@ export class GroupKeys {
   /**
    * While every batch so far had its keys gathered from `#source` and coded there (the first one included), the
    * groups are the source's codes alone: group g is source row `#reps[g]`, and no key table is kept (q16 has 18k
-   * groups of text keys: inserting each into a `CodedGroupKeys` cost ~9 ms a run). Null otherwise.
+   * groups of text keys: inserting each into a `CodedGroupKeys` cost ~12 ms a run). Null otherwise.
    */
   #reps: GrowingInts | null = null;
 

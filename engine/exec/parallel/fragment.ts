@@ -179,8 +179,8 @@ export interface KeySplit {
   /** Every scan split by the key ranges (`scan` among them), with its key column. */
   readonly scans: ReadonlyMap<Scan, string>;
   /**
-   * Whether a GROUP BY key is the probed scan's key column: no group is in two partitions, so each partition runs the whole
-   * aggregate and their rows together are the answer (no merge; any aggregate calls, any number of groups).
+   * Whether a GROUP BY key is the probed scan's key column: no group is in two partitions, so each partition runs
+   * the whole aggregate and their rows together are the answer (no merge; any aggregate calls, any number of groups).
    */
   readonly disjoint: boolean;
 }
@@ -196,8 +196,10 @@ export function keySplit(agg: Aggregate, catalog: Catalog, minRows: number): Key
   const joins: Join[] = [];
   const scan = probePath(agg.input, joins);
   if (scan === null || !large(scan, catalog, minRows)) return null;
-  const ordered = (s: Scan, column: string) =>
-    catalog.table(s.table)?.shared?.() != null && catalog.table(s.table)?.statistics().splitPoints?.(column, 2) != null;
+  const ordered = (s: Scan, column: string) => {
+    const table = catalog.table(s.table);
+    return table?.shared?.() != null && table.statistics().splitPoints?.(column, 2) != null;
+  };
   // Joins whose build side's probed scan splits on the same key as the probed one; the first such fixes the key.
   let column: string | null = null;
   const scans = new Map<Scan, string>();

@@ -1,0 +1,97 @@
+// `planSplitAggregate`: an aggregate's physical plan across helper threads (`ParallelAggregateExec`): split in scan
+// order (`partitionScan`) or by key ranges (`keySplit`), each partition planned by the caller.
+import type { Catalog } from '../../catalog.js';
+import type { Aggregate, Scan } from '../../plan/logical/index.js';
+import type { PhysicalExpr } from '../expr/physical-expr.js';
+import type { PhysicalOperator } from '../operator.js';
+import { HashAggregateExec } from '../operators/hash-aggregate-exec.js';
+import { ProjectExec } from '../operators/project-exec.js';
+import type { ParallelPlanning, PhysicalPlanContext } from '../plan-physical.js';
+import { finishAverages } from './finish-averages.js';
+import { type KeySplit, keyRange, keySplit, mergeCall, partialAggregate, partitionScan } from './fragment.js';
+import { ParallelAggregateExec } from './parallel-aggregate-exec.js';
+
+/** One partition's partial aggregate `partial` over the aggregate's input, its scans split as `partition` says. */
+export type PlanPartition = (
+  partial: Aggregate,
+  partition: NonNullable<PhysicalPlanContext['partition']>,
+) => PhysicalOperator;
+
+/** `p` (the `node`-th of the statement's plan) across threads, or null when it stays on one thread. */
+export function planSplitAggregate(
+  p: Aggregate,
+  node: number,
+  par: ParallelPlanning,
+  catalog: Catalog,
+  plan: PlanPartition,
+): PhysicalOperator | null {
+  const scan = partitionScan(p, catalog, par.minRows);
+  if (scan !== null) return planParallelAggregate(p, scan, node, par, plan);
+  const split = keySplit(p, catalog, par.minRows);
+  const parts = par.pool.threads + 1;
+  const bounds = split && catalog.table(split.scan.table)?.statistics().splitPoints?.(split.column, parts);
+  // Fewer rows than partitions: fewer split points, and one thread.
+  return split !== null && bounds?.length === parts - 1
+    ? planKeySplitAggregate(p, split, bounds, node, par, plan)
+    : null;
+}
+
+/**
+ * `p` split by the rows of `scan`: one partition per helper thread plus this thread's; each partial aggregate has
+ * `p`'s own schema, and the final one folds them (`mergeCall`).
+ */
+function planParallelAggregate(
+  p: Aggregate,
+  scan: Scan,
+  node: number,
+  par: ParallelPlanning,
+  plan: PlanPartition,
+): PhysicalOperator {
+  const parts = par.pool.threads + 1;
+  const partial = partialAggregate(p);
+  const local = (index: number, next?: Int32Array) => plan(partial, { scan, index, count: parts, next });
+  const final = (partials: PhysicalOperator) => mergePartials(p, partial, partials);
+  const task = { ...par.statement, node, parts, minRows: par.minRows, tables: par.tables()! };
+  const spec = { local, final, task, pool: par.pool, partialSchema: partial.schema, takeBack: par.takeBack };
+  return new ParallelAggregateExec({ ...spec, fixedShares: !par.takeBack }, p.schema);
+}
+
+/** `p`'s rows from the rows of its partial aggregates (`partial`): folded (`mergeCall`), AVG divided. */
+function mergePartials(p: Aggregate, partial: Aggregate, partials: PhysicalOperator): PhysicalOperator {
+  const g = p.groupBy.length;
+  const column = (i: number): PhysicalExpr => ({ evaluate: (b) => b.columns[i]! });
+  const merged = new HashAggregateExec(
+    partials,
+    p.groupBy.map((_, i) => column(i)),
+    partial.aggregates.map((call, j) => ({ call: mergeCall(call), arg: column(g + j), extra: [], filter: null })),
+    partial.schema,
+    null,
+    false,
+  );
+  return partial === p ? merged : new ProjectExec(merged, finishAverages(p, g), p.schema);
+}
+
+/**
+ * `p` split by key ranges (`KeySplit`, at the split points `bounds`): one partition per helper thread plus this
+ * thread's, each reading the rows of its key range of every split scan. With disjoint groups each partition runs `p` itself and their rows are the
+ * answer; otherwise the partials are folded as in `planParallelAggregate`.
+ */
+function planKeySplitAggregate(
+  p: Aggregate,
+  split: KeySplit,
+  bounds: readonly number[],
+  node: number,
+  par: ParallelPlanning,
+  plan: PlanPartition,
+): PhysicalOperator {
+  const parts = bounds.length + 1;
+  const partial = split.disjoint ? p : partialAggregate(p);
+  const local = (index: number) => {
+    const keys = { scans: split.scans, ...keyRange(bounds, index) };
+    return plan(partial, { scan: split.scan, index, count: parts, keys });
+  };
+  const final = (partials: PhysicalOperator) => (split.disjoint ? partials : mergePartials(p, partial, partials));
+  const task = { ...par.statement, node, parts, minRows: par.minRows, tables: par.tables()!, keys: bounds };
+  const spec = { local, final, task, pool: par.pool, partialSchema: partial.schema, takeBack: par.takeBack };
+  return new ParallelAggregateExec({ ...spec, fixedShares: true }, p.schema);
+}
