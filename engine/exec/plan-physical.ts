@@ -123,10 +123,9 @@ function planNode(
     }
     case 'aggregate': {
       const par = ctx.parallel;
-      const node = par?.nodeIndex(p);
-      if (par !== undefined && node !== undefined && par.tables() !== null) {
+      if (par !== undefined) {
         const filters = below[0] ?? NO_FILTERS;
-        const split = planSplitAggregate(p, node, par, ctx.catalog, (partial, partition) =>
+        const split = planSplitAggregate(p, par, ctx.catalog, (partial, partition) =>
           planAggregate(partial, planPhysical(p.input, { ...ctx, parallel: undefined, partition }, filters)),
         );
         if (split !== null) return split;

@@ -17,23 +17,26 @@ export type PlanPartition = (
   partition: NonNullable<PhysicalPlanContext['partition']>,
 ) => PhysicalOperator;
 
-/** `p` (the `node`-th of the statement's plan) across threads, or null when it stays on one thread. */
+/**
+ * `p` across threads, or null when it stays on one thread. The statement's node positions and shared tables are
+ * looked up only for a split (a small query's aggregate, every HTTP request's, builds neither).
+ */
 export function planSplitAggregate(
   p: Aggregate,
-  node: number,
   par: ParallelPlanning,
   catalog: Catalog,
   plan: PlanPartition,
 ): PhysicalOperator | null {
   const scan = partitionScan(p, catalog, par.minRows);
+  const split = scan === null ? keySplit(p, catalog, par.minRows) : null;
+  if (scan === null && split === null) return null;
+  const node = par.nodeIndex(p);
+  if (node === undefined || par.tables() === null) return null;
   if (scan !== null) return planParallelAggregate(p, scan, node, par, plan);
-  const split = keySplit(p, catalog, par.minRows);
   const parts = par.pool.threads + 1;
-  const bounds = split && catalog.table(split.scan.table)?.statistics().splitPoints?.(split.column, parts);
+  const bounds = catalog.table(split!.scan.table)?.statistics().splitPoints?.(split!.column, parts);
   // Fewer rows than partitions: fewer split points, and one thread.
-  return split !== null && bounds?.length === parts - 1
-    ? planKeySplitAggregate(p, split, bounds, node, par, plan)
-    : null;
+  return bounds?.length === parts - 1 ? planKeySplitAggregate(p, split!, bounds, node, par, plan) : null;
 }
 
 /**
