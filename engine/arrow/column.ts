@@ -36,9 +36,17 @@ export const MAX_EXACT = 2 ** 53 - 1;
  */
 const sortedValues = new WeakSet<Int32Array | Float64Array>();
 
-/** Marks `values` as never decreasing: only for arrays that are and stay so (table data is never written). */
+/**
+ * Marks `values` as never decreasing: only for arrays of integers (int32, int64, dates, decimals held scaled) that
+ * are and stay so (table data is never written).
+ */
 export function markSorted(values: Int32Array | Float64Array): void {
   sortedValues.add(values);
+}
+
+/** Whether `values` is marked never decreasing (`markSorted`): integers, its first and last its least and most. */
+export function isSortedArray(values: unknown): boolean {
+  return (values instanceof Int32Array || values instanceof Float64Array) && sortedValues.has(values);
 }
 
 /** Whether the column's values never decrease and no row is NULL; false when unknown. */

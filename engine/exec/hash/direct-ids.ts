@@ -1,5 +1,6 @@
 // `DirectIds`: entry ids of integer keys in one Int32Array indexed by `key - lo`, for keys that fill much of their
 // range (surrogate keys 1..N, dates): a lookup is one array read, with no hashing and no probing.
+import { isSortedArray } from '../../arrow/column.js';
 
 /** A range of this many keys is always allowed (256 KiB of ids). */
 const MIN_SPAN = 1 << 16;
@@ -36,6 +37,9 @@ export class DirectIds {
     limit: number,
     expectSpan = 0,
   ): boolean {
+    // Sorted integers (a table loaded in key order: q18's l_orderkey): the ends are the range.
+    if (valid === null && n > from && isSortedArray(values))
+      return this.widen(values[from]!, values[n - 1]!, limit, expectSpan);
     let lo = Number.POSITIVE_INFINITY;
     let hi = Number.NEGATIVE_INFINITY;
     for (let i = from; i < n; i++) {

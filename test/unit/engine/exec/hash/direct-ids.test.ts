@@ -2,6 +2,7 @@
 // size), and refuses a range beyond its limit.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { markSorted } from '../../../../../engine/arrow/column.js';
 import { DirectIds } from '../../../../../engine/exec/hash/direct-ids.js';
 
 test('sorted batches double the range; an expected range is allocated once, an eighth over', () => {
@@ -47,4 +48,22 @@ test('ids survive a widening, below and above the old range; a range beyond the 
   assert.equal(far.lo, 0);
   assert.equal(far.ids[100_005], 7);
   assert.equal(far.ids[100_009], -1);
+});
+
+test('cover reads only the ends of rows marked sorted, and every row otherwise', () => {
+  // Marked sorted, rows [1, 4) span 10..40: the middle rows are not read (a value out of order there shows it).
+  const sorted = Float64Array.of(0, 10, 99_999, 40, 50);
+  markSorted(sorted);
+  const d = new DirectIds();
+  assert.equal(d.cover(sorted, null, 1, 4, 1000), true);
+  assert.deepEqual([d.lo, d.usedSpan], [10, 31]);
+  // Not marked: every row, and a fraction refuses the range.
+  const plain = new DirectIds();
+  assert.equal(plain.cover(Float64Array.of(0, 10, 999, 40), null, 1, 4, 1000), true);
+  assert.deepEqual([plain.lo, plain.usedSpan], [10, 990]);
+  assert.equal(new DirectIds().cover(Float64Array.of(1, 2.5, 3), null, 0, 3, 1000), false);
+  // With NULLs, the valid rows are read even when marked.
+  const nulls = new DirectIds();
+  assert.equal(nulls.cover(sorted, Uint8Array.of(1, 0, 1, 1, 1), 1, 4, 200_000), true);
+  assert.deepEqual([nulls.lo, nulls.usedSpan], [40, 99_960]);
 });
