@@ -117,7 +117,7 @@ function large(scan: Scan, catalog: Catalog, minRows: number): boolean {
   return table?.shared?.() != null && (table.statistics().rowCount ?? 0) >= minRows;
 }
 
-/** Whether `agg`'s groups are known to be at most MAX_PARTIAL_GROUPS (the product of its key columns' distinct counts). */
+/** Whether `agg`'s groups are known to be at most MAX_PARTIAL_GROUPS (its key columns' distinct counts multiplied). */
 function fewGroups(agg: Aggregate, catalog: Catalog): boolean {
   let groups = 1;
   for (const key of agg.groupBy) {

@@ -76,8 +76,8 @@ function mergePartials(p: Aggregate, partial: Aggregate, partials: PhysicalOpera
 
 /**
  * `p` split by key ranges (`KeySplit`, at the split points `bounds`): one partition per helper thread plus this
- * thread's, each reading the rows of its key range of every split scan. With disjoint groups each partition runs `p` itself and their rows are the
- * answer; otherwise the partials are folded as in `planParallelAggregate`.
+ * thread's, each reading the rows of its key range of every split scan. With disjoint groups each partition runs
+ * `p` itself and their rows are the answer; otherwise the partials are folded as in `planParallelAggregate`.
  */
 function planKeySplitAggregate(
   p: Aggregate,
