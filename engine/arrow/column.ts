@@ -59,7 +59,7 @@ export function isSorted(col: Column): boolean {
 export function subarrayMarked<T extends Int32Array | Float64Array>(values: T, start: number, end: number): T {
   const sub = values.subarray(start, end) as T;
   if (sortedValues.has(values)) sortedValues.add(sub);
-  if (values instanceof Float64Array) sliceNarrow(values, sub as Float64Array, start, end);
+  sliceNarrow(values, sub, start, end);
   return sub;
 }
 

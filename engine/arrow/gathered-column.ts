@@ -7,7 +7,7 @@ import type { Column, ColumnValues } from './column.js';
 import { monomorphicCopy } from './kernels/monomorphic.js';
 import { concatColumns, take } from './kernels/take.js';
 import { takeOrNull } from './kernels/take-or-null.js';
-import { narrowOf } from './narrow-values.js';
+import { narrowOfFloat64 } from './narrow-values.js';
 import { attachCodes, attachedCodes, type CodedText, type TextDictionary } from './text-dictionary.js';
 
 class GatheredColumn implements Column {
@@ -243,7 +243,7 @@ function gatheredNumbers(parts: readonly Column[], length: number): Column | nul
     const idx = g.indices;
     const n = g.length;
     // From a one- or two-byte copy when the source has one (as `take` does): scattered rows of q10's l_discount.
-    const narrow = narrowOf(g.source.values);
+    const narrow = narrowOfFloat64(g.source.values);
     if (narrow instanceof Int8Array) GATHER_INTO.n8(values as Float64Array, at, narrow, idx, n);
     else if (narrow instanceof Int16Array) GATHER_INTO.n16(values as Float64Array, at, narrow, idx, n);
     else copy(values, at, g.source.values as Float64Array | Int32Array, idx, n);

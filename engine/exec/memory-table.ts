@@ -44,7 +44,7 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
     for (const [i, chunk] of chunks.entries()) {
       const values = chunk.columns[at]?.values;
       const copy = copies?.[i];
-      if (values instanceof Float64Array && copy != null) attachNarrow(values, copy);
+      if ((values instanceof Float64Array || values instanceof Int32Array) && copy != null) attachNarrow(values, copy);
     }
   }
   const rowCount = chunks.reduce((n, c) => n + c.length, 0);

@@ -115,10 +115,16 @@ export const [LOAD8_S, LOAD16_S] = [
 export const SELECT = [0x1b];
 export const V128_LOAD = [...simd(0x00), 0x00, 0x00];
 export const V128_STORE = [...simd(0x0b), 0x00, 0x00];
+/** v128.store at offset 16; v128.load8x8_u (eight bytes widened to eight 16-bit lanes). */
+export const V128_STORE_16 = [...simd(0x0b), 0x00, 0x10];
+export const V128_LOAD8X8_U = [...simd(0x02), 0x00, 0x00];
 export const POPCNT = [0x69];
 export const [I8X16_SWIZZLE, I32X4_ADD] = [simd(0x0e), simd(0xae)];
 export const [I8X16_SPLAT, I8X16_EQ, I8X16_BITMASK, V128_AND] = [simd(0x0f), simd(0x23), simd(0x64), simd(0x4e)];
 export const [I32X4_SPLAT, I32X4_LT_U, I32X4_BITMASK, I32X4_SUB] = [simd(0x11), simd(0x3a), simd(0xa4), simd(0xb1)];
+export const [I16X8_SPLAT, I16X8_LT_U, I16X8_BITMASK, I16X8_SUB] = [simd(0x10), simd(0x30), simd(0x84), simd(0x91)];
+/** i32x4.extend_low_i16x8_u / extend_high_i16x8_u: four of the eight 16-bit lanes, zero-extended. */
+export const [I32X4_EXTEND_LOW_U16, I32X4_EXTEND_HIGH_U16] = [simd(0xa9), simd(0xaa)];
 export const BLOCK = [0x02, 0x40];
 export const LOOP = [0x03, 0x40];
 export const IF = [0x04, 0x40];

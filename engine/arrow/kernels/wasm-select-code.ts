@@ -7,6 +7,12 @@
 //     ;; v128.store(out + 4k, i8x16.swizzle(idx, v128.load(table + 16m))); k += popcnt(m); idx += splat(4)
 //     ;; (table[m] moves the lanes set in m to the front: no branch, one store per four rows);
 //     ;; then the last n mod 4 rows one by one; returns k)
+//   (func (export "range16") (param $in i32) (param $n i32) (param $lo i32) (param $span i32) (param $out i32)
+//                            (param $table i32) (result i32)
+//     ;; `range` over int16 values, eight rows at a time: m = bitmask((v128.load(in + 2i) - splat(lo)) <u
+//     ;; splat(span)) in 16-bit lanes; p = v128.load8x8_u(table + 8m) (the positions of m's set bits, as 16-bit
+//     ;; lanes); v128.store(out + 4k, extend_low(p) + splat(i)); v128.store(out + 4k + 16, extend_high(p) +
+//     ;; splat(i)); k += popcnt(m) (32 bytes written per eight rows, the count kept); then the rest one by one
 //   (func (export "bits") (param $in i32) (param $n i32) (param $lo i32) (param $span i32) (param $bits i32)
 //                         (param $out i32) (result i32)
 //     ;; for each row: d = x[i] - lo; ok = d <u span; d = ok ? d : 0 (select);
@@ -43,8 +49,14 @@ import {
   GT_S,
   get,
   I8X16_SWIZZLE,
+  I16X8_BITMASK,
+  I16X8_LT_U,
+  I16X8_SPLAT,
+  I16X8_SUB,
   I32X4_ADD,
   I32X4_BITMASK,
+  I32X4_EXTEND_HIGH_U16,
+  I32X4_EXTEND_LOW_U16,
   I32X4_LT_U,
   I32X4_SPLAT,
   I32X4_SUB,
@@ -67,7 +79,9 @@ import {
   SUB,
   set,
   V128_LOAD,
+  V128_LOAD8X8_U,
   V128_STORE,
+  V128_STORE_16,
   type WasmFunction,
   XOR,
 } from './wasm-encode.js';
@@ -87,6 +101,16 @@ export const LANE_TABLE = (() => {
     bytes.fill(0x80, to, m * 16 + 16);
   }
   new Int32Array(bytes.buffer, 16 * 16, 4).set([0, 1, 2, 3]);
+  return bytes;
+})();
+
+/** For each 8-bit mask m, the positions of its set bits in ascending order (the rest 0): 256 × 8 bytes. */
+export const POSITION_TABLE = (() => {
+  const bytes = new Uint8Array(256 * 8);
+  for (let m = 0; m < 256; m++) {
+    let to = m * 8;
+    for (let bit = 0; bit < 8; bit++) if (((m >> bit) & 1) === 1) bytes[to++] = bit;
+  }
   return bytes;
 })();
 
@@ -128,6 +152,37 @@ const RANGE: WasmFunction = (() => {
     ...END,
   ];
   return { name: 'range', params: 6, i32Locals: 4, v128Locals: 4, body };
+})();
+
+/** range16(in, n, lo, span, out, table) -> count: int16 values, `table` = POSITION_TABLE. */
+const RANGE16: WasmFunction = (() => {
+  const [IN, N, LO, SPAN, OUT, TABLE, I, K, M, N8, A, VLO, VSPAN, P, VI] = [
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+  ];
+  const valueAt = [...get(IN), ...get(I), ...i32(1), ...SHL, ...ADD];
+  const body = [
+    ...[...get(LO), ...I16X8_SPLAT, ...set(VLO), ...get(SPAN), ...I16X8_SPLAT, ...set(VSPAN)],
+    ...[...get(N), ...i32(-8), ...AND, ...set(N8)],
+    // Eight rows at a time.
+    ...[...BLOCK, ...LOOP, ...get(I), ...get(N8), ...GE_U, ...BR_IF_OUT],
+    ...[...valueAt, ...V128_LOAD, ...get(VLO), ...I16X8_SUB, ...get(VSPAN), ...I16X8_LT_U, ...I16X8_BITMASK],
+    ...set(M),
+    // p = positions of m's bits; a = out + 4k; store p + i as eight int32s (those past popcnt(m) are overwritten)
+    ...[...get(TABLE), ...get(M), ...i32(3), ...SHL, ...ADD, ...V128_LOAD8X8_U, ...set(P)],
+    ...[...get(OUT), ...get(K), ...i32(2), ...SHL, ...ADD, ...set(A), ...get(I), ...I32X4_SPLAT, ...set(VI)],
+    ...[...get(A), ...get(P), ...I32X4_EXTEND_LOW_U16, ...get(VI), ...I32X4_ADD, ...V128_STORE],
+    ...[...get(A), ...get(P), ...I32X4_EXTEND_HIGH_U16, ...get(VI), ...I32X4_ADD, ...V128_STORE_16],
+    ...[...get(K), ...get(M), ...POPCNT, ...ADD, ...set(K)],
+    ...[...get(I), ...i32(8), ...ADD, ...set(I), ...BR, ...END, ...END],
+    // The rest one by one: out[k] = i; k += (x[i] - lo) <u span.
+    ...[...BLOCK, ...LOOP, ...get(I), ...get(N), ...GE_U, ...BR_IF_OUT],
+    ...[...get(OUT), ...get(K), ...i32(2), ...SHL, ...ADD, ...get(I), ...STORE],
+    ...[...get(K), ...valueAt, ...LOAD16_S, ...get(LO), ...SUB, ...get(SPAN), ...LT_U, ...ADD, ...set(K)],
+    ...[...get(I), ...i32(1), ...ADD, ...set(I), ...BR, ...END, ...END],
+    ...get(K),
+    ...END,
+  ];
+  return { name: 'range16', params: 6, i32Locals: 5, v128Locals: 4, body };
 })();
 
 /** bits(in, n, lo, span, bits, out) -> count. */
@@ -295,4 +350,5 @@ export const SELECT_FUNCTIONS: readonly WasmFunction[] = [
   rangeAt('at32', 2),
   runs('runs8', 0),
   runs('runs32', 2),
+  RANGE16,
 ];

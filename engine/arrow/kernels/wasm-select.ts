@@ -7,7 +7,7 @@
 // same, and the kept row numbers are copied back out. The module's functions, as bytes, are in
 // `wasm-select-code.ts`.
 import { ensureBytes, instantiate, type WasmMemory } from './wasm-encode.js';
-import { LANE_TABLE, SELECT_FUNCTIONS } from './wasm-select-code.js';
+import { LANE_TABLE, POSITION_TABLE, SELECT_FUNCTIONS } from './wasm-select-code.js';
 
 /** Below this many rows the copies cost more than the loop saves. */
 const MIN_ROWS = 256;
@@ -25,6 +25,7 @@ interface Exports {
   readonly at32: RangeAt;
   readonly runs8: Loop;
   readonly runs32: Loop;
+  readonly range16: (input: number, n: number, lo: number, span: number, out: number, table: number) => number;
 }
 
 /** A function of many i32 parameters (their order is in `wasm-select-code.ts`). */
@@ -71,6 +72,34 @@ export function selectRangeInt32(
   new Int32Array(m.memory.buffer, at, n).set(x.subarray(0, n));
   const k = m.range(at, n, lo | 0, span | 0, at + n * 4, table);
   return keptRows(m, at + n * 4, k, out, valid);
+}
+
+/**
+ * `selectRangeInt32` over int16 values (a narrow copy: a date column's, or small integers'), eight rows at a time:
+ * half the bytes copied in and about half the instructions a row. `lo` ≥ -32768, `lo + span` ≤ 32768,
+ * 1 ≤ span ≤ 65535. TPC-H q06's year of `l_shipdate` over SF1's 6M rows, one thread: 9.1 ms (6.2 in the int32 loop,
+ * 2.9 copying) -> see the commit.
+ */
+export function selectRangeInt16(
+  x: Int16Array,
+  lo: number,
+  span: number,
+  n: number,
+  out: Int32Array,
+  valid: Uint8Array | null,
+): number {
+  if (n < MIN_ROWS) return -1;
+  const inBytes = Math.ceil((n * 2) / 16) * 16;
+  // The table, the values, then the rows found (each step stores 32 bytes, however many rows it keeps).
+  const m = withRoom(POSITION_TABLE.length + inBytes + n * 4 + 32);
+  if (m === null) return -1;
+  const table = residentBytes;
+  new Uint8Array(m.memory.buffer, table, POSITION_TABLE.length).set(POSITION_TABLE);
+  const at = table + POSITION_TABLE.length;
+  new Int16Array(m.memory.buffer, at, n).set(x.subarray(0, n));
+  const outAt = at + inBytes;
+  const k = m.range16(at, n, lo | 0, span | 0, outAt, table);
+  return keptRows(m, outAt, k, out, valid);
 }
 
 /**

@@ -1,4 +1,6 @@
 // `compileExpr`: a logical expression -> a `PhysicalExpr` that evaluates a whole batch to one column.
+
+import { arithmeticAtColumn } from '../../arrow/arithmetic-at.js';
 import type { Batch } from '../../arrow/batch.js';
 import { type Column, constantColumn, makeColumn, utf8BytesOf } from '../../arrow/column.js';
 import { gatheredFrom } from '../../arrow/gathered-column.js';
@@ -244,7 +246,8 @@ function arithmeticNode(e: BinaryExpr, l: PhysicalExpr, r: PhysicalExpr): Physic
 /**
  * `x op y` for two columns gathered by one index array from sources without NULLs (a filter's survivors, Q6's
  * `l_extendedprice * l_discount`), computed from the sources by index instead of from copies of both: each row is
- * read once where it lies. Null when that does not apply or a result leaves the exact range.
+ * read once where it lies. Null when that does not apply; a result past the exact range is computed by
+ * `arithmetic` over the copies.
  */
 function arithmeticOfGathered(op: '+' | '-' | '*', x: Column, y: Column, type: DataType): Column | null {
   const gx = gatheredFrom(x);
@@ -257,8 +260,13 @@ function arithmeticOfGathered(op: '+' | '-' | '*', x: Column, y: Column, type: D
   const vx = narrowOf(sx.values) ?? sx.values;
   const vy = narrowOf(sy.values) ?? sy.values;
   if (!isNumbers(vx) || !isNumbers(vy)) return null;
-  const out = exactArithAt(op, vx, vy, gx.indices, x.length);
-  return out === null ? null : makeColumn(type, out, null, x.length);
+  // Computed when read; a SUM adds the rows without storing them (`sumArithmeticAt`).
+  const at = { op, x: vx, y: vy, indices: gx.indices, length: x.length };
+  return arithmeticAtColumn(
+    type,
+    at,
+    () => exactArithAt(op, vx, vy, gx.indices, x.length) ?? arithmetic(op, x, y, type).values,
+  );
 }
 
 function isNumbers(v: unknown): v is Int32Array | Float64Array | Int16Array | Int8Array {

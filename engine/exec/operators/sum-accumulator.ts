@@ -1,4 +1,5 @@
 // SUM and AVG: exact for integers and decimals (float64 while below 2^53, BigInt past it), float64 for doubles.
+import { arithmeticAtOf, sumArithmeticAt } from '../../arrow/arithmetic-at.js';
 import { type Column, MAX_EXACT, makeColumn, narrowExact } from '../../arrow/column.js';
 import { monomorphicCopy } from '../../arrow/kernels/monomorphic.js';
 import { ExecError } from '../../errors.js';
@@ -59,8 +60,19 @@ export class SumAcc implements Accumulator {
     const sum = this.#sum.ensure(ngroups);
     const count = this.#count.ensure(ngroups);
     if (col.type.id === 'null') return;
-    const v = col.values;
     const limit = this.#exact ? MAX_EXACT : Number.POSITIVE_INFINITY;
+    const at = arithmeticAtOf(col);
+    if (at !== null && ngroups === 1 && sel === null && rows !== undefined && rows.counts() !== null) {
+      // `x op y` added row by row from x and y, never stored (when a row would leave the exact range: its values).
+      const stop = sumArithmeticAt(at, sum, limit);
+      if (stop < 0) rows.addCountsTo(count);
+      else {
+        count[0]! += stop;
+        this.#addExactFrom(stop, col.values as Float64Array | BigInt64Array, col, groups, n, sel);
+      }
+      return;
+    }
+    const v = col.values;
     let overflow = -1;
     if (!(v instanceof Float64Array || v instanceof Int32Array)) overflow = 0;
     else if (col.valid === null && rows !== undefined && rows.counts() !== null) {

@@ -34,7 +34,9 @@ function narrowCopiesOf(
   return fields.map((_, at) => {
     const copies = chunks.map((chunk) => {
       const c = chunk.columns[at]!;
-      return c.values instanceof Float64Array ? narrowValues(c.values, c.valid, c.length, (n) => slabs.bytes(n)) : null;
+      const v = c.values;
+      const wide = v instanceof Float64Array || v instanceof Int32Array;
+      return wide ? narrowValues(v, c.valid, c.length, (n) => slabs.bytes(n)) : null;
     });
     return copies.some((c) => c !== null) ? copies : null;
   });

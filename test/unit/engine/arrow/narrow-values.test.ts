@@ -44,6 +44,7 @@ test('attachNarrow: a copy of another length is not attached; slices get their r
   attachNarrow(values, narrowValues(values, null, 4)!);
   assert.deepEqual(narrowOf(subarrayMarked(values, 1, 3)), Int8Array.of(20, 30));
   assert.equal(narrowOf(Int32Array.of(1)), null);
+  assert.equal(narrowOf(new Uint8Array(1)), null);
 });
 
 test('take reads the narrow copy of a column: the same values, NULLs kept, one- and two-byte copies', () => {
@@ -87,4 +88,20 @@ test('a lazily concatenated build side gathers its rows from the narrow copy of 
     const whole = concatLazily(parts);
     assert.deepEqual([...(whole.values as Float64Array)], [xs[0], xs[2], xs[5], xs[0], xs[3]]);
   }
+});
+
+test('an int32 column of days gets a two-byte copy, kept by slices; its takes read the int32 values', () => {
+  const days = Int32Array.of(8035, 10591, 9000, -5);
+  const copy = narrowValues(days, null, 4)!;
+  assert.deepEqual(copy, Int16Array.of(8035, 10591, 9000, -5));
+  assert.deepEqual(narrowValues(Int32Array.of(1, 7, -3), null, 3), Int8Array.of(1, 7, -3));
+  assert.equal(narrowValues(Int32Array.of(1, 40_000), null, 2), null);
+  attachNarrow(days, copy);
+  assert.equal(narrowOf(days), copy);
+  assert.deepEqual(narrowOf(subarrayMarked(days, 1, 3)), Int16Array.of(10591, 9000));
+  // The copy serves filters only: a take gives Int32 values, read from the column itself.
+  days[2] = 12_345;
+  const out = take(makeColumn({ id: 'date' }, days, null, 4), Int32Array.of(2, 0));
+  assert.ok(out.values instanceof Int32Array);
+  assert.deepEqual([...(out.values as Int32Array)], [12_345, 8035]);
 });

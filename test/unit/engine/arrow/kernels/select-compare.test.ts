@@ -256,3 +256,54 @@ test('selectCompare / selectBetween over int32 rows four at a time: limits, frac
     }
   }
 });
+
+// A column with an Int16 narrow copy (an int32 date column's days, or Float64 integers) runs eight rows at a time
+// over the copy without a selection (`selectRangeInt16`): limits of int16 and beyond, fractions, a tail of 5.
+test('selectCompare / selectBetween over an Int16 narrow copy eight rows at a time read the copy', () => {
+  const count = 1021;
+  const wide = Array.from({ length: count }, (_, i) =>
+    i % 101 === 0 ? -32768 : i % 103 === 0 ? 32767 : 9000 + Math.floor(rng() * 41) - 20,
+  );
+  const nulls = Uint8Array.from(wide, (_, i) => (i % 11 === 4 ? 0 : 1));
+  for (const type of [INT32, FLOAT64]) {
+    for (const withNulls of [false, true]) {
+      const values = type === INT32 ? Int32Array.from(wide) : Float64Array.from(wide);
+      const copy = narrowValues(values, withNulls ? nulls : null, count)!;
+      assert.ok(copy instanceof Int16Array);
+      attachNarrow(values, copy);
+      // Changed behind the copy's back: row 1 shows which array the loop reads (the copy: 9000-ish).
+      const row1 = wide[1]!;
+      values[1] = -1;
+      const col = makeColumn(type, values, withNulls ? nulls : null, count);
+      const kept = (test: (v: number) => boolean) =>
+        [...wide.keys()].filter((i) => (!withNulls || nulls[i] === 1) && test(i === 1 ? row1 : wide[i]!));
+      for (const [low, high] of [
+        [8990, 9005],
+        [8990.5, 9004.5],
+        [-32768, 32767],
+        [-40000, -32768],
+        [32767, 40000],
+        [-40000, 40000],
+        [9000, 8990],
+      ] as const) {
+        for (const lowOp of ['>', '>='] as const) {
+          for (const highOp of ['<', '<='] as const) {
+            const out = new Int32Array(count);
+            const k = selectBetween(lowOp, low, highOp, high, col, null, count, out);
+            const expected = kept((v) => OPS[lowOp](v, low) && OPS[highOp](v, high));
+            assert.deepEqual([...out.subarray(0, k)], expected, `${type.id} ${lowOp} ${low} ${highOp} ${high}`);
+          }
+        }
+      }
+      for (const op of Object.keys(OPS) as CmpOp[]) {
+        const out = new Int32Array(count);
+        const k = selectCompare(op, col, 9000, null, count, out);
+        assert.deepEqual(
+          [...out.subarray(0, k)],
+          kept((v) => OPS[op](v, 9000)),
+          `${type.id} ${op}`,
+        );
+      }
+    }
+  }
+});
