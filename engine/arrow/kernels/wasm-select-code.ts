@@ -26,13 +26,13 @@
 //     ;; for j below n: i = sel[j]; out[k] = i; k += (x[i] - lo) <u span, x read as int8 / int16 / int32
 //     ;; (`selectRangeAt`: a filter's later conjunct over the rows an earlier one kept)
 //   (func (export "words") …): texts of up to 4 bytes against literals, one word per row (`selectShortTexts`)
-//   (func (export "runs8" / "runs32") (param $v i32) (param $n i32) (param $keys i32) (param $nk i32) (param $out i32)
+//   (func (export "runs8" / "runs16" / "runs32") (param $v i32) (param $n i32) (param $keys i32) (param $nk i32) (param $out i32)
 //                                     (param $x i32) (param $lo i32) (param $span i32) (param $all i32) (result i32)
 //     ;; v: n ascending int32s; keys: nk ascending int32s; for each key: i skips 64 rows while v[i + 64] < key,
 //     ;; then (v[i] < key, 64 rows left) a branch-free binary search of the 64 rows: b = i, and six times
 //     ;; b = v[b + s] < key ? b + s : b (s = 32 … 1, select), i = b + 1; then single steps while v[i] < key;
-//     ;; then each row of the key's run: out[k] = i; k += ((x[i] - lo) <u span) | all, x read as uint8 / int32
-//     ;; (`selectRunsInt32`: the sorted probe of a dynamic join filter)
+//     ;; then each row of the key's run: out[k] = i; k += ((x[i] - lo) <u span) | all, x read as uint8 / int16 /
+//     ;; int32 (`selectRunsInt32`: the sorted probe of a dynamic join filter)
 //
 // An unsigned `v - lo < span` is the whole range test: a value below `lo` wraps to a large number.
 
@@ -301,7 +301,7 @@ const WORDS: WasmFunction = (() => {
   return { name: 'words', params: 10, i32Locals: 8, v128Locals: 0, body };
 })();
 
-/** runs8 / runs32 (v, n, keys, nk, out, x, lo, span, all) -> count (see `selectRunsInt32`). */
+/** runs8 / runs16 / runs32 (v, n, keys, nk, out, x, lo, span, all) -> count (see `selectRunsInt32`). */
 function runs(name: string, xShift: number): WasmFunction {
   const [V, N, KEYS, NK, OUT, X, LO, SPAN, ALL, I, J, K, KEY, B] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
   const at = (base: number, index: number, plus = 0) => [
@@ -312,7 +312,12 @@ function runs(name: string, xShift: number): WasmFunction {
   const halve = (s: number) => [
     ...[...get(B), ...i32(s), ...ADD, ...get(B), ...at(V, B, s), ...LOAD, ...get(KEY), ...LT_S, ...SELECT, ...set(B)],
   ];
-  const xAt = xShift === 0 ? [...get(X), ...get(I), ...ADD, ...LOAD8] : [...at(X, I), ...LOAD];
+  const xAt =
+    xShift === 0
+      ? [...get(X), ...get(I), ...ADD, ...LOAD8]
+      : xShift === 1
+        ? [...get(X), ...get(I), ...i32(1), ...SHL, ...ADD, ...LOAD16_S]
+        : [...at(X, I), ...LOAD];
   const body = [
     ...[...BLOCK, ...LOOP, ...get(J), ...get(NK), ...GE_U, ...BR_IF_OUT, ...at(KEYS, J), ...LOAD, ...set(KEY)],
     // while (i + 64 < n && v[i + 64] < key) i += 64
@@ -351,4 +356,5 @@ export const SELECT_FUNCTIONS: readonly WasmFunction[] = [
   runs('runs8', 0),
   runs('runs32', 2),
   RANGE16,
+  runs('runs16', 1),
 ];

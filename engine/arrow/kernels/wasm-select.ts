@@ -1,5 +1,5 @@
 // Selection loops in WebAssembly: `selectRangeInt32` (the rows of an int32 batch inside [lo, lo + span), four at a
-// time with SIMD), `selectRangeAt` (the same test over the rows of a selection, of int32 values or a narrow copy),
+// time with SIMD; `selectRangeInt16` eight at a time over a narrow copy), `selectRangeAt` (the same test over the rows of a selection, of int32 values or a narrow copy),
 // `selectBitsInt32` (rows whose value has its bit set in a bitmap: a dynamic join filter), `selectRunsInt32` (the
 // runs of rows of a sorted batch equal to sorted keys) and `selectShortTexts` (texts of up to 4 bytes against
 // literals). A JavaScript loop costs 3-6 ns a row here whatever it does; these cost 1-2 (the range test ~1.1 with
@@ -24,6 +24,7 @@ interface Exports {
   readonly at16: RangeAt;
   readonly at32: RangeAt;
   readonly runs8: Loop;
+  readonly runs16: Loop;
   readonly runs32: Loop;
   readonly range16: (input: number, n: number, lo: number, span: number, out: number, table: number) => number;
 }
@@ -142,7 +143,8 @@ const SEL_SHARE = 16;
 
 /**
  * The rows of `v[0..n)` (ascending) equal to one of `keys[from..to)` (ascending, distinct, each between `v[0]` and
- * `v[n - 1]`) whose value in `x` (int32s, or a coded text column's codes) lies in [lo, hi] (any when `x` is null),
+ * `v[n - 1]`) whose value in `x` (int32s, their Int16 narrow copy, or a coded text column's codes) lies in [lo, hi]
+ * (any when `x` is null),
  * written to `out`; returns how many, or -1 (a small batch, a key that is not an integer, no WebAssembly). The
  * batch (and `x`) are copied in whole: streaming 240 KB costs less than reading a few rows every few cache lines
  * (TPC-H q03's 146k order keys over lineitem's sorted l_orderkey, l_shipdate tested, 100 SF1 batches: 16.2 ms in
@@ -155,7 +157,7 @@ export function selectRunsInt32(
   from: number,
   to: number,
   out: Int32Array,
-  x: Int32Array | Uint8Array | null,
+  x: Int32Array | Int16Array | Uint8Array | null,
   lo: number,
   hi: number,
 ): number {
@@ -180,7 +182,7 @@ export function selectRunsInt32(
   }
   new Int32Array(memory, vAt, n).set(v.subarray(0, n));
   if (test.all === 0) copyIn(memory, xAt, x!, n);
-  const run = x instanceof Uint8Array ? m.runs8 : m.runs32;
+  const run = x instanceof Uint8Array ? m.runs8 : x instanceof Int16Array ? m.runs16 : m.runs32;
   const k = run(vAt, n, keysAt, nk, outAt, test.all === 1 ? vAt : xAt, test.low | 0, test.span | 0, test.all);
   out.set(new Int32Array(memory, outAt, k));
   return k;
@@ -192,7 +194,7 @@ export function selectRunsInt32(
  * written to `out`; returns how many, or -1 (small batch, a bitmap over 2^26 bits, no WebAssembly). `lo` must be
  * within ±2^30 so the offset is computed in 32 bits. `bits` must not change once passed: it is copied into the
  * module once and reused while it stays resident. With `x`, its range is tested first (`range`, four rows at a
- * time) and the bits over the rows it kept (`bitsAt`): TPC-H q03's orders, o_custkey's bits and o_orderdate's
+ * time, or `range16`, eight, over an Int16 copy) and the bits over the rows it kept (`bitsAt`): TPC-H q03's orders, o_custkey's bits and o_orderdate's
  * range over 60k-row batches, 2.6 ns a row (bits alone) -> 1.5 (both), and the batch leaves the dynamic filter
  * with 10% of its rows instead of 20% to gather.
  */
@@ -204,7 +206,7 @@ export function selectBitsInt32(
   bits: Int32Array,
   out: Int32Array,
   valid: Uint8Array | null,
-  x: Int32Array | null = null,
+  x: Int32Array | Int16Array | null = null,
   xlo = 0,
   xhi = 0,
 ): number {
@@ -214,7 +216,11 @@ export function selectBitsInt32(
   const test = rangeTest(x, xlo, xhi);
   if (test === null) return 0;
   const ranged = test.all === 0;
-  const m = withRoom(n * 8 + (ranged ? LANE_TABLE.length + n * 8 : 0));
+  // An Int16 x (a narrow copy) is tested eight rows at a time (`range16`), an int32 one four at a time.
+  const wide = x instanceof Int32Array;
+  const lanes = wide ? LANE_TABLE : POSITION_TABLE;
+  const xBytes = Math.ceil((n * (wide ? 4 : 2)) / 16) * 16;
+  const m = withRoom(n * 8 + (ranged ? lanes.length + xBytes + n * 4 + 32 : 0));
   if (m === null) return -1;
   const memory = m.memory.buffer;
   const at = residentBytes;
@@ -223,11 +229,11 @@ export function selectBitsInt32(
   if (!ranged) return keptRows(m, outAt, m.bits(at, n, lo | 0, span | 0, bitsAt, outAt), out, valid);
   // The table, x, and the rows in x's range after the rows found.
   const table = outAt + n * 4;
-  const xAt = table + LANE_TABLE.length;
-  const selAt = xAt + n * 4;
-  new Uint8Array(memory, table, LANE_TABLE.length).set(LANE_TABLE);
+  const xAt = table + lanes.length;
+  const selAt = xAt + xBytes;
+  new Uint8Array(memory, table, lanes.length).set(lanes);
   copyIn(memory, xAt, x!, n);
-  const inRange = m.range(xAt, n, test.low | 0, test.span | 0, selAt, table);
+  const inRange = (wide ? m.range : m.range16)(xAt, n, test.low | 0, test.span | 0, selAt, table);
   const k = m.bitsAt(at, selAt, inRange, lo | 0, span | 0, bitsAt, outAt);
   return keptRows(m, outAt, k, out, valid);
 }
@@ -237,12 +243,13 @@ export function selectBitsInt32(
  * passes. `all`: no test (no `x`, or the range holds every int32 / uint8).
  */
 function rangeTest(
-  x: Int32Array | Uint8Array | null,
+  x: Int32Array | Int16Array | Uint8Array | null,
   lo: number,
   hi: number,
 ): { low: number; span: number; all: number } | null {
   if (x === null) return { low: 0, span: 0, all: 1 };
-  const [min, max] = x instanceof Int32Array ? [-(2 ** 31), 2 ** 31 - 1] : [0, 255];
+  const [min, max] =
+    x instanceof Int32Array ? [-(2 ** 31), 2 ** 31 - 1] : x instanceof Int16Array ? [-32768, 32767] : [0, 255];
   const low = Math.max(Math.ceil(lo), min);
   const high = Math.min(Math.floor(hi), max);
   if (low > high) return null;
@@ -250,8 +257,9 @@ function rangeTest(
 }
 
 /** The first `n` values of `x` copied into the module's memory at byte `at`. */
-function copyIn(memory: ArrayBuffer, at: number, x: Int32Array | Uint8Array, n: number): void {
+function copyIn(memory: ArrayBuffer, at: number, x: Int32Array | Int16Array | Uint8Array, n: number): void {
   if (x instanceof Int32Array) new Int32Array(memory, at, n).set(x.subarray(0, n));
+  else if (x instanceof Int16Array) new Int16Array(memory, at, n).set(x.subarray(0, n));
   else new Uint8Array(memory, at, n).set(x.subarray(0, n));
 }
 

@@ -3,6 +3,7 @@
 // (`selectRuns`: in WebAssembly for int32 batches, else by galloping in `takeRuns`).
 import { monomorphicCopy } from '../../arrow/kernels/monomorphic.js';
 import { selectRunsInt32 } from '../../arrow/kernels/wasm-select.js';
+import { narrowOf } from '../../arrow/narrow-values.js';
 
 /**
  * Writes to `keys` the values whose bit is set in `bits` (bit i = value lo + i) between `first` and `last`,
@@ -128,7 +129,9 @@ export function selectRuns(
   range: RowRange | null = null,
 ): number {
   if (v instanceof Int32Array && !(range?.x instanceof Float64Array)) {
-    const rx = (range?.x ?? null) as Int32Array | Uint8Array | null;
+    // An int32 column's Int16 copy (q03's l_shipdate) is copied in at half the bytes.
+    const narrow = narrowOf(range?.x);
+    const rx = narrow instanceof Int16Array ? narrow : ((range?.x ?? null) as Int32Array | Uint8Array | null);
     const k = selectRunsInt32(v, n, keys, from, to, out, rx, range?.lo ?? 0, range?.hi ?? 0);
     if (k >= 0) return k;
   }

@@ -3,6 +3,7 @@
 // probe column in key order is answered by finding each key's run of rows (`key-runs.ts`).
 import { type Column, isSorted } from '../../arrow/column.js';
 import { selectBitsInt32 } from '../../arrow/kernels/wasm-select.js';
+import { narrowOf } from '../../arrow/narrow-values.js';
 import { BITS, NumberSet, selectSet } from './key-membership.js';
 import { bitKeys, firstAbove, type RowRange, selectRuns } from './key-runs.js';
 import { ScratchInts } from './scratch-ints.js';
@@ -136,7 +137,9 @@ export class KeySet {
     test.bits ??= bitmap([test.sorted!], test.lo, test.span);
     if (v instanceof Int32Array && Math.abs(test.lo) <= INT32_LO_LIMIT) {
       // In WebAssembly (`wasm-select.ts`): 1-2 ns a row against 4-6.
-      const x = range?.x instanceof Int32Array ? range.x : null;
+      // The range's column as its Int16 copy when it has one (q03's o_orderdate: half the bytes copied in).
+      const narrow = narrowOf(range?.x);
+      const x = narrow instanceof Int16Array ? narrow : range?.x instanceof Int32Array ? range.x : null;
       const k = selectBitsInt32(v, rows, test.lo, test.span, test.bits, out, valid, x, range?.lo, range?.hi);
       if (k >= 0) return k;
     }

@@ -42,7 +42,13 @@ function keysOf(v: Int32Array, share: number, absent: boolean): Float64Array {
   return Float64Array.from(new Set(keys)).sort();
 }
 
-function run(v: Int32Array, keys: Float64Array, x: Int32Array | Uint8Array | null, lo: number, hi: number): number[] {
+function run(
+  v: Int32Array,
+  keys: Float64Array,
+  x: Int32Array | Int16Array | Uint8Array | null,
+  lo: number,
+  hi: number,
+): number[] {
   const out = new Int32Array(v.length);
   const k = selectRunsInt32(v, v.length, keys, 0, keys.length, out, x, lo, hi);
   assert.ok(k >= 0, 'the module took the batch');
@@ -61,12 +67,24 @@ test('selectRunsInt32: every key run, whatever the gap between keys', () => {
   }
 });
 
-test('selectRunsInt32: a range on an int32 or a uint8 column', () => {
+test('selectRunsInt32: a range on an int32, an int16 (a narrow copy) or a uint8 column', () => {
   const v = sortedRuns(5000, 100);
   const keys = keysOf(v, 0.05, true);
   const ints = Int32Array.from(v, (_, i) => ((i * 7919) % 2001) - 1000);
+  const shorts = Int16Array.from(v, (_, i) => (i % 97 === 0 ? -32768 : i % 89 === 0 ? 32767 : 9000 + (i % 41)));
   const bytes = Uint8Array.from(v, (_, i) => (i * 37) % 256);
   for (const [x, ranges] of [
+    [
+      shorts,
+      [
+        [9010, 9020],
+        [-32768, -32768],
+        [32767, 40000],
+        [-40000, 40000],
+        [Number.NEGATIVE_INFINITY, 9000.5],
+        [9030, 9005],
+      ],
+    ],
     [
       ints,
       [
@@ -108,7 +126,7 @@ test('selectRunsInt32: a sub-range of keys, and the batches it declines', () => 
   assert.equal(selectRunsInt32(v, v.length, halves, 0, 2, out, null, 0, 0), -1);
 });
 
-test('selectBitsInt32: keys in a bitmap, with a range on an int32 column', () => {
+test('selectBitsInt32: keys in a bitmap, with a range on an int32 or an int16 column', () => {
   const rows = 3000;
   const lo = -40;
   const span = 900;
@@ -123,8 +141,14 @@ test('selectBitsInt32: keys in a bitmap, with a range on an int32 column', () =>
   }
   const valid = Uint8Array.from({ length: rows }, () => (rng() < 0.9 ? 1 : 0));
   const ints = Int32Array.from({ length: rows }, () => Math.floor(rng() * 2000) - 1000);
-  const cases: [Int32Array | null, number, number][] = [
+  const shorts = Int16Array.from(ints, (x, i) => (i % 101 === 0 ? -32768 : i % 103 === 0 ? 32767 : x + 9000));
+  const cases: [Int32Array | Int16Array | null, number, number][] = [
     [null, 0, 0],
+    [shorts, 8900, 9250],
+    [shorts, Number.NEGATIVE_INFINITY, -32768],
+    [shorts, 32767, 32767],
+    [shorts, -(2 ** 31), 2 ** 31 - 1],
+    [shorts, 40_000, 50_000],
     [ints, -100, 250],
     [ints, Number.NEGATIVE_INFINITY, -500.5],
     [ints, -(2 ** 31), 2 ** 31 - 1],
