@@ -1,6 +1,6 @@
 // `Batch`: a slice of rows as columns sharing one schema; the unit every operator pulls.
 import type { Schema } from '../plan/types.js';
-import { type Column, makeColumn, subarrayMarked } from './column.js';
+import { type Column, MARKED_SLICE_ROWS, makeColumn, subarrayMarked } from './column.js';
 import { sliceCodes } from './text-dictionary.js';
 
 export interface Batch {
@@ -25,7 +25,7 @@ export function sliceColumn(col: Column, start: number, end: number): Column {
   if (Array.isArray(v)) return makeColumn(col.type, v.slice(start, end), valid, n);
   if ('offsets' in v) {
     const slice = { offsets: v.offsets.subarray(start, end + 1), bytes: v.bytes };
-    sliceCodes(v, slice, start, end);
+    if (n >= MARKED_SLICE_ROWS) sliceCodes(v, slice, start, end);
     return makeColumn(col.type, slice, valid, n);
   }
   if (v instanceof Int32Array || v instanceof Float64Array)

@@ -55,9 +55,20 @@ export function isSorted(col: Column): boolean {
   return col.valid === null && (v instanceof Int32Array || v instanceof Float64Array) && sortedValues.has(v);
 }
 
-/** `values.subarray(start, end)`, marked sorted when `values` is, with its narrow copy's rows when it has one. */
+/**
+ * Slices of fewer rows carry no sorted mark, narrow copy or text codes (`subarrayMarked`, `sliceColumn`): those only
+ * speed up loops over many rows, and each is a weak-collection entry per slice. A point lookup slices every column
+ * of its chunk to a row or two: the entries were ~3% of an HTTP worker's time, and more in its scavenges.
+ */
+export const MARKED_SLICE_ROWS = 256;
+
+/**
+ * `values.subarray(start, end)`, marked sorted when `values` is, with its narrow copy's rows when it has one (at
+ * least MARKED_SLICE_ROWS rows).
+ */
 export function subarrayMarked<T extends Int32Array | Float64Array>(values: T, start: number, end: number): T {
   const sub = values.subarray(start, end) as T;
+  if (end - start < MARKED_SLICE_ROWS) return sub;
   if (sortedValues.has(values)) sortedValues.add(sub);
   sliceNarrow(values, sub, start, end);
   return sub;

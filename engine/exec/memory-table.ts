@@ -107,11 +107,13 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
         const [lo, hi] = shareOf(chunk, req.partition, index);
         if (lo >= hi) continue;
         for (const [start, end] of clip(pruner.ranges(at), lo, hi)) {
+          // A slice's text is a fresh wrapper already; the whole chunk's gets one per query (`perQuery`).
+          const sliced = start > 0 || end < chunk.length;
           const whole: Batch = {
             schema: out,
             columns: cols.map((i) => {
               checkOrder(at, i);
-              return perQuery(chunk.columns[i]!);
+              return sliced ? chunk.columns[i]! : perQuery(chunk.columns[i]!);
             }),
             length: chunk.length,
           };

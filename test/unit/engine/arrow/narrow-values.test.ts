@@ -2,7 +2,7 @@
 // `attachNarrow` / `narrowOf` / slices.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { makeColumn, subarrayMarked } from '../../../../engine/arrow/column.js';
+import { MARKED_SLICE_ROWS, makeColumn, subarrayMarked } from '../../../../engine/arrow/column.js';
 import { concatLazily, gatherColumns } from '../../../../engine/arrow/gathered-column.js';
 import { take } from '../../../../engine/arrow/kernels/take.js';
 import { attachNarrow, narrowOf, narrowValues } from '../../../../engine/arrow/narrow-values.js';
@@ -38,11 +38,16 @@ test('narrowValues: the copy lives in the memory `alloc` gives', () => {
 });
 
 test('attachNarrow: a copy of another length is not attached; slices get their rows of the copy', () => {
-  const values = Float64Array.of(10, 20, 30, 40);
+  const values = Float64Array.from({ length: 600 }, (_, i) => i % 100);
   attachNarrow(values, Int8Array.of(10, 20));
   assert.equal(narrowOf(values), null);
-  attachNarrow(values, narrowValues(values, null, 4)!);
-  assert.deepEqual(narrowOf(subarrayMarked(values, 1, 3)), Int8Array.of(20, 30));
+  attachNarrow(values, narrowValues(values, null, 600)!);
+  assert.deepEqual(
+    narrowOf(subarrayMarked(values, 1, 301)),
+    Int8Array.from({ length: 300 }, (_, i) => (i + 1) % 100),
+  );
+  // Fewer than MARKED_SLICE_ROWS rows: no copy (a point lookup's slices).
+  assert.equal(narrowOf(subarrayMarked(values, 1, MARKED_SLICE_ROWS)), null);
   assert.equal(narrowOf(Int32Array.of(1)), null);
   assert.equal(narrowOf(new Uint8Array(1)), null);
 });
@@ -66,8 +71,12 @@ test('take reads the narrow copy of a column: the same values, NULLs kept, one- 
     assert.deepEqual([got[0], got[1], got[3], got[4], got[5]], [xs[6], xs[0], xs[4], xs[4], xs[1]]);
     assert.deepEqual([...out.valid!], [1, 1, 0, 1, 1, 1]);
     // Taken from a slice: the slice's rows of the copy.
-    const slice = makeColumn({ id: 'float64' }, subarrayMarked(values, 3, 7), null, 4);
-    assert.deepEqual([...(take(slice, Int32Array.of(3, 0)).values as Float64Array)], [xs[6], xs[3]]);
+    const long = Float64Array.from({ length: 600 }, (_, i) => xs[i % xs.length]!);
+    attachNarrow(long, narrowValues(long, null, long.length)!);
+    long[3 + 256] = 1e9;
+    const slice = makeColumn({ id: 'float64' }, subarrayMarked(long, 3, 303), null, 300);
+    const fromSlice = [...(take(slice, Int32Array.of(256, 0)).values as Float64Array)];
+    assert.deepEqual(fromSlice, [xs[259 % xs.length], xs[3]]);
   }
 });
 
@@ -91,14 +100,14 @@ test('a lazily concatenated build side gathers its rows from the narrow copy of 
 });
 
 test('an int32 column of days gets a two-byte copy, kept by slices; its takes read the int32 values', () => {
-  const days = Int32Array.of(8035, 10591, 9000, -5);
-  const copy = narrowValues(days, null, 4)!;
-  assert.deepEqual(copy, Int16Array.of(8035, 10591, 9000, -5));
+  const days = Int32Array.from({ length: 400 }, (_, i) => [8035, 10591, 9000, -5][i % 4]!);
+  const copy = narrowValues(days, null, 400)!;
+  assert.deepEqual(copy, Int16Array.from(days));
   assert.deepEqual(narrowValues(Int32Array.of(1, 7, -3), null, 3), Int8Array.of(1, 7, -3));
   assert.equal(narrowValues(Int32Array.of(1, 40_000), null, 2), null);
   attachNarrow(days, copy);
   assert.equal(narrowOf(days), copy);
-  assert.deepEqual(narrowOf(subarrayMarked(days, 1, 3)), Int16Array.of(10591, 9000));
+  assert.deepEqual(narrowOf(subarrayMarked(days, 1, 301)), Int16Array.from(days.subarray(1, 301)));
   // The copy serves filters only: a take gives Int32 values, read from the column itself.
   days[2] = 12_345;
   const out = take(makeColumn({ id: 'date' }, days, null, 4), Int32Array.of(2, 0));

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sliceColumn } from '../../../../engine/arrow/batch.js';
-import { type Column, makeColumn, strings } from '../../../../engine/arrow/column.js';
+import { type Column, MARKED_SLICE_ROWS, makeColumn, strings } from '../../../../engine/arrow/column.js';
 import { concatLazily, gatherColumns, textCodesOf } from '../../../../engine/arrow/gathered-column.js';
 import {
   attachCodes,
@@ -94,13 +94,17 @@ test('encodeDictionary: at most maxSize distinct values, and only UTF-8 bytes', 
 });
 
 test('codes follow slices, gathers and lazy concatenations of coded columns', () => {
-  const parts = [rows(300, 4), rows(200, 5), rows(100, 6)];
+  const parts = [rows(600, 4), rows(200, 5), rows(100, 6)];
   const cols = codedParts(parts);
-  const slice = sliceColumn(cols[0]!, 40, 90);
+  const slice = sliceColumn(cols[0]!, 40, 340);
   assert.deepEqual(
     Array.from(attachedCodes(slice)!.codes),
-    Array.from(attachedCodes(cols[0]!)!.codes.subarray(40, 90)),
+    Array.from(attachedCodes(cols[0]!)!.codes.subarray(40, 340)),
   );
+  // A slice of fewer than MARKED_SLICE_ROWS rows (a point lookup's) carries no codes: read as bytes.
+  const few = sliceColumn(cols[0]!, 40, 40 + MARKED_SLICE_ROWS - 1);
+  assert.equal(attachedCodes(few), null);
+  assert.deepEqual(strings(few), parts[0]!.slice(40, 40 + MARKED_SLICE_ROWS - 1));
   const whole = concatLazily(cols);
   const coded = textCodesOf(whole);
   assert.ok(coded !== null);
