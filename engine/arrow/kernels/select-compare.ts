@@ -7,7 +7,7 @@
 import type { Column } from '../column.js';
 import { narrowOf } from '../narrow-values.js';
 import type { CmpOp } from './numeric.js';
-import { selectRangeAt, selectRangeInt16, selectRangeInt32 } from './wasm-select.js';
+import { selectRangeAt, selectRangeWhole } from './wasm-select.js';
 
 type Values = Float64Array | Int32Array | Int16Array | Int8Array;
 /** Writes the selected row indexes to `out`, returns how many. `sel` null = every row of 0..n. */
@@ -121,11 +121,10 @@ export function selectBetween(
 
 /**
  * `op c` (and `op2 d`) as one integer range [lo, hi) tested in WebAssembly: over every row of an int32 column (no
- * selection) four rows at a time (`selectRangeInt32`) or of an Int16 narrow copy eight at a time
- * (`selectRangeInt16`), or over the selected rows of an int32 column or of a narrow copy (`selectRangeAt`); NULL
- * rows are dropped after. -1 when the test is not one range (`<>`, NaN, a range
- * covering every int32), the values are neither, or the WebAssembly loop does not run (few rows, a sparse
- * selection, no WebAssembly SIMD).
+ * selection) four rows at a time or of an Int16 narrow copy eight at a time (`selectRangeWhole`), or over the
+ * selected rows of an int32 column or of a narrow copy (`selectRangeAt`); NULL rows are dropped after. -1 when the
+ * test is not one range (`<>`, NaN, a range covering every int32), the values are neither, or the WebAssembly loop
+ * does not run (few rows, a sparse selection, no WebAssembly SIMD).
  */
 function selectInt32Range(
   col: Column,
@@ -155,13 +154,13 @@ function selectInt32Range(
   if (hi <= lo) return 0;
   if (hi - lo >= 2 ** 32) return -1;
   if (sel !== null) return selectRangeAt(x, col.length, lo, hi - lo, sel, n, out, col.valid);
-  if (x instanceof Int32Array) return selectRangeInt32(x, lo, hi - lo, n, out, col.valid);
+  if (x instanceof Int32Array) return selectRangeWhole(x, lo, hi - lo, n, out, col.valid);
   // Int16 values: the range clipped to theirs (none of them outside: no row passes; all of them: the wide loop).
   const lo16 = Math.max(lo, -32768);
   const hi16 = Math.min(hi, 32768);
   if (hi16 <= lo16) return 0;
   if (hi16 - lo16 === 65536) return -1;
-  return selectRangeInt16(x as Int16Array, lo16, hi16 - lo16, n, out, col.valid);
+  return selectRangeWhole(x as Int16Array, lo16, hi16 - lo16, n, out, col.valid);
 }
 
 /** The loop `pick` chooses for the column's array kind, run with constants `c` and `d`; -1 when not numbers. */

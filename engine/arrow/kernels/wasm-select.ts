@@ -1,5 +1,5 @@
-// Selection loops in WebAssembly: `selectRangeInt32` (the rows of an int32 batch inside [lo, lo + span), four at a
-// time with SIMD; `selectRangeInt16` eight at a time over a narrow copy), `selectRangeAt` (the same test over the rows of a selection, of int32 values or a narrow copy),
+// Selection loops in WebAssembly: `selectRangeWhole` (the rows of an int32 batch inside [lo, lo + span), four at a
+// time with SIMD, or of an Int16 narrow copy eight at a time), `selectRangeAt` (the same test over the rows of a selection, of int32 values or a narrow copy),
 // `selectBitsInt32` (rows whose value has its bit set in a bitmap: a dynamic join filter), `selectRunsInt32` (the
 // runs of rows of a sorted batch equal to sorted keys) and `selectShortTexts` (texts of up to 4 bytes against
 // literals). A JavaScript loop costs 3-6 ns a row here whatever it does; these cost 1-2 (the range test ~1.1 with
@@ -52,12 +52,15 @@ function withRoom(bytes: number): Exports | null {
 }
 
 /**
- * Rows `i` of `x[0..n)` with `lo ≤ x[i] < lo + span` (integers, lo ≥ -2^31, 1 ≤ span < 2^32) and valid (when
- * `valid` is given), written to `out`; returns how many, or -1 when WebAssembly SIMD is unavailable or `n` is small
- * (the caller's loop runs then).
+ * Rows `i` of `x[0..n)` with `lo ≤ x[i] < lo + span` and valid (when `valid` is given), written to `out`; returns
+ * how many, or -1 when WebAssembly SIMD is unavailable or `n` is small (the caller's loop runs then). Int32 values
+ * (lo ≥ -2^31, 1 ≤ span < 2^32) four rows at a time (`range`); Int16 values, a narrow copy (lo ≥ -32768,
+ * lo + span ≤ 32768, 1 ≤ span ≤ 65535), eight at a time (`range16`): half the bytes copied in and about half the
+ * instructions a row (TPC-H q06's year of `l_shipdate` over SF1's 6M rows, one thread: 6.2 ms in the int32 loop
+ * and 2.9 copying in -> ~2.4 and 1.6).
  */
-export function selectRangeInt32(
-  x: Int32Array,
+export function selectRangeWhole(
+  x: Int32Array | Int16Array,
   lo: number,
   span: number,
   n: number,
@@ -65,41 +68,18 @@ export function selectRangeInt32(
   valid: Uint8Array | null,
 ): number {
   if (n < MIN_ROWS) return -1;
-  const m = withRoom(LANE_TABLE.length + n * 8);
+  const wide = x instanceof Int32Array;
+  const lanes = wide ? LANE_TABLE : POSITION_TABLE;
+  const inBytes = Math.ceil((n * x.BYTES_PER_ELEMENT) / 16) * 16;
+  // The table, the values, then the rows found (a step stores 16 or 32 bytes, however many rows it keeps).
+  const m = withRoom(lanes.length + inBytes + n * 4 + 32);
   if (m === null) return -1;
   const table = residentBytes;
-  new Uint8Array(m.memory.buffer, table, LANE_TABLE.length).set(LANE_TABLE);
-  const at = table + LANE_TABLE.length;
-  new Int32Array(m.memory.buffer, at, n).set(x.subarray(0, n));
-  const k = m.range(at, n, lo | 0, span | 0, at + n * 4, table);
-  return keptRows(m, at + n * 4, k, out, valid);
-}
-
-/**
- * `selectRangeInt32` over int16 values (a narrow copy: a date column's, or small integers'), eight rows at a time:
- * half the bytes copied in and about half the instructions a row. `lo` ≥ -32768, `lo + span` ≤ 32768,
- * 1 ≤ span ≤ 65535. TPC-H q06's year of `l_shipdate` over SF1's 6M rows, one thread: 9.1 ms (6.2 in the int32 loop,
- * 2.9 copying) -> see the commit.
- */
-export function selectRangeInt16(
-  x: Int16Array,
-  lo: number,
-  span: number,
-  n: number,
-  out: Int32Array,
-  valid: Uint8Array | null,
-): number {
-  if (n < MIN_ROWS) return -1;
-  const inBytes = Math.ceil((n * 2) / 16) * 16;
-  // The table, the values, then the rows found (each step stores 32 bytes, however many rows it keeps).
-  const m = withRoom(POSITION_TABLE.length + inBytes + n * 4 + 32);
-  if (m === null) return -1;
-  const table = residentBytes;
-  new Uint8Array(m.memory.buffer, table, POSITION_TABLE.length).set(POSITION_TABLE);
-  const at = table + POSITION_TABLE.length;
-  new Int16Array(m.memory.buffer, at, n).set(x.subarray(0, n));
+  new Uint8Array(m.memory.buffer, table, lanes.length).set(lanes);
+  const at = table + lanes.length;
+  copyIn(m.memory.buffer, at, x, n);
   const outAt = at + inBytes;
-  const k = m.range16(at, n, lo | 0, span | 0, outAt, table);
+  const k = (wide ? m.range : m.range16)(at, n, lo | 0, span | 0, outAt, table);
   return keptRows(m, outAt, k, out, valid);
 }
 

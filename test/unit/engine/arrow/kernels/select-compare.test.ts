@@ -258,7 +258,7 @@ test('selectCompare / selectBetween over int32 rows four at a time: limits, frac
 });
 
 // A column with an Int16 narrow copy (an int32 date column's days, or Float64 integers) runs eight rows at a time
-// over the copy without a selection (`selectRangeInt16`): limits of int16 and beyond, fractions, a tail of 5.
+// over the copy without a selection (`selectRangeWhole`): limits of int16 and beyond, fractions, a tail of 5.
 test('selectCompare / selectBetween over an Int16 narrow copy eight rows at a time read the copy', () => {
   const count = 1021;
   const wide = Array.from({ length: count }, (_, i) =>
