@@ -25,6 +25,15 @@ const OPS: Record<CmpOp, (a: number, b: number) => boolean> = {
   '>=': (a, b) => a >= b,
 };
 
+/** `f` for each range with each pair of bound operators. */
+function eachBetween(
+  ranges: readonly [number, number][],
+  f: (lowOp: '>' | '>=', low: number, highOp: '<' | '<=', high: number) => void,
+): void {
+  for (const [low, high] of ranges)
+    for (const lowOp of ['>', '>='] as const) for (const highOp of ['<', '<='] as const) f(lowOp, low, highOp, high);
+}
+
 const n = 1000;
 const rng = makeRng(11);
 const raw = Array.from({ length: n }, () => Math.floor(rng() * 20) - 10);
@@ -231,29 +240,26 @@ test('selectCompare / selectBetween over int32 rows four at a time: limits, frac
         );
       }
     }
-    for (const [low, high] of [
+    const ranges: [number, number][] = [
       [-3, 3],
       [-3.5, 2.5],
       [MIN, MAX],
       [MIN - 5, MAX + 5],
       [5, -5],
       [0, 0],
-    ] as const) {
-      for (const lowOp of ['>', '>='] as const) {
-        for (const highOp of ['<', '<='] as const) {
-          const out = new Int32Array(count);
-          const k = selectBetween(lowOp, low, highOp, high, col, null, count, out);
-          const expected = kept((v) => OPS[lowOp](v, low) && OPS[highOp](v, high));
-          assert.deepEqual([...out.subarray(0, k)], expected, `${lowOp} ${low} ${highOp} ${high}`);
-          const m = selectBetween(lowOp, low, highOp, high, col, picked, picked.length, out);
-          assert.deepEqual(
-            [...out.subarray(0, m)],
-            expected.filter((i) => i % 3 !== 1),
-            `${lowOp} ${low} ${highOp} ${high} selected`,
-          );
-        }
-      }
-    }
+    ];
+    eachBetween(ranges, (lowOp, low, highOp, high) => {
+      const out = new Int32Array(count);
+      const k = selectBetween(lowOp, low, highOp, high, col, null, count, out);
+      const expected = kept((v) => OPS[lowOp](v, low) && OPS[highOp](v, high));
+      assert.deepEqual([...out.subarray(0, k)], expected, `${lowOp} ${low} ${highOp} ${high}`);
+      const m = selectBetween(lowOp, low, highOp, high, col, picked, picked.length, out);
+      assert.deepEqual(
+        [...out.subarray(0, m)],
+        expected.filter((i) => i % 3 !== 1),
+        `${lowOp} ${low} ${highOp} ${high} selected`,
+      );
+    });
   }
 });
 
@@ -277,7 +283,7 @@ test('selectCompare / selectBetween over an Int16 narrow copy eight rows at a ti
       const col = makeColumn(type, values, withNulls ? nulls : null, count);
       const kept = (test: (v: number) => boolean) =>
         [...wide.keys()].filter((i) => (!withNulls || nulls[i] === 1) && test(i === 1 ? row1 : wide[i]!));
-      for (const [low, high] of [
+      const ranges: [number, number][] = [
         [8990, 9005],
         [8990.5, 9004.5],
         [-32768, 32767],
@@ -285,16 +291,13 @@ test('selectCompare / selectBetween over an Int16 narrow copy eight rows at a ti
         [32767, 40000],
         [-40000, 40000],
         [9000, 8990],
-      ] as const) {
-        for (const lowOp of ['>', '>='] as const) {
-          for (const highOp of ['<', '<='] as const) {
-            const out = new Int32Array(count);
-            const k = selectBetween(lowOp, low, highOp, high, col, null, count, out);
-            const expected = kept((v) => OPS[lowOp](v, low) && OPS[highOp](v, high));
-            assert.deepEqual([...out.subarray(0, k)], expected, `${type.id} ${lowOp} ${low} ${highOp} ${high}`);
-          }
-        }
-      }
+      ];
+      eachBetween(ranges, (lowOp, low, highOp, high) => {
+        const out = new Int32Array(count);
+        const k = selectBetween(lowOp, low, highOp, high, col, null, count, out);
+        const expected = kept((v) => OPS[lowOp](v, low) && OPS[highOp](v, high));
+        assert.deepEqual([...out.subarray(0, k)], expected, `${type.id} ${lowOp} ${low} ${highOp} ${high}`);
+      });
       for (const op of Object.keys(OPS) as CmpOp[]) {
         const out = new Int32Array(count);
         const k = selectCompare(op, col, 9000, null, count, out);
