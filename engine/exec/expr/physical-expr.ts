@@ -1,5 +1,4 @@
 // `compileExpr`: a logical expression -> a `PhysicalExpr` that evaluates a whole batch to one column.
-
 import { arithmeticAtColumn } from '../../arrow/arithmetic-at.js';
 import type { Batch } from '../../arrow/batch.js';
 import { type Column, constantColumn, makeColumn, utf8BytesOf } from '../../arrow/column.js';
