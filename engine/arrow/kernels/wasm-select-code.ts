@@ -26,8 +26,9 @@
 //     ;; for j below n: i = sel[j]; out[k] = i; k += (x[i] - lo) <u span, x read as int8 / int16 / int32
 //     ;; (`selectRangeAt`: a filter's later conjunct over the rows an earlier one kept)
 //   (func (export "words") …): texts of up to 4 bytes against literals, one word per row (`selectShortTexts`)
-//   (func (export "runs8" / "runs16" / "runs32") (param $v i32) (param $n i32) (param $keys i32) (param $nk i32) (param $out i32)
-//                                     (param $x i32) (param $lo i32) (param $span i32) (param $all i32) (result i32)
+//   (func (export "runs8" / "runs16" / "runs32") (param $v i32) (param $n i32) (param $keys i32) (param $nk i32)
+//                          (param $out i32) (param $x i32) (param $lo i32) (param $span i32) (param $all i32)
+//                          (result i32)
 //     ;; v: n ascending int32s; keys: nk ascending int32s; for each key: i skips 64 rows while v[i + 64] < key,
 //     ;; then (v[i] < key, 64 rows left) a branch-free binary search of the 64 rows: b = i, and six times
 //     ;; b = v[b + s] < key ? b + s : b (s = 32 … 1, select), i = b + 1; then single steps while v[i] < key;
@@ -143,13 +144,7 @@ const RANGE: WasmFunction = (() => {
     ],
     ...[...get(K), ...get(M), ...POPCNT, ...ADD, ...set(K), ...get(VIDX), ...get(VFOUR), ...I32X4_ADD, ...set(VIDX)],
     ...[...get(I), ...i32(4), ...ADD, ...set(I), ...BR, ...END, ...END],
-    // The rest one by one: out[k] = i; k += (x[i] - lo) <u span.
-    ...[...BLOCK, ...LOOP, ...get(I), ...get(N), ...GE_U, ...BR_IF_OUT],
-    ...[...get(OUT), ...get(K), ...i32(2), ...SHL, ...ADD, ...get(I), ...STORE],
-    ...[...get(K), ...valueAt, ...LOAD, ...get(LO), ...SUB, ...get(SPAN), ...LT_U, ...ADD, ...set(K)],
-    ...[...get(I), ...i32(1), ...ADD, ...set(I), ...BR, ...END, ...END],
-    ...get(K),
-    ...END,
+    ...rest(I, N, OUT, K, LO, SPAN, [...valueAt, ...LOAD]),
   ];
   return { name: 'range', params: 6, i32Locals: 4, v128Locals: 4, body };
 })();
@@ -174,16 +169,25 @@ const RANGE16: WasmFunction = (() => {
     ...[...get(A), ...get(P), ...I32X4_EXTEND_HIGH_U16, ...get(VI), ...I32X4_ADD, ...V128_STORE_16],
     ...[...get(K), ...get(M), ...POPCNT, ...ADD, ...set(K)],
     ...[...get(I), ...i32(8), ...ADD, ...set(I), ...BR, ...END, ...END],
-    // The rest one by one: out[k] = i; k += (x[i] - lo) <u span.
+    ...rest(I, N, OUT, K, LO, SPAN, [...valueAt, ...LOAD16_S]),
+  ];
+  return { name: 'range16', params: 6, i32Locals: 5, v128Locals: 4, body };
+})();
+
+/**
+ * The end of `range` / `range16` (locals by index): the rows from i to n one by one, each
+ * `out[k] = i; k += (x[i] - lo) <u span` with x[i] read by `value`; then returns k.
+ */
+function rest(I: number, N: number, OUT: number, K: number, LO: number, SPAN: number, value: number[]): number[] {
+  return [
     ...[...BLOCK, ...LOOP, ...get(I), ...get(N), ...GE_U, ...BR_IF_OUT],
     ...[...get(OUT), ...get(K), ...i32(2), ...SHL, ...ADD, ...get(I), ...STORE],
-    ...[...get(K), ...valueAt, ...LOAD16_S, ...get(LO), ...SUB, ...get(SPAN), ...LT_U, ...ADD, ...set(K)],
+    ...[...get(K), ...value, ...get(LO), ...SUB, ...get(SPAN), ...LT_U, ...ADD, ...set(K)],
     ...[...get(I), ...i32(1), ...ADD, ...set(I), ...BR, ...END, ...END],
     ...get(K),
     ...END,
   ];
-  return { name: 'range16', params: 6, i32Locals: 5, v128Locals: 4, body };
-})();
+}
 
 /** bits(in, n, lo, span, bits, out) -> count. */
 const BITS: WasmFunction = (() => {

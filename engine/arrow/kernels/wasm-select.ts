@@ -1,5 +1,6 @@
 // Selection loops in WebAssembly: `selectRangeWhole` (the rows of an int32 batch inside [lo, lo + span), four at a
-// time with SIMD, or of an Int16 narrow copy eight at a time), `selectRangeAt` (the same test over the rows of a selection, of int32 values or a narrow copy),
+// time with SIMD, or of an Int16 narrow copy eight at a time), `selectRangeAt` (the same test over the rows of a
+// selection, of int32 values or a narrow copy),
 // `selectBitsInt32` (rows whose value has its bit set in a bitmap: a dynamic join filter), `selectRunsInt32` (the
 // runs of rows of a sorted batch equal to sorted keys) and `selectShortTexts` (texts of up to 4 bytes against
 // literals). A JavaScript loop costs 3-6 ns a row here whatever it does; these cost 1-2 (the range test ~1.1 with
@@ -68,19 +69,41 @@ export function selectRangeWhole(
   valid: Uint8Array | null,
 ): number {
   if (n < MIN_ROWS) return -1;
-  const wide = x instanceof Int32Array;
-  const lanes = wide ? LANE_TABLE : POSITION_TABLE;
-  const inBytes = Math.ceil((n * x.BYTES_PER_ELEMENT) / 16) * 16;
-  // The table, the values, then the rows found (a step stores 16 or 32 bytes, however many rows it keeps).
-  const m = withRoom(lanes.length + inBytes + n * 4 + 32);
+  const m = withRoom(rangeLayout(x, n).bytes);
   if (m === null) return -1;
-  const table = residentBytes;
-  new Uint8Array(m.memory.buffer, table, lanes.length).set(lanes);
-  const at = table + lanes.length;
-  copyIn(m.memory.buffer, at, x, n);
-  const outAt = at + inBytes;
-  const k = (wide ? m.range : m.range16)(at, n, lo | 0, span | 0, outAt, table);
-  return keptRows(m, outAt, k, out, valid);
+  const { rowsAt, count } = rangeIn(m, residentBytes, x, n, lo, span);
+  return keptRows(m, rowsAt, count, out, valid);
+}
+
+/**
+ * Where `rangeIn` puts `x[0..n)`'s test: its lane table, the values (to a 16-byte boundary), then the rows found (a
+ * step stores 16 or 32 bytes however many rows it keeps, so 32 spare); `bytes` in all.
+ */
+function rangeLayout(x: Int32Array | Int16Array, n: number): { lanes: Uint8Array; valuesBytes: number; bytes: number } {
+  const lanes = x instanceof Int32Array ? LANE_TABLE : POSITION_TABLE;
+  const valuesBytes = Math.ceil((n * x.BYTES_PER_ELEMENT) / 16) * 16;
+  return { lanes, valuesBytes, bytes: lanes.length + valuesBytes + n * 4 + 32 };
+}
+
+/**
+ * `range` (int32 values, four rows a step) or `range16` (int16, eight) over `x[0..n)`, laid out from byte `at`
+ * (`rangeLayout`); the offset of the rows found, and how many.
+ */
+function rangeIn(
+  m: Exports,
+  at: number,
+  x: Int32Array | Int16Array,
+  n: number,
+  lo: number,
+  span: number,
+): { rowsAt: number; count: number } {
+  const { lanes, valuesBytes } = rangeLayout(x, n);
+  const xAt = at + lanes.length;
+  const rowsAt = xAt + valuesBytes;
+  new Uint8Array(m.memory.buffer, at, lanes.length).set(lanes);
+  copyIn(m.memory.buffer, xAt, x, n);
+  const run = x instanceof Int32Array ? m.range : m.range16;
+  return { rowsAt, count: run(xAt, n, lo | 0, span | 0, rowsAt, at) };
 }
 
 /**
@@ -124,11 +147,10 @@ const SEL_SHARE = 16;
 /**
  * The rows of `v[0..n)` (ascending) equal to one of `keys[from..to)` (ascending, distinct, each between `v[0]` and
  * `v[n - 1]`) whose value in `x` (int32s, their Int16 narrow copy, or a coded text column's codes) lies in [lo, hi]
- * (any when `x` is null),
- * written to `out`; returns how many, or -1 (a small batch, a key that is not an integer, no WebAssembly). The
- * batch (and `x`) are copied in whole: streaming 240 KB costs less than reading a few rows every few cache lines
- * (TPC-H q03's 146k order keys over lineitem's sorted l_orderkey, l_shipdate tested, 100 SF1 batches: 16.2 ms in
- * JavaScript, 10.0 here, 5.8 of it the copies).
+ * (any when `x` is null), written to `out`; returns how many, or -1 (a small batch, a key that is not an integer,
+ * no WebAssembly). The batch (and `x`) are copied in whole: streaming 240 KB costs less than reading a few rows
+ * every few cache lines (TPC-H q03's 146k order keys over lineitem's sorted l_orderkey, l_shipdate tested, 100 SF1
+ * batches: 16.2 ms in JavaScript, 10.0 here, 5.8 of it the copies).
  */
 export function selectRunsInt32(
   v: Int32Array,
@@ -173,10 +195,10 @@ export function selectRunsInt32(
  * d >> 5), and whose value in `x` lies in [xlo, xhi] (any when `x` is null), valid ones only when `valid` is given,
  * written to `out`; returns how many, or -1 (small batch, a bitmap over 2^26 bits, no WebAssembly). `lo` must be
  * within ±2^30 so the offset is computed in 32 bits. `bits` must not change once passed: it is copied into the
- * module once and reused while it stays resident. With `x`, its range is tested first (`range`, four rows at a
- * time, or `range16`, eight, over an Int16 copy) and the bits over the rows it kept (`bitsAt`): TPC-H q03's orders, o_custkey's bits and o_orderdate's
- * range over 60k-row batches, 2.6 ns a row (bits alone) -> 1.5 (both), and the batch leaves the dynamic filter
- * with 10% of its rows instead of 20% to gather.
+ * module once and reused while it stays resident. With `x`, its range is tested first (`rangeIn`: four rows at a
+ * time, or eight over an Int16 copy) and the bits over the rows it kept (`bitsAt`): TPC-H q03's orders, o_custkey's
+ * bits and o_orderdate's range over 60k-row batches, 2.6 ns a row (bits alone) -> 1.5 (both), and the batch leaves
+ * the dynamic filter with 10% of its rows instead of 20% to gather.
  */
 export function selectBitsInt32(
   v: Int32Array,
@@ -195,26 +217,16 @@ export function selectBitsInt32(
   if (bitsAt < 0) return -1;
   const test = rangeTest(x, xlo, xhi);
   if (test === null) return 0;
-  const ranged = test.all === 0;
-  // An Int16 x (a narrow copy) is tested eight rows at a time (`range16`), an int32 one four at a time.
-  const wide = x instanceof Int32Array;
-  const lanes = wide ? LANE_TABLE : POSITION_TABLE;
-  const xBytes = Math.ceil((n * (wide ? 4 : 2)) / 16) * 16;
-  const m = withRoom(n * 8 + (ranged ? lanes.length + xBytes + n * 4 + 32 : 0));
+  const ranged = x !== null && test.all === 0;
+  const m = withRoom(n * 8 + (ranged ? rangeLayout(x, n).bytes : 0));
   if (m === null) return -1;
-  const memory = m.memory.buffer;
   const at = residentBytes;
   const outAt = at + n * 4;
-  new Int32Array(memory, at, n).set(v.subarray(0, n));
+  new Int32Array(m.memory.buffer, at, n).set(v.subarray(0, n));
   if (!ranged) return keptRows(m, outAt, m.bits(at, n, lo | 0, span | 0, bitsAt, outAt), out, valid);
-  // The table, x, and the rows in x's range after the rows found.
-  const table = outAt + n * 4;
-  const xAt = table + lanes.length;
-  const selAt = xAt + xBytes;
-  new Uint8Array(memory, table, lanes.length).set(lanes);
-  copyIn(memory, xAt, x!, n);
-  const inRange = (wide ? m.range : m.range16)(xAt, n, test.low | 0, test.span | 0, selAt, table);
-  const k = m.bitsAt(at, selAt, inRange, lo | 0, span | 0, bitsAt, outAt);
+  // x's range after the rows found, then the bits over the rows in it.
+  const inRange = rangeIn(m, outAt + n * 4, x, n, test.low, test.span);
+  const k = m.bitsAt(at, inRange.rowsAt, inRange.count, lo | 0, span | 0, bitsAt, outAt);
   return keptRows(m, outAt, k, out, valid);
 }
 

@@ -45,13 +45,19 @@ function expected(at: ArithmeticAt): bigint {
 }
 
 const N = 4_000;
-const every = (k: number) => Int32Array.from({ length: N / k }, (_, j) => j * k + (j % k));
+/** Every k-th row or so, ascending (a filter's survivors). */
+function every(k: number): { indices: Int32Array; length: number } {
+  const indices = Int32Array.from({ length: Math.floor(N / k) }, (_, j) => j * k + (j % k));
+  return { indices, length: indices.length };
+}
 
 test('sum of x op y at the survivors: exact, and the column is never computed', () => {
   const x = Float64Array.from({ length: N }, (_, i) => (i * 7_919) % 10_000_000);
   const y = Int8Array.from({ length: N }, (_, i) => (i % 11) - 3);
+  const { indices, length } = every(9);
   for (const op of ['*', '+', '-'] as const) {
-    const at = { op, x, y, indices: every(9), length: N / 9 - 1 };
+    // One row fewer than the indices hold: only `length` rows are added.
+    const at = { op, x, y, indices, length: length - 1 };
     const { total, computed } = sumOf(at, D4);
     assert.equal(BigInt(total!), expected(at), op);
     assert.equal(computed, 0, op);
@@ -62,7 +68,7 @@ test('a running sum passing 2^53 continues exactly from the column', () => {
   // Products of ~2^44 are exact; a few hundred of them pass 2^53 part way through.
   const x = Float64Array.from({ length: N }, (_, i) => 2 ** 44 + i);
   const y = Int16Array.from({ length: N }, (_, i) => 90 + (i % 10));
-  const at = { op: '*' as const, x, y, indices: every(8), length: N / 8 };
+  const at = { op: '*' as const, x, y, ...every(8) };
   const { total, computed } = sumOf(at, I64);
   assert.ok(Number(expected(at)) > 2 ** 53);
   assert.equal(BigInt(total!), expected(at));
@@ -72,7 +78,7 @@ test('a running sum passing 2^53 continues exactly from the column', () => {
 test('a product past 2^53 continues exactly from the column (computed in BigInt)', () => {
   const x = Float64Array.from({ length: N }, (_, i) => (i % 3 === 0 ? 2 ** 47 + i : i));
   const y = Int32Array.from({ length: N }, () => 100);
-  const at = { op: '*' as const, x, y, indices: every(5), length: N / 5 };
+  const at = { op: '*' as const, x, y, ...every(5) };
   const { total, computed } = sumOf(at, I64);
   assert.equal(BigInt(total!), expected(at));
   assert.equal(computed, 1);
