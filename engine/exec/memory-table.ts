@@ -7,7 +7,8 @@ import { attachCodes, sliceCodes, type TextDictionary } from '../arrow/text-dict
 import type { ScanRequest, SharedTable, TableProvider } from '../catalog.js';
 import { CancelledError, InternalError } from '../errors.js';
 import type { Schema } from '../plan/types.js';
-import { isSortedColumn, ZoneMaps } from './zone-maps.js';
+import { chunkInOrder, columnInOrder, INCREASING, SORTED, valueRangeOf, type ZoneFacts } from './column-facts.js';
+import { ZoneMaps } from './zone-maps.js';
 
 /** Structured-cloneable table data: typed arrays over SharedArrayBuffers cross threads without copying. */
 export interface MemoryTableData {
@@ -23,6 +24,12 @@ export interface MemoryTableData {
    * none. Filters compare the copies.
    */
   readonly narrow?: readonly (readonly (NarrowArray | null)[] | null)[];
+  /**
+   * Per field, each chunk's zone facts (`zoneFacts`: min, max, NULLs and order per 4,096 rows), made once by the
+   * loader; absent: each thread computes them on first use. Zone maps, value ranges, keys and sorted chunks are
+   * read off them.
+   */
+  readonly zones?: readonly (readonly (ZoneFacts | null)[])[];
 }
 
 export interface StoredDictionary {
@@ -59,17 +66,25 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
     if (ordered[at]![chunk] === 1) return;
     ordered[at]![chunk] = 1;
     const col = chunks[chunk]!.columns[at]!;
-    if (isSortedColumn(col)) markSorted(col.values as Int32Array | Float64Array);
+    if (chunkInOrder(col, zones.facts(at)[chunk]!, SORTED)) markSorted(col.values as Int32Array | Float64Array);
   };
+  const columnOf = (at: number) => chunks.map((c) => c.columns[at]!);
   /** max − min + 1 of an integer or date column, computed once (an upper bound on its distinct values). */
   const rangeOf = (name: string): number | null => {
-    if (!ranges.has(name)) ranges.set(name, valueRange(chunks, index.get(name), rowCount));
+    const at = index.get(name);
+    if (!ranges.has(name))
+      ranges.set(name, at === undefined ? null : valueRangeOf(columnOf(at), zones.facts(at), rowCount));
     return ranges.get(name) ?? null;
+  };
+  /** Whether a column is in `order` over the whole table in chunk order. */
+  const inOrder = (name: string, order: typeof SORTED | typeof INCREASING): boolean => {
+    const at = index.get(name);
+    return at !== undefined && columnInOrder(columnOf(at), zones.facts(at), order);
   };
   const ascending = new Map<string, boolean>();
   /** Whether a column never decreases over the whole table in chunk order, computed once per column. */
   const isAscending = (name: string): boolean => {
-    if (!ascending.has(name)) ascending.set(name, ascendingColumn(chunks, index.get(name)));
+    if (!ascending.has(name)) ascending.set(name, inOrder(name, SORTED));
     return ascending.get(name)!;
   };
   return {
@@ -80,7 +95,9 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
       // A coded text column holds at most its dictionary's values and NULL.
       distinctCount: (c) => rangeOf(c) ?? dictionarySize(data, index.get(c)),
       unique: (c) => {
-        if (!keys.has(c)) keys.set(c, isKey(chunks, index.get(c), rangeOf(c)));
+        // Never decreasing: a key exactly when strictly increasing (a repeat sits beside its twin).
+        if (!keys.has(c))
+          keys.set(c, inOrder(c, SORTED) ? inOrder(c, INCREASING) : isKey(chunks, index.get(c), rangeOf(c)));
         return keys.get(c)!;
       },
       splitPoints: (c, parts) => (isAscending(c) ? splitPoints(chunks, index.get(c)!, rowCount, parts) : null),
@@ -188,24 +205,6 @@ function* clip(ranges: Iterable<[number, number]>, lo: number, hi: number): Iter
   }
 }
 
-/**
- * Whether an integer or date column without NULL never decreases across the table in chunk order (each chunk
- * sorted, and starting at or above where the one before ended).
- */
-function ascendingColumn(chunks: MemoryTableData['chunks'], at: number | undefined): boolean {
-  if (at === undefined) return false;
-  let last = Number.NEGATIVE_INFINITY;
-  for (const chunk of chunks) {
-    const c = chunk.columns[at]!;
-    if (chunk.length === 0) continue;
-    if (!isSortedColumn(c)) return false;
-    const v = c.values as Int32Array | Float64Array;
-    if (v[0]! < last) return false;
-    last = v[chunk.length - 1]!;
-  }
-  return true;
-}
-
 /** The values at rows ⌊j · rows / parts⌋ (j = 1 .. parts − 1) of column `at`, in chunk order. */
 function splitPoints(chunks: MemoryTableData['chunks'], at: number, rows: number, parts: number): number[] {
   const out: number[] = [];
@@ -231,37 +230,14 @@ function inSharedMemory(data: MemoryTableData): boolean {
   );
 }
 
-function valueRange(chunks: MemoryTableData['chunks'], at: number | undefined, rows: number): number | null {
-  if (at === undefined) return null;
-  let lo = Number.POSITIVE_INFINITY;
-  let hi = Number.NEGATIVE_INFINITY;
-  for (const chunk of chunks) {
-    const c = chunk.columns[at]!;
-    const id = c.type.id;
-    if (
-      (id !== 'int32' && id !== 'int64' && id !== 'date') ||
-      !(c.values instanceof Int32Array || c.values instanceof Float64Array)
-    )
-      return null;
-    const v = c.values;
-    for (let i = 0; i < chunk.length; i++) {
-      if (c.valid !== null && c.valid[i] === 0) continue;
-      const x = v[i] as number;
-      if (x < lo) lo = x;
-      if (x > hi) hi = x;
-    }
-  }
-  return hi >= lo ? Math.min(rows, hi - lo + 1) : null;
-}
-
 /** Keys are checked with a bitmap over their range while it has at most this many bits per row. */
 const KEY_BITS_PER_ROW = 64;
 
 /**
- * Whether an integer or date column holds no NULL and no value twice, computed once per column: strictly increasing
- * values (a table loaded in key order) in one pass, else a bitmap over [min, max] while that range is at most
- * KEY_BITS_PER_ROW bits a row (`range`: max − min + 1, capped at the row count by `valueRange`). Unknown (false)
- * otherwise.
+ * Whether an integer or date column holds no NULL and no value twice, when its zone facts did not show it in order
+ * (`columnInOrder`): strictly increasing values under a validity array without NULLs in one pass, else
+ * a bitmap over [min, max] while that range is at most KEY_BITS_PER_ROW bits a row (`range`: max − min + 1, capped
+ * at the row count by `valueRangeOf`). Unknown (false) otherwise.
  */
 function isKey(chunks: MemoryTableData['chunks'], at: number | undefined, range: number | null): boolean {
   if (at === undefined || range === null) return false;

@@ -4,21 +4,22 @@ import type { Column } from '../arrow/column.js';
 import type { ColumnStats } from '../io/parquet/footer.js';
 import { mayMatch } from '../io/parquet/prune.js';
 import { columnsOf, type Expr } from '../plan/expr/index.js';
+import { SORTED, ZONE_ROWS, type ZoneFacts, zoneFacts } from './column-facts.js';
 import type { MemoryTableData } from './memory-table.js';
 import { boundMayMatch, narrowToBounds, type ZoneBound, zoneBounds } from './zone-bounds.js';
-/** Rows per zone: the unit a pushed filter skips inside a chunk (a point lookup reads one zone, not the chunk). */
-export const ZONE_ROWS = 4096;
 
 /**
- * Min/max of the numeric and date columns per zone of ZONE_ROWS rows (and so per chunk), computed on first use,
- * so pushed filters skip chunks the way Parquet row groups are pruned, and zones inside the chunks that remain
- * (an accelerated table loaded in key order keeps its chunks' and zones' ranges apart). A zone whose values are
- * sorted is also narrowed to the rows a comparison with a literal can match, by binary search (`zoneBounds`):
- * a point lookup on a key column reads a few rows, not 4,096.
+ * Min/max of the numeric and date columns per zone of ZONE_ROWS rows (and so per chunk), from the loader's zone
+ * facts or computed on first use (`zoneFacts`), so pushed filters skip chunks the way Parquet row groups are
+ * pruned, and zones inside the chunks that remain (an accelerated table loaded in key order keeps its chunks' and
+ * zones' ranges apart). A zone whose values are sorted is also narrowed to the rows a comparison with a literal can
+ * match, by binary search (`zoneBounds`): a point lookup on a key column reads a few rows, not 4,096.
  */
 export class ZoneMaps {
   /** Per column: per chunk, the chunk's stats and its zones' stats (undefined when the column has none). */
   readonly #stats = new Map<string, (ZoneStats | undefined)[]>();
+  /** Per field index: per chunk, its zone facts (null when the column has none). */
+  readonly #facts = new Map<number, readonly (ZoneFacts | null)[]>();
   constructor(
     readonly data: MemoryTableData,
     readonly index: ReadonlyMap<string, number>,
@@ -103,10 +104,23 @@ export class ZoneMaps {
     return stats.size === 0 || mayMatch(filters, { index: chunk, numRows: rows, stats });
   }
 
+  /** The zone facts of field `at` in each chunk: the loader's (`MemoryTableData.zones`), else computed once. */
+  facts(at: number): readonly (ZoneFacts | null)[] {
+    let out = this.#facts.get(at);
+    if (out === undefined) {
+      const chunks = this.data.chunks;
+      out = this.data.zones?.[at] ?? chunks.map((c) => zoneFacts(c.columns[at]!, c.length));
+      this.#facts.set(at, out);
+    }
+    return out;
+  }
+
   #column(name: string) {
     if (!this.#stats.has(name)) {
       const at = this.index.get(name);
-      this.#stats.set(name, at === undefined ? [] : this.data.chunks.map((c) => zoneStats(c.columns[at]!, c.length)));
+      const column = (chunk: number) => this.data.chunks[chunk]!.columns[at!]!;
+      const stats = at === undefined ? [] : this.facts(at).map((f, i) => (f ? zoneStats(column(i), f) : undefined));
+      this.#stats.set(name, stats);
     }
     return this.#stats.get(name);
   }
@@ -144,71 +158,19 @@ interface ZoneStats {
   readonly sorted: readonly boolean[];
 }
 
-/** The stats of each zone of a chunk's column and of the whole chunk; undefined when the column has none. */
-function zoneStats(col: Column, n: number): ZoneStats | undefined {
-  const v = col.values;
-  const id = col.type.id;
-  if (!(v instanceof Float64Array || v instanceof Int32Array)) return undefined;
-  if (id !== 'int32' && id !== 'int64' && id !== 'float64' && id !== 'decimal' && id !== 'date') return undefined;
-  const count = Math.ceil(n / ZONE_ROWS);
+/** A chunk column's stats and its zones' stats, from its zone facts. */
+function zoneStats(col: Column, facts: ZoneFacts): ZoneStats {
+  const { lo, hi, nulls, order } = facts;
   const zones: ColumnStats[] = [];
   const sorted: boolean[] = [];
-  const lo = new Float64Array(count);
-  const hi = new Float64Array(count);
-  let nulls = 0;
-  for (let z = 0, start = 0; start < n; z++, start += ZONE_ROWS) {
-    const end = Math.min(n, start + ZONE_ROWS);
-    const r = rawRange(v, col.valid, start, end);
-    if (r === undefined) return undefined;
-    lo[z] = r.lo;
-    hi[z] = r.hi;
-    nulls += r.nulls;
-    zones.push(asParquetStats(col, r));
-    sorted.push(r.nulls === 0 && isSorted(v, start, end));
+  let allNulls = 0;
+  for (let z = 0; z < lo.length; z++) {
+    allNulls += nulls[z]!;
+    zones.push(asParquetStats(col, { lo: lo[z]!, hi: hi[z]!, nulls: nulls[z]! }));
+    sorted.push(order[z]! >= SORTED);
   }
-  const whole = { lo: Math.min(...lo), hi: Math.max(...hi), nulls };
+  const whole = { lo: Math.min(...lo), hi: Math.max(...hi), nulls: allNulls };
   return { chunk: asParquetStats(col, whole), zones, lo, hi, chunkLo: whole.lo, chunkHi: whole.hi, sorted };
-}
-
-/**
- * Whether an integer, date or decimal column holds no NULL and never decreases over its whole values array (checked
- * once per chunk column; an unsorted one stops at its first decrease, so only sorted ones cost a full pass).
- */
-export function isSortedColumn(col: Column): boolean {
-  const v = col.values;
-  const id = col.type.id;
-  if (!(v instanceof Float64Array || v instanceof Int32Array) || col.valid !== null) return false;
-  if (id !== 'int32' && id !== 'int64' && id !== 'decimal' && id !== 'date') return false;
-  return col.length === v.length && isSorted(v, 0, col.length);
-}
-
-/** Whether values [from, to) never decrease (NaN is ruled out by `rawRange`). */
-function isSorted(v: Float64Array | Int32Array, from: number, to: number): boolean {
-  for (let i = from + 1; i < to; i++) if (v[i]! < v[i - 1]!) return false;
-  return true;
-}
-
-/** Min and max of the non-NULL stored values of rows [from, to) (lo > hi: none), and the NULLs; undefined on NaN. */
-function rawRange(
-  v: Float64Array | Int32Array,
-  valid: Uint8Array | null,
-  from: number,
-  to: number,
-): { lo: number; hi: number; nulls: number } | undefined {
-  let lo = Number.POSITIVE_INFINITY;
-  let hi = Number.NEGATIVE_INFINITY;
-  let nulls = 0;
-  for (let i = from; i < to; i++) {
-    if (valid !== null && valid[i] === 0) {
-      nulls++;
-      continue;
-    }
-    const x = v[i]!;
-    if (Number.isNaN(x)) return undefined;
-    if (x < lo) lo = x;
-    if (x > hi) hi = x;
-  }
-  return { lo, hi, nulls };
 }
 
 /** A stored range in the form Parquet statistics take (decimals unscaled, dates as Dates), for `mayMatch`. */

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isSorted, makeColumn } from '../../../../engine/arrow/column.js';
 import { narrowOf } from '../../../../engine/arrow/narrow-values.js';
-import { ZONE_ROWS } from '../../../../engine/exec/zone-maps.js';
+import { ZONE_ROWS } from '../../../../engine/exec/column-facts.js';
 import {
   createEngine,
   createMapCatalog,
