@@ -59,9 +59,8 @@ export class BatchRows {
     if (this.ngroups > MAX_COUNTED_GROUPS) return null;
     if (this.#counts === null) {
       const counts = new Float64Array(this.ngroups);
-      const groups = this.groups;
       if (this.ngroups === 1) counts[0] = this.n;
-      else for (let i = 0; i < this.n; i++) counts[groups[i]!]!++;
+      else countGroups(this.groups, this.n, counts);
       this.#counts = counts;
     }
     return this.#counts;
@@ -74,4 +73,13 @@ export class BatchRows {
     for (let g = 0; g < this.ngroups; g++) into[g]! += counts[g]!;
     return true;
   }
+}
+
+/**
+ * Adds one to `counts[groups[i]]` for i < n. A function of its own: as a loop inside `counts()`, V8 entered it
+ * through on-stack replacement and left the compiled loop at the field store after it, once per batch, hundreds of
+ * times a query ("insufficient type feedback"; ~25 ms of q01's first run on a thread).
+ */
+function countGroups(groups: Int32Array, n: number, counts: Float64Array): void {
+  for (let i = 0; i < n; i++) counts[groups[i]!]!++;
 }
