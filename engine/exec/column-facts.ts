@@ -129,7 +129,11 @@ function zonesInOrder(facts: ZoneFacts, order: number, before: number): boolean 
  * max − min + 1 of an integer or date column over all its chunks (NULLs aside), capped at `rows`: an upper bound on
  * its distinct values; null for other columns or when every value is NULL.
  */
-export function valueRangeOf(columns: readonly Column[], facts: readonly (ZoneFacts | null)[], rows: number) {
+export function valueRangeOf(
+  columns: readonly Column[],
+  facts: readonly (ZoneFacts | null)[],
+  rows: number,
+): number | null {
   let lo = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
   for (let c = 0; c < columns.length; c++) {

@@ -66,7 +66,7 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
     if (ordered[at]![chunk] === 1) return;
     ordered[at]![chunk] = 1;
     const col = chunks[chunk]!.columns[at]!;
-    if (chunkInOrder(col, zones.facts(at)[chunk]!, SORTED)) markSorted(col.values as Int32Array | Float64Array);
+    if (chunkInOrder(col, zones.facts(at)[chunk] ?? null, SORTED)) markSorted(col.values as Int32Array | Float64Array);
   };
   const columnOf = (at: number) => chunks.map((c) => c.columns[at]!);
   /** max − min + 1 of an integer or date column, computed once (an upper bound on its distinct values). */
