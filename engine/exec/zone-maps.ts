@@ -4,7 +4,7 @@ import type { Column } from '../arrow/column.js';
 import type { ColumnStats } from '../io/parquet/footer.js';
 import { mayMatch } from '../io/parquet/prune.js';
 import { columnsOf, type Expr } from '../plan/expr/index.js';
-import { SORTED, ZONE_ROWS, type ZoneFacts, zoneFacts } from './column-facts.js';
+import { SORTED, ZONE_ROWS, type ZoneFacts, zoneFactsOfField } from './column-facts.js';
 import type { MemoryTableData } from './memory-table.js';
 import { boundMayMatch, narrowToBounds, type ZoneBound, zoneBounds } from './zone-bounds.js';
 
@@ -108,8 +108,7 @@ export class ZoneMaps {
   facts(at: number): readonly (ZoneFacts | null)[] {
     let out = this.#facts.get(at);
     if (out === undefined) {
-      const chunks = this.data.chunks;
-      out = this.data.zones?.[at] ?? chunks.map((c) => zoneFacts(c.columns[at]!, c.length));
+      out = this.data.zones?.[at] ?? zoneFactsOfField(this.data.chunks, at);
       this.#facts.set(at, out);
     }
     return out;
