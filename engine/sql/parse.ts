@@ -3,6 +3,7 @@ import nodeSqlParser from 'node-sql-parser';
 import { NotSupportedError, ParseError } from '../errors.js';
 import { fixAst, rewriteSql } from './rewrite/expression-rewrites.js';
 import { parseWithRewrites } from './rewrite/index.js';
+import { reassociateOperators } from './rewrite/operator-precedence.js';
 import { RewriteSyntaxError, rewriteWindowSql } from './rewrite/window-rewrite.js';
 
 const parser = new nodeSqlParser.Parser();
@@ -29,7 +30,7 @@ export function parseSql(sql: string): ParsedStatement {
   const rewritten = rewriteSql(body);
   let ast: Ast;
   try {
-    ast = fixAst(parseWithRewrites(rewritten.sql, astifyArm));
+    ast = reassociateOperators(fixAst(parseWithRewrites(rewritten.sql, astifyArm)));
   } catch (e) {
     throw new ParseError(describeSyntaxError(e, sql, (offset) => rewritten.toOriginal(offset) + shift));
   }

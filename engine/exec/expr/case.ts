@@ -1,12 +1,12 @@
 // CASE: each arm is evaluated only on the rows still undecided, so an error in an untaken arm never fires (arms
 // that cannot raise, over numbers, run over every row and are picked per row).
-import { type Batch, makeBatch } from '../../arrow/batch.js';
-import { type Column, emptyValues, makeColumn, strings } from '../../arrow/column.js';
-import { gatherColumns } from '../../arrow/gathered-column.js';
+import type { Batch } from '../../arrow/batch.js';
+import { type Column, makeColumn } from '../../arrow/column.js';
 import { selectTrue } from '../../arrow/kernels/take.js';
 import type { CaseExpr, Expr } from '../../plan/expr/index.js';
 import type { DataType, Schema } from '../../plan/types.js';
 import type { PhysicalExpr } from './physical-expr.js';
+import { assemble, complement, identity, type Part, pick, subset } from './row-parts.js';
 import { mayRaiseOnRows } from './short-circuit.js';
 
 type Compile = (e: Expr, schema: Schema) => PhysicalExpr;
@@ -75,7 +75,7 @@ function generalCase(
       const n = batch.length;
       // Each arm's values and the rows they go to, written once all are known: an int64 arm beyond 2^53
       // (BigInt64Array) makes the whole result BigInt64Array.
-      const parts: { src: Column; rows: Int32Array; local: Int32Array }[] = [];
+      const parts: Part[] = [];
       let rows = identity(n);
       let current: Batch = batch;
       for (const arm of whens) {
@@ -92,56 +92,7 @@ function generalCase(
       }
       if (otherwise && rows.length > 0)
         parts.push({ src: otherwise.evaluate(current), rows, local: identity(rows.length) });
-      const big = parts.some((p) => p.src.values instanceof BigInt64Array);
-      const out = makeColumn(e.type, big ? new BigInt64Array(n) : emptyValues(e.type, n), new Uint8Array(n), n);
-      for (const p of parts) scatter(out, p.src, p.rows, p.local);
-      return out;
+      return assemble(parts, e.type, n);
     },
   };
-}
-
-function identity(n: number): Int32Array {
-  const a = new Int32Array(n);
-  for (let i = 0; i < n; i++) a[i] = i;
-  return a;
-}
-
-/** Rows `idx` of `b`, each column copied only if an arm reads it (a join's late columns are read from their source). */
-function subset(b: Batch, idx: Int32Array): Batch {
-  if (idx.length === b.length) return b;
-  return makeBatch(b.schema, gatherColumns(b.columns, idx, idx.length, false), idx.length);
-}
-
-function pick(rows: Int32Array, idx: Int32Array): Int32Array {
-  const out = new Int32Array(idx.length);
-  for (let i = 0; i < idx.length; i++) out[i] = rows[idx[i] as number] as number;
-  return out;
-}
-
-function complement(sorted: Int32Array, count: number, n: number): Int32Array {
-  const out = new Int32Array(n - count);
-  let j = 0;
-  let k = 0;
-  for (let i = 0; i < n; i++) {
-    if (j < count && sorted[j] === i) j++;
-    else out[k++] = i;
-  }
-  return out;
-}
-
-/** out[rows[local[i]]] = src[i] for each i. */
-function scatter(out: Column, src: Column, rows: Int32Array, local: Int32Array): void {
-  const valid = out.valid as Uint8Array;
-  const target = out.values as { [i: number]: unknown } | null;
-  const values = src.type.id === 'utf8' ? strings(src) : (src.values as unknown as { [i: number]: unknown } | null);
-  const big = out.values instanceof BigInt64Array;
-  for (let i = 0; i < local.length; i++) {
-    const row = rows[local[i] as number] as number;
-    const ok = src.type.id !== 'null' && (src.valid === null || src.valid[i] === 1);
-    valid[row] = ok ? 1 : 0;
-    if (!ok || !target || !values) continue;
-    const v = values[i];
-    // Into a BigInt64Array (some arm was int64 beyond 2^53) numbers become BigInt; elsewhere BigInts are exact.
-    target[row] = big ? (typeof v === 'bigint' ? v : BigInt(v as number)) : typeof v === 'bigint' ? Number(v) : v;
-  }
 }

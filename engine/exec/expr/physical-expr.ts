@@ -21,12 +21,13 @@ import type {
 } from '../../plan/expr/index.js';
 import { type DataType, type Schema, sameType } from '../../plan/types.js';
 import { evaluateCase } from './case.js';
+import { lazyCoalesce } from './coalesce.js';
 import { canFuse, fusedArithmetic } from './fused-arith.js';
 import { evaluateInList } from './in-list.js';
 import { compileLike } from './like.js';
 import { isPredicate, negate, not } from './logic.js';
 import { peelableColumn, peelGather } from './peel.js';
-import { mayRaise, shortCircuit } from './short-circuit.js';
+import { mayRaise, mayRaiseOnRows, shortCircuit } from './short-circuit.js';
 import { addInterval } from './temporal.js';
 import { matchUtf8Literals } from './utf8-match.js';
 
@@ -195,6 +196,7 @@ function compileNode(e: Expr, schema: Schema, shared: Map<string, PhysicalExpr> 
       const fn = lookupFunction(e.name);
       if (!fn) throw new InternalError(`function ${e.name} vanished after binding`);
       const args = e.args.map((a) => compileExpr(a, schema));
+      if (e.name === 'coalesce' && e.args.slice(1).some(mayRaiseOnRows)) return lazyCoalesce(e, args);
       return {
         evaluate: (b) =>
           fn.evaluate(

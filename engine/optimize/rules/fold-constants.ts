@@ -9,6 +9,7 @@ import {
   transformExpr,
 } from '../../plan/expr/index.js';
 import { type LogicalPlan, transformPlan } from '../../plan/logical/index.js';
+import { sameType } from '../../plan/types.js';
 import { MS_PER_DAY } from '../../plan/values.js';
 import { mapPlanExprs } from '../map-exprs.js';
 import type { OptimizerContext, OptimizerRule } from '../rule.js';
@@ -60,7 +61,20 @@ function simplify(e: Expr): Expr {
     return factorOr(e);
   }
   if (e.kind === 'binary' && ['=', '<>', '<', '<=', '>', '>='].includes(e.op)) return unwrapDateCast(e);
+  if (e.kind === 'call' && e.name === 'coalesce') return foldCoalesce(e);
   return e;
+}
+
+// coalesce(NULL, x, 1, y) -> coalesce(x, 1): NULL arguments go, and nothing after the first constant runs
+// (PostgreSQL folds it so: COALESCE(1, 1/0) is 1); coalesce(x) -> x
+function foldCoalesce(e: Expr & { kind: 'call' }): Expr {
+  const isNull = (a: Expr) => a.kind === 'literal' && a.value === null;
+  let args = e.args.filter((a) => !isNull(a));
+  const constant = args.findIndex((a) => a.kind === 'literal');
+  if (constant >= 0) args = args.slice(0, constant + 1);
+  if (args.length === 0) return { kind: 'literal', value: null, type: e.type };
+  if (args.length === 1 && sameType(args[0]!.type, e.type)) return args[0]!;
+  return args.length === e.args.length ? e : { ...e, args };
 }
 
 // (a AND b) OR (a AND c) -> a AND (b OR c): a join condition repeated in every branch (TPC-H Q19) becomes usable

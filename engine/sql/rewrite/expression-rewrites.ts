@@ -2,6 +2,8 @@
 // undoes their markers.
 import type { Ast } from '../parse.js';
 import { aggregateCall } from './aggregate-call.js';
+import { allQuantifier } from './all-quantifier.js';
+import { caseOperand } from './case-operand.js';
 import { commaAfterOn } from './comma-after-on.js';
 import { applyEdits, type OffsetMap } from './edit.js';
 import { isDistinctFrom } from './is-distinct-from.js';
@@ -9,6 +11,7 @@ import { limitNull } from './limit-null.js';
 import { naturalJoin } from './natural-join.js';
 import { paramCast } from './param-cast.js';
 import { positionIn } from './position-in.js';
+import { postfixNullTest } from './postfix-null-test.js';
 import type { SqlRewrite } from './rewrite.js';
 import { substringFromFor } from './substring-from-for.js';
 import { tokenize } from './tokenize.js';
@@ -26,6 +29,9 @@ export const REWRITES: readonly SqlRewrite[] = [
   limitNull,
   paramCast,
   positionIn,
+  allQuantifier,
+  postfixNullTest,
+  caseOperand,
 ];
 
 export interface Rewritten {

@@ -30,20 +30,20 @@ export const isDistinctFrom: SqlRewrite = {
   },
   fixNode(node) {
     if (node.type !== 'binary_expr' || (node.operator !== 'IS' && node.operator !== 'IS NOT')) return;
-    if (!unmark(node, 'right')) return;
+    if (!removeLeftMarker(node, 'right')) return;
     node.operator = node.operator === 'IS' ? 'IS DISTINCT FROM' : 'IS NOT DISTINCT FROM';
   },
 };
 
 /** Removes the marker `+` at the left edge of `parent[key]`; false when there is none. */
-function unmark(parent: Ast, key: string): boolean {
+export function removeLeftMarker(parent: Ast, key: string): boolean {
   const e = parent[key];
   if (e === null || typeof e !== 'object' || e.parentheses) return false;
   if (e.type === 'unary_expr' && e.operator === '+') {
     parent[key] = e.expr;
     return true;
   }
-  if (e.type === 'binary_expr') return unmark(e, 'left');
-  if (e.type === 'cast') return unmark(e, 'expr');
+  if (e.type === 'binary_expr') return removeLeftMarker(e, 'left');
+  if (e.type === 'cast') return removeLeftMarker(e, 'expr');
   return false;
 }
