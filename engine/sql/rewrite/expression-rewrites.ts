@@ -12,6 +12,7 @@ import { naturalJoin } from './natural-join.js';
 import { paramCast } from './param-cast.js';
 import { positionIn } from './position-in.js';
 import { postfixNullTest } from './postfix-null-test.js';
+import { predicateChain } from './predicate-chain.js';
 import type { SqlRewrite } from './rewrite.js';
 import { substringFromFor } from './substring-from-for.js';
 import { tokenize } from './tokenize.js';
@@ -32,6 +33,7 @@ export const REWRITES: readonly SqlRewrite[] = [
   allQuantifier,
   postfixNullTest,
   caseOperand,
+  predicateChain,
 ];
 
 export interface Rewritten {
