@@ -72,6 +72,8 @@ export function bindBinary(ast: Ast, ctx: ExprContext): Expr {
     const [a, b] = unify(l, r, `operator ${op}`);
     return { kind: 'binary', op: COMPARISONS[op]!, left: a, right: b, type: BOOL };
   }
+  // `^` is power(); floe's is double precision throughout (PostgreSQL's numeric ^ numeric is numeric)
+  if (op === '^') return bindCall('power', [l, r]);
   if (op === '||') return bindCall('textcat', [castTo(l, UTF8), castTo(r, UTF8)]);
   if (op === '+' || op === '-' || op === '*' || op === '/' || op === '%') {
     const [a, b, type] = arithmeticTypes(op, l, r);

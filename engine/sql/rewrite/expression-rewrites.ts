@@ -3,6 +3,7 @@
 import type { Ast } from '../parse.js';
 import { aggregateCall } from './aggregate-call.js';
 import { allQuantifier } from './all-quantifier.js';
+import { caretOperator } from './caret-operator.js';
 import { caseOperand } from './case-operand.js';
 import { commaAfterOn } from './comma-after-on.js';
 import { applyEdits, type OffsetMap } from './edit.js';
@@ -34,6 +35,7 @@ export const REWRITES: readonly SqlRewrite[] = [
   postfixNullTest,
   caseOperand,
   predicateChain,
+  caretOperator,
 ];
 
 export interface Rewritten {

@@ -11,6 +11,7 @@ import type { Ast } from '../parse.js';
  * | level | operators                                              | associativity |
  * | ----- | ------------------------------------------------------ | ------------- |
  * | 11    | unary `+` `-`                                          | right         |
+ * | 10    | `^` (rewritten from `#-`, caret-operator.ts)           | left          |
  * | 9     | `*` `/` `%`                                            | left          |
  * | 8     | binary `+` `-`                                         | left          |
  * | 7     | any other operator: `\|\|` `~` `~*` `!~` `!~*` `->` … | left          |
@@ -23,9 +24,10 @@ import type { Ast } from '../parse.js';
  *
  * `::`, `[]`, `COLLATE` and `AT TIME ZONE` bind tighter than all of these and reach this pass already attached
  * to their operand. PostgreSQL rejects a chain of two non-associative operators of one level (`a < b < c`); floe
- * reads it left to right. `^` (level 10) is not accepted by the parser.
+ * reads it left to right.
  */
 export const BINARY_PRECEDENCE: Readonly<Record<string, number>> = {
+  '^': 10,
   '*': 9,
   '/': 9,
   '%': 9,
