@@ -14,6 +14,7 @@ import type { Field } from '../../plan/types.js';
 import type { Ast } from '../parse.js';
 import { NATURAL_MARKER } from '../rewrite/natural-join.js';
 import { bindExpr, type ExprContext, type ParamBinder } from './bind-expr.js';
+import { bindRecursiveCte, workTableReference } from './bind-recursive.js';
 import { requireBool, unify } from './coerce.js';
 import { plainColumns, Scope, type ScopeColumn } from './scope.js';
 
@@ -27,6 +28,12 @@ export interface CteDefinition {
   readonly ctes: ReadonlyMap<string, CteDefinition>;
   bound: LogicalPlan | null;
   id: number;
+  /** WITH RECURSIVE: the body reads the CTE itself (a `RecursiveCte`). */
+  readonly recursive?: boolean;
+  /** Set while the body is being bound (a reference then is recursion). */
+  binding?: boolean;
+  /** Set while the recursive term is being bound: the columns its self-reference reads, and the CTE's id. */
+  workTable?: { readonly id: number; readonly fields: readonly Field[] } | null;
 }
 
 export interface BindContext {
@@ -38,6 +45,8 @@ export interface BindContext {
   readonly outer: Scope | null;
   /** Statement-wide counter naming subqueries and shared CTEs. */
   readonly ids: { next: number };
+  /** The CTE whose body is being bound, if any (a reference to it is its recursive self-reference). */
+  readonly cteBody?: CteDefinition;
   /** Binds a nested query (derived table, subquery or CTE body) in a given context. */
   readonly bindQuery: (ast: Ast, ctx: BindContext) => LogicalPlan;
 }
@@ -148,15 +157,24 @@ function bindCteReference(
   names: readonly string[] | null,
   ctx: BindContext,
 ): Relation {
+  if (cte.binding) return recursiveReference(cte, alias, names, ctx);
   const bindBody = () => {
-    const body = ctx.bindQuery(cte.ast, { ...ctx, ctes: cte.ctes, outer: null });
+    if (cte.recursive) return bindRecursiveCte(cte, ctx);
+    cte.binding = true;
+    let body: LogicalPlan;
+    try {
+      body = ctx.bindQuery(cte.ast, { ...ctx, ctes: cte.ctes, outer: null, cteBody: cte });
+    } finally {
+      cte.binding = false;
+    }
     if (!cte.columns) return body;
     return requalify(body, cte.name, cte.columns).plan;
   };
   if (cte.references < 2) return requalify(bindBody(), alias, names);
   if (cte.bound === null) {
     cte.bound = bindBody();
-    cte.id = ctx.ids.next++;
+    // A recursive CTE's readers share the number its RecursiveCte and WorkTableScan show in EXPLAIN.
+    cte.id = cte.bound.kind === 'recursive_cte' ? cte.bound.id : ctx.ids.next++;
   }
   const body = cte.bound;
   if (names && names.length > body.schema.fields.length)
@@ -166,6 +184,19 @@ function bindCteReference(
   const fields = body.schema.fields.map((f, i) => ({ ...f, name: names?.[i] ?? f.name, qualifier: alias }));
   const plan: LogicalPlan = { kind: 'cte_scan', id: cte.id, name: cte.name, alias, plan: body, schema: { fields } };
   return { plan, columns: plainColumns(plan.schema) };
+}
+
+/** A reference to a CTE whose body is being bound: its recursive term's self-reference, or an error. */
+function recursiveReference(
+  cte: CteDefinition,
+  alias: string,
+  names: readonly string[] | null,
+  ctx: BindContext,
+): Relation {
+  if (ctx.cteBody !== cte) throw new NotSupportedError('mutual recursion between WITH items is not supported yet');
+  if (!cte.workTable)
+    throw new PlanError(`recursive reference to query "${cte.name}" must not appear within its non-recursive term`);
+  return workTableReference(cte, alias, names);
 }
 
 const JOIN_TYPES: Record<string, JoinType> = { INNER: 'inner', LEFT: 'left', RIGHT: 'right', FULL: 'full' };
