@@ -14,9 +14,10 @@ import type { Field } from '../../plan/types.js';
 import type { Ast } from '../parse.js';
 import { NATURAL_MARKER } from '../rewrite/natural-join.js';
 import { bindExpr, type ExprContext, type ParamBinder } from './bind-expr.js';
+import { aliasJoin } from './bind-join-alias.js';
 import { bindRecursiveCte, workTableReference } from './bind-recursive.js';
 import { requireBool, unify } from './coerce.js';
-import { plainColumns, Scope, type ScopeColumn } from './scope.js';
+import { columnName, plainColumns, Scope, type ScopeColumn } from './scope.js';
 
 /** A WITH entry: bound on first use; shared (one computation) when the statement references it twice or more. */
 export interface CteDefinition {
@@ -77,8 +78,10 @@ function bindItem(item: Ast, ctx: BindContext, aliases: Set<string>): Relation {
     throw new NotSupportedError('LATERAL subqueries are not supported yet');
   const { alias, columns } = parseAlias(item.as);
   if (item.expr?.type === 'tables') {
-    if (alias) throw new NotSupportedError('an alias for a parenthesised join is not supported yet');
-    return bindFrom(item.expr.expr, ctx);
+    const inner = bindFrom(item.expr.expr, ctx);
+    if (!alias) return inner;
+    claim(aliases, alias);
+    return aliasJoin(inner, alias, columns);
   }
   let rel: Relation;
   if (item.expr) {
@@ -227,14 +230,14 @@ function joinRelations(left: Relation, right: Relation, item: Ast, ctx: BindCont
 
 /** NATURAL JOIN: the column names both sides have (PostgreSQL: a cross join when there are none). */
 function commonNames(left: Relation, right: Relation): string[] {
-  const rightNames = new Set(right.columns.filter((c) => c.byName).map((c) => c.field.name.toLowerCase()));
+  const rightNames = new Set(right.columns.filter((c) => c.byName).map((c) => columnName(c).toLowerCase()));
   const seen = new Set<string>();
   const out: string[] = [];
   for (const c of left.columns) {
-    const n = c.field.name.toLowerCase();
+    const n = columnName(c).toLowerCase();
     if (c.byName && rightNames.has(n) && !seen.has(n)) {
       seen.add(n);
-      out.push(c.field.name);
+      out.push(columnName(c));
     }
   }
   return out;
@@ -250,7 +253,7 @@ function usingName(u: Ast): string {
  */
 function joinUsing(left: Relation, right: Relation, type: JoinType, names: readonly string[]): Relation {
   const pick = (rel: Relation, name: string, side: string): ScopeColumn => {
-    const hits = rel.columns.filter((c) => c.byName && c.field.name.toLowerCase() === name.toLowerCase());
+    const hits = rel.columns.filter((c) => c.byName && columnName(c).toLowerCase() === name.toLowerCase());
     if (hits.length === 0)
       throw new PlanError(`column "${name}" specified in USING clause does not exist in ${side} table`);
     if (hits.length > 1) throw new PlanError(`common column name "${name}" appears more than once in ${side} table`);
@@ -264,7 +267,7 @@ function joinUsing(left: Relation, right: Relation, type: JoinType, names: reado
     conds.push({ kind: 'binary', op: '=', left: le, right: re, type: { id: 'bool' } });
     const expr: Expr =
       type === 'full' ? { kind: 'call', name: 'coalesce', args: [le, re], type: t } : type === 'right' ? re : le;
-    merged.push({ expr, field: { name: l.field.name, qualifier: null, type: t, nullable: true } });
+    merged.push({ expr, field: { name: columnName(l), qualifier: null, type: t, nullable: true } });
   }
   const join = makeJoin(type, left.plan, right.plan, conjoin(conds));
   const used = new Set(pairs.flat());
@@ -277,6 +280,7 @@ function joinUsing(left: Relation, right: Relation, type: JoinType, names: reado
   const columns: ScopeColumn[] = [
     ...merged.map((m) => ({ field: m.field, byName: true, inStar: true })),
     ...rest.map((c, i) => ({
+      ...c,
       field: plan.schema.fields[merged.length + i]!,
       byName: c.byName && !used.has(c),
       inStar: c.inStar && !used.has(c),
