@@ -32,7 +32,7 @@ export function bindRecursiveCte(cte: CteDefinition, ctx: BindContext): Recursiv
     for (let widened = false; ; widened = true) {
       cte.workTable = { id, fields };
       const recursive = ctx.bindQuery(node.right, inner);
-      checkRecursiveTerm(recursive, cte.name);
+      checkRecursiveTerm(recursive, cte.name, id);
       const overall = overallTypes(anchor, recursive, fields);
       const mismatch = overall.findIndex((t, c) => !sameType(t, fields[c]!.type));
       if (mismatch < 0) {
@@ -125,20 +125,20 @@ function typeMismatch(name: string, c: number, declared: DataType, overall: Data
  * PostgreSQL's limits on where the recursive term reads the CTE: once, not inside a subquery expression, not on
  * the nullable side of an outer join, not under an aggregate.
  */
-function checkRecursiveTerm(plan: LogicalPlan, name: string): void {
+function checkRecursiveTerm(plan: LogicalPlan, name: string, id: number): void {
   let found = 0;
   const fail = (where: string) => {
     throw new PlanError(`recursive reference to query "${name}" must not appear ${where}`);
   };
   const visit = (p: LogicalPlan, aggregated: boolean, nullable: boolean): void => {
-    if (p.kind === 'work_table_scan') {
+    if (p.kind === 'work_table_scan' && p.id === id) {
       if (++found > 1) fail('more than once');
       if (aggregated) throw new PlanError(`aggregate functions are not allowed in a recursive query's recursive term`);
       if (nullable) fail('within an outer join');
       return;
     }
     for (const [key, value] of Object.entries(p)) {
-      if (!CHILD_KEYS.has(key) && hasWorkTable(value)) fail('within a subquery');
+      if (!CHILD_KEYS.has(key) && hasWorkTable(value, id)) fail('within a subquery');
     }
     const under = aggregated || (p.kind === 'aggregate' && p.aggregates.length > 0);
     if (p.kind === 'join') {
@@ -161,9 +161,10 @@ function childPlans(p: LogicalPlan): LogicalPlan[] {
   });
 }
 
-/** Whether plain data `v` (an expression, a list of them) holds a work-table scan anywhere. */
-function hasWorkTable(v: unknown): boolean {
+/** Whether plain data `v` (an expression, a list of them) holds a scan of work table `id` anywhere. */
+function hasWorkTable(v: unknown, id: number): boolean {
   if (v === null || typeof v !== 'object') return false;
-  if ((v as { kind?: unknown }).kind === 'work_table_scan') return true;
-  return Object.values(v).some(hasWorkTable);
+  const node = v as { kind?: unknown; id?: unknown };
+  if (node.kind === 'work_table_scan' && node.id === id) return true;
+  return Object.values(v).some((x) => hasWorkTable(x, id));
 }
