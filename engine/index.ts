@@ -178,6 +178,7 @@ async function scanDetails(
       }
     }
     if (p.kind === 'cte_scan') await visit(p.plan);
+    if (p.kind === 'recursive_cte') for (const term of [p.anchor, p.recursive]) await visit(term);
     for (const c of planChildren(p)) await visit(c);
   };
   await visit(plan);

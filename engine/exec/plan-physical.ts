@@ -27,12 +27,14 @@ import { HashAggregateExec } from './operators/hash-aggregate-exec.js';
 import { JoinExec } from './operators/join-exec.js';
 import { LimitExec } from './operators/limit-exec.js';
 import { ProjectExec } from './operators/project-exec.js';
+import { RecursiveCteExec } from './operators/recursive-cte-exec.js';
 import { ScanExec } from './operators/scan-exec.js';
 import { SetOpExec } from './operators/set-op-exec.js';
 import { SortExec } from './operators/sort-exec.js';
 import { UnionExec } from './operators/union-exec.js';
 import { ValuesExec } from './operators/values-exec.js';
 import { planWindow } from './operators/window-exec.js';
+import { WorkTable, WorkTableScanExec } from './operators/work-table-scan-exec.js';
 import type { ExecPool } from './parallel/exec-pool.js';
 import type { NamedSharedTable } from './parallel/fragment.js';
 import { planSplitAggregate } from './parallel/plan-split.js';
@@ -41,6 +43,8 @@ import { filterSpec } from './plan-filter.js';
 /** Planning state: the catalog, and one shared computation per multiply-referenced CTE. */
 export interface PhysicalPlanContext extends Pick<ExecContext, 'catalog'> {
   readonly ctes: Map<number, SharedResult>;
+  /** The working tables of the recursive queries being planned, by CTE id (their recursive terms read them). */
+  readonly workTables?: ReadonlyMap<number, WorkTable>;
   /** Set when aggregates may run in parallel (a statement's coordinating thread). */
   readonly parallel?: ParallelPlanning;
   /** The scan whose rows are split, and the partition planned (a partial aggregate's subtree; `ScanRequest`). */
@@ -154,6 +158,19 @@ function planNode(
         ctx.ctes.set(p.id, shared);
       }
       return new CteScanExec(shared, p.schema);
+    }
+    case 'recursive_cte': {
+      // Each term runs whole on this thread: the recursive one again per iteration, so nothing in it is split.
+      const workTable = new WorkTable();
+      const workTables = new Map(ctx.workTables).set(p.id, workTable);
+      const anchor = planPhysical(p.anchor, { ...ctx, parallel: undefined });
+      const recursive = planPhysical(p.recursive, { ...ctx, parallel: undefined, workTables });
+      return new RecursiveCteExec(anchor, recursive, workTable, { name: p.name, all: p.all }, p.schema);
+    }
+    case 'work_table_scan': {
+      const workTable = ctx.workTables?.get(p.id);
+      if (!workTable) throw new InternalError(`no working table for recursive query "${p.name}"`);
+      return new WorkTableScanExec(workTable, p.schema);
     }
     case 'union':
       return new UnionExec(

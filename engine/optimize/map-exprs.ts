@@ -24,6 +24,8 @@ export function mapPlanExprs(p: LogicalPlan, f: (e: Expr) => Expr): LogicalPlan 
       return p.on ? { ...p, on: f(p.on) } : p;
     case 'limit':
     case 'cte_scan':
+    case 'recursive_cte':
+    case 'work_table_scan':
     case 'union':
     case 'set_op':
       return p;

@@ -51,10 +51,15 @@ export function optimize(plan: LogicalPlan, options: OptimizeOptions): LogicalPl
   return plan;
 }
 
-/** Rules treat a shared CTE as a leaf; its body is optimized here, once for all its references. */
+/**
+ * Rules treat a shared CTE as a leaf; its body is optimized here, once for all its references. A recursive
+ * query is a leaf too: each of its terms is optimized on its own (the recursive term keeps its work-table scan).
+ */
 function optimizeSharedCtes(plan: LogicalPlan, options: OptimizeOptions): LogicalPlan {
   const bodies = new Map<number, LogicalPlan>();
   return transformPlan(plan, (p) => {
+    if (p.kind === 'recursive_cte')
+      return { ...p, anchor: optimize(p.anchor, options), recursive: optimize(p.recursive, options) };
     if (p.kind !== 'cte_scan') return p;
     let body = bodies.get(p.id);
     if (!body) {

@@ -18,7 +18,8 @@ export function explainLines(plan: LogicalPlan, scanDetail: ReadonlyMap<Scan, st
       return;
     }
     out.push(`${'  '.repeat(depth)}${line}`);
-    for (const child of planChildren(p)) walk(child, depth + 1);
+    const children = p.kind === 'recursive_cte' ? [p.anchor, p.recursive] : planChildren(p);
+    for (const child of children) walk(child, depth + 1);
   };
   walk(plan, 0);
   return out;
@@ -69,6 +70,10 @@ function nodeLine(p: LogicalPlan, scanDetail: ReadonlyMap<Scan, string>): string
     }
     case 'cte_scan':
       return `CteScan: ${p.name}${p.alias !== p.name ? ` AS ${p.alias}` : ''} (cte #${p.id})`;
+    case 'recursive_cte':
+      return `RecursiveCte: ${p.name} UNION${p.all ? ' ALL' : ''} (cte #${p.id})`;
+    case 'work_table_scan':
+      return `WorkTableScan: ${p.name}${p.alias !== p.name ? ` AS ${p.alias}` : ''} (cte #${p.id})`;
     case 'union':
       return 'Union';
     case 'set_op':

@@ -267,7 +267,8 @@ function coPartitioned(
 /** Rows the scans under `p` read in all (infinite when a table's count is unknown or `p` reads a shared CTE). */
 function readRows(p: LogicalPlan, catalog: Catalog): number {
   if (p.kind === 'scan') return catalog.table(p.table)?.statistics().rowCount ?? Number.POSITIVE_INFINITY;
-  if (p.kind === 'cte_scan') return Number.POSITIVE_INFINITY;
+  if (p.kind === 'cte_scan' || p.kind === 'recursive_cte' || p.kind === 'work_table_scan')
+    return Number.POSITIVE_INFINITY;
   return planChildren(p).reduce((n, c) => n + readRows(c, catalog), 0);
 }
 

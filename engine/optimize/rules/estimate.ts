@@ -7,6 +7,9 @@ import type { OptimizerContext } from '../rule.js';
 
 /** Rows assumed for a table whose provider gives no count. */
 const UNKNOWN_TABLE_ROWS = 1000;
+/** Iterations assumed for a recursive query, and rows for one iteration's working table. */
+const RECURSIVE_ITERATIONS_GUESS = 10;
+const WORK_TABLE_ROWS_GUESS = 100;
 
 export function estimateRows(p: LogicalPlan, ctx: OptimizerContext): number {
   switch (p.kind) {
@@ -30,6 +33,11 @@ export function estimateRows(p: LogicalPlan, ctx: OptimizerContext): number {
     }
     case 'cte_scan':
       return estimateRows(p.plan, ctx);
+    // A recursive query's size is unknown until it runs: its first term's rows stand for each iteration's.
+    case 'recursive_cte':
+      return estimateRows(p.anchor, ctx) * RECURSIVE_ITERATIONS_GUESS;
+    case 'work_table_scan':
+      return WORK_TABLE_ROWS_GUESS;
     case 'union':
       return p.inputs.reduce((n, i) => n + estimateRows(i, ctx), 0);
     case 'set_op':

@@ -50,6 +50,8 @@ function prune(p: LogicalPlan, needed: ColumnExpr[] | null): LogicalPlan {
       return withInputs(p, [prune(p.left, wanted), prune(p.right, wanted)]);
     }
     case 'cte_scan':
+    case 'recursive_cte':
+    case 'work_table_scan':
       return p;
     // Set operations match arms by position and compare whole rows: every arm column stays.
     case 'union':

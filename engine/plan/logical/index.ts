@@ -1,9 +1,11 @@
 // Logical plan nodes: plain data trees built by the binder, rewritten by the optimizer, printed by EXPLAIN.
 import type { Expr } from '../expr/index.js';
 import { BOOL, type DataType, type Field, type Schema } from '../types.js';
+import type { RecursiveCte, WorkTableScan } from './recursive-cte.js';
 import type { SetOp, Union } from './set-op.js';
 
 export { GROUPING_ID_COLUMN, groupingValue } from './grouping.js';
+export type { RecursiveCte, WorkTableScan } from './recursive-cte.js';
 export type { SetOp, SetOpKind, Union } from './set-op.js';
 
 import { type Window, windowSchema } from './window.js';
@@ -169,18 +171,26 @@ export type LogicalPlan =
   | CteScan
   | Union
   | SetOp
-  | Window;
+  | Window
+  | RecursiveCte
+  | WorkTableScan;
 
 export function planChildren(p: LogicalPlan): LogicalPlan[] {
   if (p.kind === 'join') return [p.left, p.right];
   if (p.kind === 'union') return [...p.inputs];
   if (p.kind === 'set_op') return [p.left, p.right];
-  return p.kind === 'scan' || p.kind === 'values' || p.kind === 'cte_scan' ? [] : [p.input];
+  return isLeaf(p) ? [] : [p.input];
+}
+
+/** Nodes with no children for rules to rewrite (a CTE's or a recursive query's bodies are optimized apart). */
+function isLeaf(p: LogicalPlan): p is Scan | Values | CteScan | RecursiveCte | WorkTableScan {
+  const k = p.kind;
+  return k === 'scan' || k === 'values' || k === 'cte_scan' || k === 'recursive_cte' || k === 'work_table_scan';
 }
 
 /** Rebuilds `p` over new children, recomputing schemas that derive from the input. */
 export function withInputs(p: LogicalPlan, inputs: readonly LogicalPlan[]): LogicalPlan {
-  if (p.kind === 'scan' || p.kind === 'values' || p.kind === 'cte_scan') return p;
+  if (isLeaf(p)) return p;
   if (p.kind === 'join') return makeJoin(p.joinType, inputs[0]!, inputs[1]!, p.on, p);
   if (p.kind === 'union') return { ...p, inputs };
   if (p.kind === 'set_op') return { ...p, left: inputs[0]!, right: inputs[1]! };

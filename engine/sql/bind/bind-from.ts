@@ -14,8 +14,10 @@ import type { Field } from '../../plan/types.js';
 import type { Ast } from '../parse.js';
 import { NATURAL_MARKER } from '../rewrite/natural-join.js';
 import { bindExpr, type ExprContext, type ParamBinder } from './bind-expr.js';
+import { aliasJoin } from './bind-join-alias.js';
+import { bindRecursiveCte, workTableReference } from './bind-recursive.js';
 import { requireBool, unify } from './coerce.js';
-import { plainColumns, Scope, type ScopeColumn } from './scope.js';
+import { columnName, plainColumns, Scope, type ScopeColumn } from './scope.js';
 
 /** A WITH entry: bound on first use; shared (one computation) when the statement references it twice or more. */
 export interface CteDefinition {
@@ -27,6 +29,12 @@ export interface CteDefinition {
   readonly ctes: ReadonlyMap<string, CteDefinition>;
   bound: LogicalPlan | null;
   id: number;
+  /** WITH RECURSIVE: the body reads the CTE itself (a `RecursiveCte`). */
+  readonly recursive?: boolean;
+  /** Set while the body is being bound (a reference then is recursion). */
+  binding?: boolean;
+  /** Set while the recursive term is being bound: the columns its self-reference reads, and the CTE's id. */
+  workTable?: { readonly id: number; readonly fields: readonly Field[] } | null;
 }
 
 export interface BindContext {
@@ -38,6 +46,8 @@ export interface BindContext {
   readonly outer: Scope | null;
   /** Statement-wide counter naming subqueries and shared CTEs. */
   readonly ids: { next: number };
+  /** The CTE whose body is being bound, if any (a reference to it is its recursive self-reference). */
+  readonly cteBody?: CteDefinition;
   /** Binds a nested query (derived table, subquery or CTE body) in a given context. */
   readonly bindQuery: (ast: Ast, ctx: BindContext) => LogicalPlan;
 }
@@ -68,8 +78,10 @@ function bindItem(item: Ast, ctx: BindContext, aliases: Set<string>): Relation {
     throw new NotSupportedError('LATERAL subqueries are not supported yet');
   const { alias, columns } = parseAlias(item.as);
   if (item.expr?.type === 'tables') {
-    if (alias) throw new NotSupportedError('an alias for a parenthesised join is not supported yet');
-    return bindFrom(item.expr.expr, ctx);
+    const inner = bindFrom(item.expr.expr, ctx);
+    if (!alias) return inner;
+    claim(aliases, alias);
+    return aliasJoin(inner, alias, columns);
   }
   let rel: Relation;
   if (item.expr) {
@@ -148,15 +160,24 @@ function bindCteReference(
   names: readonly string[] | null,
   ctx: BindContext,
 ): Relation {
+  if (cte.binding) return recursiveReference(cte, alias, names, ctx);
   const bindBody = () => {
-    const body = ctx.bindQuery(cte.ast, { ...ctx, ctes: cte.ctes, outer: null });
+    if (cte.recursive) return bindRecursiveCte(cte, ctx);
+    cte.binding = true;
+    let body: LogicalPlan;
+    try {
+      body = ctx.bindQuery(cte.ast, { ...ctx, ctes: cte.ctes, outer: null, cteBody: cte });
+    } finally {
+      cte.binding = false;
+    }
     if (!cte.columns) return body;
     return requalify(body, cte.name, cte.columns).plan;
   };
   if (cte.references < 2) return requalify(bindBody(), alias, names);
   if (cte.bound === null) {
     cte.bound = bindBody();
-    cte.id = ctx.ids.next++;
+    // A recursive CTE's readers share the number its RecursiveCte and WorkTableScan show in EXPLAIN.
+    cte.id = cte.bound.kind === 'recursive_cte' ? cte.bound.id : ctx.ids.next++;
   }
   const body = cte.bound;
   if (names && names.length > body.schema.fields.length)
@@ -166,6 +187,19 @@ function bindCteReference(
   const fields = body.schema.fields.map((f, i) => ({ ...f, name: names?.[i] ?? f.name, qualifier: alias }));
   const plan: LogicalPlan = { kind: 'cte_scan', id: cte.id, name: cte.name, alias, plan: body, schema: { fields } };
   return { plan, columns: plainColumns(plan.schema) };
+}
+
+/** A reference to a CTE whose body is being bound: its recursive term's self-reference, or an error. */
+function recursiveReference(
+  cte: CteDefinition,
+  alias: string,
+  names: readonly string[] | null,
+  ctx: BindContext,
+): Relation {
+  if (ctx.cteBody !== cte) throw new NotSupportedError('mutual recursion between WITH items is not supported yet');
+  if (!cte.workTable)
+    throw new PlanError(`recursive reference to query "${cte.name}" must not appear within its non-recursive term`);
+  return workTableReference(cte, alias, names);
 }
 
 const JOIN_TYPES: Record<string, JoinType> = { INNER: 'inner', LEFT: 'left', RIGHT: 'right', FULL: 'full' };
@@ -196,14 +230,14 @@ function joinRelations(left: Relation, right: Relation, item: Ast, ctx: BindCont
 
 /** NATURAL JOIN: the column names both sides have (PostgreSQL: a cross join when there are none). */
 function commonNames(left: Relation, right: Relation): string[] {
-  const rightNames = new Set(right.columns.filter((c) => c.byName).map((c) => c.field.name.toLowerCase()));
+  const rightNames = new Set(right.columns.filter((c) => c.byName).map((c) => columnName(c).toLowerCase()));
   const seen = new Set<string>();
   const out: string[] = [];
   for (const c of left.columns) {
-    const n = c.field.name.toLowerCase();
+    const n = columnName(c).toLowerCase();
     if (c.byName && rightNames.has(n) && !seen.has(n)) {
       seen.add(n);
-      out.push(c.field.name);
+      out.push(columnName(c));
     }
   }
   return out;
@@ -219,7 +253,7 @@ function usingName(u: Ast): string {
  */
 function joinUsing(left: Relation, right: Relation, type: JoinType, names: readonly string[]): Relation {
   const pick = (rel: Relation, name: string, side: string): ScopeColumn => {
-    const hits = rel.columns.filter((c) => c.byName && c.field.name.toLowerCase() === name.toLowerCase());
+    const hits = rel.columns.filter((c) => c.byName && columnName(c).toLowerCase() === name.toLowerCase());
     if (hits.length === 0)
       throw new PlanError(`column "${name}" specified in USING clause does not exist in ${side} table`);
     if (hits.length > 1) throw new PlanError(`common column name "${name}" appears more than once in ${side} table`);
@@ -233,7 +267,7 @@ function joinUsing(left: Relation, right: Relation, type: JoinType, names: reado
     conds.push({ kind: 'binary', op: '=', left: le, right: re, type: { id: 'bool' } });
     const expr: Expr =
       type === 'full' ? { kind: 'call', name: 'coalesce', args: [le, re], type: t } : type === 'right' ? re : le;
-    merged.push({ expr, field: { name: l.field.name, qualifier: null, type: t, nullable: true } });
+    merged.push({ expr, field: { name: columnName(l), qualifier: null, type: t, nullable: true } });
   }
   const join = makeJoin(type, left.plan, right.plan, conjoin(conds));
   const used = new Set(pairs.flat());
@@ -246,6 +280,7 @@ function joinUsing(left: Relation, right: Relation, type: JoinType, names: reado
   const columns: ScopeColumn[] = [
     ...merged.map((m) => ({ field: m.field, byName: true, inStar: true })),
     ...rest.map((c, i) => ({
+      ...c,
       field: plan.schema.fields[merged.length + i]!,
       byName: c.byName && !used.has(c),
       inStar: c.inStar && !used.has(c),

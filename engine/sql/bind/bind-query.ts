@@ -1,15 +1,8 @@
 // `bindQuery`: any query expression -> logical plan: SELECT, VALUES, and UNION/INTERSECT/EXCEPT [ALL] chains.
 import { InternalError, PlanError } from '../../errors.js';
 import type { Expr } from '../../plan/expr/index.js';
-import {
-  type LogicalPlan,
-  makeLimit,
-  makeProject,
-  makeSort,
-  type SetOpKind,
-  type SortKey,
-} from '../../plan/logical/index.js';
-import { type DataType, type Field, sameType, UTF8 } from '../../plan/types.js';
+import { type LogicalPlan, makeLimit, makeSort, type SetOpKind, type SortKey } from '../../plan/logical/index.js';
+import { type Field, UTF8 } from '../../plan/types.js';
 import type { Ast } from '../parse.js';
 import type { SetOpAst, ValuesAst } from '../rewrite/index.js';
 import { bindExpr } from './bind-expr.js';
@@ -18,7 +11,8 @@ import { bindLimit } from './bind-limit.js';
 import { bindSelect, distinctOver } from './bind-select.js';
 import { bindValues } from './bind-values.js';
 import { bindWith } from './bind-with.js';
-import { castTo, unifyAll } from './coerce.js';
+import { castArm, outputExprs } from './cast-arm.js';
+import { unifyAll } from './coerce.js';
 import { Scope } from './scope.js';
 
 const QUERY_TYPES = new Set(['select', 'set_op', 'values']);
@@ -101,26 +95,6 @@ function unifyArms(arms: readonly LogicalPlan[], op: string): { plans: LogicalPl
     }),
   );
   return { plans: arms.map((a) => castArm(a, types)), schema: { fields } };
-}
-
-/** The expressions an arm outputs (its top projection's, so that untyped literals still count as such). */
-function outputExprs(p: LogicalPlan): readonly Expr[] {
-  if (p.kind === 'project') return p.exprs;
-  return p.schema.fields.map((f): Expr => ({ kind: 'column', qualifier: f.qualifier, name: f.name, type: f.type }));
-}
-
-/** `p` with its columns cast to `types`: folded into its top projection when it has one. */
-function castArm(p: LogicalPlan, types: readonly DataType[]): LogicalPlan {
-  const fields = p.schema.fields;
-  if (fields.every((f, c) => sameType(f.type, types[c]!) && !untypedAt(p, c))) return p;
-  const exprs = outputExprs(p).map((e, c) => castTo(e, types[c]!));
-  const typed = fields.map((f, c): Field => ({ ...f, type: types[c]! }));
-  return p.kind === 'project' ? { ...p, exprs, schema: { fields: typed } } : makeProject(p, exprs, typed);
-}
-
-function untypedAt(p: LogicalPlan, c: number): boolean {
-  const e = p.kind === 'project' ? p.exprs[c] : undefined;
-  return e?.kind === 'literal' && e.untyped === true;
 }
 
 /**

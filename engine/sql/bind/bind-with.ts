@@ -1,5 +1,5 @@
 // `bindWith`: a query's WITH list becomes CTE definitions visible to the query (and to later CTEs).
-import { NotSupportedError, PlanError } from '../../errors.js';
+import { PlanError } from '../../errors.js';
 import type { LogicalPlan } from '../../plan/logical/index.js';
 import type { Ast } from '../parse.js';
 import type { BindContext, CteDefinition } from './bind-from.js';
@@ -10,8 +10,8 @@ export function bindWith(
   bindBody: (ast: Ast, ctx: BindContext) => LogicalPlan,
 ): LogicalPlan {
   if (!ast.with) return bindBody(ast, ctx);
-  if (ast.with.some?.((w: Ast) => w.recursive) || ast.recursive)
-    throw new NotSupportedError('WITH RECURSIVE is not supported yet');
+  // WITH RECURSIVE: every entry sees the whole list (itself and later entries too); the parser marks the first.
+  const recursive = Boolean(ast.with.some?.((w: Ast) => w.recursive) || ast.recursive);
   const ctes = new Map(ctx.ctes);
   const seen = new Set<string>();
   for (const w of ast.with as Ast[]) {
@@ -20,14 +20,18 @@ export function bindWith(
     if (seen.has(key)) throw new PlanError(`WITH query name "${name}" specified more than once`);
     seen.add(key);
     const columns = w.columns ? (w.columns as Ast[]).map(columnName) : null;
+    const body = w.stmt?.ast ?? w.stmt;
+    // A recursive CTE's own self-reference is its working table, not a reader of its result.
+    const selfReferences = recursive ? countReferences(body, key) : 0;
     const def: CteDefinition = {
       name,
-      ast: w.stmt?.ast ?? w.stmt,
+      ast: body,
       columns,
-      references: countReferences(ast, key),
-      ctes: new Map(ctes),
+      references: countReferences(ast, key) - selfReferences,
+      ctes: recursive ? ctes : new Map(ctes),
       bound: null,
       id: 0,
+      recursive: selfReferences > 0,
     };
     ctes.set(key, def);
   }

@@ -11,6 +11,13 @@ export interface ScopeColumn {
   readonly byName: boolean;
   /** Part of an unqualified `*`. */
   readonly inStar: boolean;
+  /** The name it is referred to by, when not `field.name` (a duplicate under a join's alias keeps its name). */
+  readonly name?: string;
+}
+
+/** The name a FROM-clause column is referred to by. */
+export function columnName(c: ScopeColumn): string {
+  return c.name ?? c.field.name;
 }
 
 export function plainColumns(schema: Schema): ScopeColumn[] {
@@ -57,7 +64,7 @@ export class Scope {
       return { kind: 'column', qualifier: f.qualifier, name: f.name, type: f.type };
     }
     const shown = qualifier ? `${qualifier}.${name}` : name;
-    if (hits.length > 1) throw new PlanError(`column reference "${shown}" is ambiguous`);
+    if (hits.length > 1) throw new PlanError(`column reference "${name}" is ambiguous`);
     if (this.#outer?.canResolve(qualifier, name)) {
       const e = this.#outer.resolve(qualifier, name);
       if (e.kind !== 'column') throw new PlanError(`column "${shown}" is two query levels up: not supported yet`);
@@ -70,7 +77,7 @@ export class Scope {
         `missing FROM-clause entry for table "${qualifier}"; tables in scope: ${known.join(', ') || '(none)'}`,
       );
     }
-    const names = this.#columns.filter((c) => c.byName).map((c) => c.field.name);
+    const names = this.#columns.filter((c) => c.byName).map(columnName);
     throw new PlanError(`column "${shown}" does not exist; available columns: ${names.join(', ') || '(none)'}`);
   }
 
@@ -83,10 +90,10 @@ export class Scope {
       qualifier === null ? c.byName : c.field.qualifier !== null && sameName(c.field.qualifier, qualifier),
     );
     const exact = visible.filter(
-      (c) => c.field.name === name && (qualifier === null || c.field.qualifier === qualifier),
+      (c) => columnName(c) === name && (qualifier === null || c.field.qualifier === qualifier),
     );
     if (exact.length > 0) return exact.map((c) => c.field);
-    return visible.filter((c) => c.field.name.toLowerCase() === name.toLowerCase()).map((c) => c.field);
+    return visible.filter((c) => columnName(c).toLowerCase() === name.toLowerCase()).map((c) => c.field);
   }
 }
 
