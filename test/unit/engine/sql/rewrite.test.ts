@@ -12,6 +12,8 @@ const rewrites: [before: string, after: string][] = [
   ['SELECT substring(s FROM 2 FOR 3)', 'SELECT substring(s ,    2 ,   3)'],
   ['SELECT substring(s from 2)', 'SELECT substring(s ,    2)'],
   ['SELECT substring(s FOR 3)', 'SELECT substring(s ,1, 3)'],
+  ['SELECT substring(s FOR 3 FROM 2)', 'SELECT substring(s ,    2, 3)'],
+  ['SELECT substring(f(a) for g(1, 2) from (2))', 'SELECT substring(f(a) ,    (2), g(1, 2))'],
   ['SELECT substring(f(a, b) FROM (1) FOR g(2))', 'SELECT substring(f(a, b) ,    (1) ,   g(2))'],
   ['SELECT SUBSTRING(x FROM 1 FOR 2), substring(y, 1)', 'SELECT SUBSTRING(x ,    1 ,   2), substring(y, 1)'],
   ['SELECT a IS DISTINCT FROM b', 'SELECT a IS             + b'],
@@ -77,6 +79,8 @@ const errors: [sql: string, line: number, column: number][] = [
   ["SELECT position('a' IN name), 1 IS DISTINCT FROM 2\nFROM items\nWHERE ,", 3, 7],
   ['SELECT sum(DISTINCT x)\n  FROM t LIMIT NULL OFFSET NULL ORDER', 2, 38],
   ["EXPLAIN SELECT substring('x' FROM 1) FROM t WHERE ,", 1, 51],
+  ['SELECT substring(name FOR 2 FROM 1) FROM items WHERE ,', 1, 54],
+  ['SELECT substring(name FOR 2 + FROM 1) FROM items', 1, 37],
   ["SELECT 'substring(a FROM 1)' FROM t WHERE ,", 1, 43],
 ];
 
