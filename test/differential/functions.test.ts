@@ -8,6 +8,12 @@ const cases: DiffCase[] = [
   },
   { sql: "SELECT substring(CAST(id AS text) || '-' || cat FROM 1 FOR 4) AS k, count(*) FROM items GROUP BY 1" },
   { sql: 'SELECT id, substring(name FROM qty % 4 FOR grp) FROM items WHERE id <= 80 AND grp >= 0' },
+  // The reversed form FOR … FROM …: DuckDB's parser lacks it, so it reads the FROM … FOR … spelling.
+  {
+    sql: 'SELECT id, substring(name FOR grp FROM qty % 4), substring(cat FOR 2 FROM 2) FROM items WHERE id <= 80 AND grp >= 0',
+    duckdb:
+      'SELECT id, substring(name FROM qty % 4 FOR grp), substring(cat FROM 2 FOR 2) FROM items WHERE id <= 80 AND grp >= 0',
+  },
   {
     sql: 'SELECT id, grp IS DISTINCT FROM qty % 10, grp IS NOT DISTINCT FROM NULL, name IS DISTINCT FROM cat FROM items WHERE id <= 80',
   },
