@@ -1,9 +1,10 @@
 // Aggregate calls the parser lacks: `sum(DISTINCT x)`, `min(ALL x)`, `stddev(x) FILTER (…)`; one AST shape for all.
+import { NotSupportedError } from '../../errors.js';
 import { AGGREGATE_NAMES } from '../../functions/registry.js';
 import type { Ast } from '../parse.js';
 import { replaceKeepingLength, type SqlEdit } from './edit.js';
 import type { SqlRewrite } from './rewrite.js';
-import { isWord, matchingParen, significant } from './tokenize.js';
+import { isWord, matchingParen, significant, type Token } from './tokenize.js';
 
 /** Aggregates the parser reads with DISTINCT, ORDER BY and FILTER as they are. */
 const PARSER_AGGREGATES = new Set(['count', 'string_agg', 'array_agg']);
@@ -14,11 +15,22 @@ const MARKER = /^__floe_([a-z_]+)\.array_agg$/i;
 /**
  * Text: `ALL` inside an aggregate call is dropped (it is the default); `name(DISTINCT …)`, and `name(…) FILTER`
  * for aggregates the parser knows no FILTER for, become `__floe_name.array_agg(…)`, which the parser reads with
- * DISTINCT, ORDER BY and FILTER. Calls followed by OVER are left alone (window functions).
+ * DISTINCT, ORDER BY and FILTER. Calls followed by OVER are left alone (window functions), or refused with a
+ * NotSupportedError when the parser could not read them and the binder would refuse them anyway.
  * AST: the marker call gets its name back, and plain `stddev(x)`-style function calls become `aggr_func`
  * nodes, so every aggregate reaches the binder in one shape: `{type: 'aggr_func', name, args: {expr, distinct,
  * orderby, separator}, filter, over}` with a lower-case name.
  */
+/** Window aggregates the parser and WindowExec both take (without DISTINCT). */
+const WINDOW_AGGREGATES = new Set(['count', 'sum', 'avg', 'min', 'max']);
+
+function refuseWindowAggregate(name: string, first: Token): void {
+  // PostgreSQL 15's own error for any aggregate with DISTINCT over a window.
+  if (isWord(first, 'distinct')) throw new NotSupportedError('DISTINCT is not implemented for window functions');
+  if (!WINDOW_AGGREGATES.has(name))
+    throw new NotSupportedError(`aggregate function ${name} as a window function is not supported yet`);
+}
+
 export const aggregateCall: SqlRewrite = {
   name: 'aggregate-call',
   edit(all) {
@@ -28,8 +40,12 @@ export const aggregateCall: SqlRewrite = {
       const name = t[i]!.kind === 'word' ? t[i]!.text.toLowerCase() : '';
       if (!AGGREGATE_NAMES.has(name) || t[i + 1]!.text !== '(' || t[i - 1]?.text === '.') continue;
       const close = matchingParen(t, i + 1);
-      if (close < 0 || isWord(t[close + 1], 'over')) continue;
+      if (close < 0) continue;
       const first = t[i + 2]!;
+      if (isWord(t[close + 1], 'over')) {
+        refuseWindowAggregate(name, first);
+        continue;
+      }
       if (isWord(first, 'all')) edits.push(replaceKeepingLength(first.start, first.end, ''));
       if (PARSER_AGGREGATES.has(name)) continue;
       const filtered = isWord(t[close + 1], 'filter') && !PARSER_FILTERS.has(name);

@@ -2,7 +2,7 @@
 // names and comments stay untouched, and that syntax errors still point into the original text.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ParseError } from '../../../../engine/errors.js';
+import { NotSupportedError, ParseError } from '../../../../engine/errors.js';
 import { parseSql } from '../../../../engine/sql/parse.js';
 import { applyEdits } from '../../../../engine/sql/rewrite/edit.js';
 import { rewriteSql } from '../../../../engine/sql/rewrite/expression-rewrites.js';
@@ -22,7 +22,14 @@ const rewrites: [before: string, after: string][] = [
   ['SELECT min(ALL x), count(all y)', 'SELECT min(    x), count(    y)'],
   ['SELECT stddev(x) FILTER (WHERE y)', 'SELECT __floe_stddev.array_agg(x) FILTER (WHERE y)'],
   ['SELECT sum(x) FILTER (WHERE y), count(DISTINCT x)', 'SELECT sum(x) FILTER (WHERE y), count(DISTINCT x)'],
-  ['SELECT sum(DISTINCT x) OVER ()', 'SELECT sum(DISTINCT x) OVER ()'],
+  [
+    'SELECT count(*) FILTER (WHERE x > 1) OVER (ORDER BY k)',
+    'SELECT __floe_window_filter(count(*)  OVER (ORDER BY k), x > 1)',
+  ],
+  [
+    'SELECT sum(x) filter (where f(y, 2)) over w, lag(x) OVER ()',
+    'SELECT __floe_window_filter(sum(x)  over w, f(y, 2)), lag(x) OVER ()',
+  ],
   ['SELECT 1 LIMIT NULL OFFSET NULL', 'SELECT 1 LIMIT ALL  OFFSET 0   '],
   ['SELECT 1 + $1::int', 'SELECT 1 + CAST($1 AS int)'],
   ['SELECT ($2::numeric(10, 2))', 'SELECT (CAST($2 AS numeric(10, 2)))'],
@@ -80,6 +87,8 @@ const errors: [sql: string, line: number, column: number][] = [
   ['SELECT sum(DISTINCT x)\n  FROM t LIMIT NULL OFFSET NULL ORDER', 2, 38],
   ["EXPLAIN SELECT substring('x' FROM 1) FROM t WHERE ,", 1, 51],
   ['SELECT substring(name FOR 2 FROM 1) FROM items WHERE ,', 1, 54],
+  ['SELECT sum(x) FILTER (WHERE y > 1) OVER (ORDER BY k) FROM items WHERE ,', 1, 71],
+  ['SELECT sum(x) FILTER (WHERE y >) OVER (ORDER BY k) FROM items', 1, 51],
   ['SELECT substring(name FOR 2 + FROM 1) FROM items', 1, 37],
   ["SELECT 'substring(a FROM 1)' FROM t WHERE ,", 1, 43],
 ];
@@ -96,6 +105,29 @@ for (const [sql, line, column] of errors) {
     );
   });
 }
+
+test('window aggregates the parser cannot read are refused with NotSupportedError', () => {
+  for (const [sql, message] of [
+    ['SELECT sum(DISTINCT x) OVER () FROM t', 'DISTINCT is not implemented for window functions'],
+    [
+      'SELECT stddev(x) FILTER (WHERE y) OVER w FROM t',
+      'aggregate function stddev as a window function is not supported yet',
+    ],
+  ])
+    assert.throws(
+      () => parseSql(sql!),
+      (e: unknown) => e instanceof NotSupportedError && e.message === message,
+    );
+});
+
+test('a window FILTER reaches the binder as the call with `filter.where`', () => {
+  const { ast } = parseSql('SELECT count(*) FILTER (WHERE x > 1) OVER (ORDER BY k) FROM t');
+  const e = ast.columns[0].expr;
+  assert.equal(e.type, 'aggr_func');
+  assert.equal(String(e.name).toLowerCase(), 'count');
+  assert.ok(e.over);
+  assert.equal(e.filter.where.type, 'binary_expr');
+});
 
 test('IS DISTINCT FROM reaches the binder as its own operator, the marker gone', () => {
   const { ast } = parseSql('SELECT a IS NOT DISTINCT FROM b + 1 AND c');
