@@ -22,6 +22,15 @@ const rewrites: [before: string, after: string][] = [
   ['SELECT min(ALL x), count(all y)', 'SELECT min(    x), count(    y)'],
   ['SELECT stddev(x) FILTER (WHERE y)', 'SELECT __floe_stddev.array_agg(x) FILTER (WHERE y)'],
   ['SELECT sum(x) FILTER (WHERE y), count(DISTINCT x)', 'SELECT sum(x) FILTER (WHERE y), count(DISTINCT x)'],
+  ['SELECT sum(x ORDER BY y)', 'SELECT __floe_sum.array_agg(x ORDER BY y)'],
+  [
+    'SELECT string_agg(DISTINCT a, b || c ORDER BY a)',
+    'SELECT __floe_string_agg.array_agg(DISTINCT (a, b || c ) ORDER BY a)',
+  ],
+  [
+    "SELECT string_agg(a, ',' ORDER BY k), string_agg(DISTINCT a, b)",
+    "SELECT string_agg(a, ',' ORDER BY k), __floe_string_agg.array_agg(DISTINCT (a, b) )",
+  ],
   [
     'SELECT count(*) FILTER (WHERE x > 1) OVER (ORDER BY k)',
     'SELECT __floe_window_filter(count(*)  OVER (ORDER BY k), x > 1)',
@@ -118,6 +127,15 @@ test('window aggregates the parser cannot read are refused with NotSupportedErro
       () => parseSql(sql!),
       (e: unknown) => e instanceof NotSupportedError && e.message === message,
     );
+});
+
+test('string_agg with a separator expression and ORDER BY reaches the binder with its separator', () => {
+  const { ast } = parseSql('SELECT string_agg(a, b || c ORDER BY k DESC) FROM t');
+  const e = ast.columns[0].expr;
+  assert.equal(e.name, 'string_agg');
+  assert.equal(e.args.expr.type, 'column_ref');
+  assert.equal(e.args.separator.delimiter.type, 'binary_expr');
+  assert.equal(e.args.orderby[0].type, 'DESC');
 });
 
 test('a window FILTER reaches the binder as the call with `filter.where`', () => {
