@@ -8,6 +8,12 @@ const cases: DiffCase[] = [
   },
   { sql: "SELECT substring(CAST(id AS text) || '-' || cat FROM 1 FOR 4) AS k, count(*) FROM items GROUP BY 1" },
   { sql: 'SELECT id, substring(name FROM qty % 4 FOR grp) FROM items WHERE id <= 80 AND grp >= 0' },
+  // The reversed form FOR … FROM …: DuckDB's parser lacks it, so it reads the FROM … FOR … spelling.
+  {
+    sql: 'SELECT id, substring(name FOR grp FROM qty % 4), substring(cat FOR 2 FROM 2) FROM items WHERE id <= 80 AND grp >= 0',
+    duckdb:
+      'SELECT id, substring(name FROM qty % 4 FOR grp), substring(cat FROM 2 FOR 2) FROM items WHERE id <= 80 AND grp >= 0',
+  },
   {
     sql: 'SELECT id, grp IS DISTINCT FROM qty % 10, grp IS NOT DISTINCT FROM NULL, name IS DISTINCT FROM cat FROM items WHERE id <= 80',
   },
@@ -54,6 +60,17 @@ const cases: DiffCase[] = [
     sql: "SELECT grp, string_agg(CAST(id AS text), '-' ORDER BY id DESC) FILTER (WHERE qty < 5) FROM items WHERE id < 500 GROUP BY grp ORDER BY grp",
   },
   { sql: "SELECT string_agg(name, ', ' ORDER BY name NULLS FIRST, id) FROM items WHERE id < 60" },
+  { sql: "SELECT cat, string_agg(name, ';' ORDER BY name DESC NULLS LAST, id) FROM items GROUP BY cat ORDER BY cat" },
+  { sql: "SELECT grp, string_agg(DISTINCT cat, '-' ORDER BY cat DESC) FROM items GROUP BY grp ORDER BY grp" },
+  // DISTINCT without ORDER BY: PostgreSQL (and floe) sort the values; DuckDB's order is unspecified.
+  {
+    sql: "SELECT flag, string_agg(DISTINCT cat, ',') FROM items GROUP BY flag",
+    duckdb: "SELECT flag, string_agg(DISTINCT cat, ',' ORDER BY cat) FROM items GROUP BY flag",
+  },
+  // ORDER BY inside order-insensitive aggregates changes nothing.
+  {
+    sql: 'SELECT grp, sum(qty ORDER BY id), count(name ORDER BY id DESC), max(name ORDER BY id), avg(f ORDER BY qty) FROM items GROUP BY grp ORDER BY grp',
+  },
   {
     sql: "SELECT l_returnflag, string_agg(l_shipmode, '' ORDER BY l_shipmode DESC, l_orderkey) FROM lineitem WHERE l_orderkey < 40 GROUP BY 1 ORDER BY 1",
   },

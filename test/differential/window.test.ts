@@ -172,6 +172,22 @@ const cases: DiffCase[] = [
   {
     sql: 'SELECT cat, flag, count(*), avg(count(*)) OVER (PARTITION BY cat), max(sum(price)) OVER (PARTITION BY flag) FROM items GROUP BY cat, flag ORDER BY cat, flag',
   },
+  // Aggregates with FILTER (WHERE …) over windows
+  {
+    sql: 'SELECT id, count(*) FILTER (WHERE qty > 20) OVER (PARTITION BY grp ORDER BY id), sum(qty) FILTER (WHERE flag) OVER (PARTITION BY cat ORDER BY id ROWS BETWEEN 3 PRECEDING AND 1 FOLLOWING) FROM items ORDER BY id',
+  },
+  {
+    sql: "SELECT id, avg(f) FILTER (WHERE name LIKE '%a%') OVER w, min(price) FILTER (WHERE grp IS NULL) OVER w, max(d) FILTER (WHERE qty % 3 = 0) OVER w, count(big) FILTER (WHERE big > 0) OVER w FROM items WINDOW w AS (PARTITION BY cat ORDER BY qty, id) ORDER BY id",
+  },
+  {
+    sql: 'SELECT id, sum(price) FILTER (WHERE flag) OVER (ORDER BY qty RANGE BETWEEN 2 PRECEDING AND 2 FOLLOWING), count(*) FILTER (WHERE d IS NULL) OVER (ORDER BY grp GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM items ORDER BY id',
+  },
+  {
+    sql: 'SELECT grp, count(*), sum(sum(qty)) FILTER (WHERE grp % 2 = 0) OVER (ORDER BY grp), count(*) FILTER (WHERE grp > 5) OVER () FROM items GROUP BY grp ORDER BY grp',
+  },
+  {
+    sql: "SELECT l_orderkey, l_linenumber, sum(l_extendedprice) FILTER (WHERE l_returnflag = 'R') OVER (PARTITION BY l_orderkey) FROM lineitem ORDER BY l_orderkey, l_linenumber",
+  },
   // lineitem
   {
     sql: 'SELECT l_orderkey, l_linenumber, sum(l_extendedprice) OVER (PARTITION BY l_orderkey), row_number() OVER (PARTITION BY l_returnflag ORDER BY l_orderkey, l_linenumber) FROM lineitem ORDER BY l_orderkey, l_linenumber',

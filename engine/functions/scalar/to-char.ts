@@ -1,10 +1,13 @@
-// to_char(date|timestamp, format) with PostgreSQL's template patterns; make_date and make_timestamp.
+// to_char(date|timestamp|number, format) with PostgreSQL's template patterns; make_date and make_timestamp.
+import type { Column } from '../../arrow/column.js';
+import { cellText } from '../../arrow/format.js';
 import { ExecError } from '../../errors.js';
 import { DATE, FLOAT64, INT32, isNumeric, TIMESTAMP, typeName, UTF8 } from '../../plan/types.js';
 import { MS_PER_DAY } from '../../plan/values.js';
 import type { ScalarFunction } from '../function.js';
 import { isoWeek, isTemporal, microsOf } from './date.js';
 import { F64_OUT, INT32_OUT, mapRows, numberArg, stringArg, UTF8_OUT } from './helpers.js';
+import { formatNumber, type NumberInput } from './to-char-number.js';
 
 const MONTHS = [
   'January',
@@ -120,15 +123,24 @@ export function formatTimestamp(micros: number, format: string): string {
 const toChar: ScalarFunction = {
   name: 'to_char',
   signature: (a) =>
-    a.length === 2 && isTemporal(a[0]!) && (a[1]!.id === 'utf8' || a[1]!.id === 'null')
+    a.length === 2 && (isTemporal(a[0]!) || isNumeric(a[0]!)) && (a[1]!.id === 'utf8' || a[1]!.id === 'null')
       ? { args: [a[0]!, UTF8], returns: UTF8 }
       : `function to_char(${a.map(typeName).join(', ')}) does not exist`,
   evaluate: ([v, f], n) => {
-    const at = microsOf(v!);
     const formats = stringArg(f!);
+    if (isNumeric(v!.type)) return numberToChar(v!, f!, formats, n);
+    const at = microsOf(v!);
     return mapRows([v!, f!], n, UTF8, (i) => formatTimestamp(at(i), formats[i]!), UTF8_OUT);
   },
 };
+
+/** to_char over integers, numerics (exact digits) and doubles; int4 formats EEEE through a double, as PostgreSQL. */
+function numberToChar(v: Column, f: Column, formats: readonly string[], n: number): Column {
+  const float = v.type.id === 'float64' ? numberArg(v) : null;
+  const eeeeAsFloat = v.type.id === 'int32';
+  const input = (i: number): NumberInput => (float ? { float: float[i]! } : { exact: cellText(v, i)! });
+  return mapRows([v, f], n, UTF8, (i) => formatNumber(input(i), formats[i]!, eeeeAsFloat), UTF8_OUT);
+}
 
 /** Days since the epoch of y-m-d, or an error when the fields do not name a date. */
 function dayNumber(y: number, m: number, d: number): number {

@@ -36,7 +36,11 @@ export function bindAggregateCall(ast: Ast, ctx: ExprContext): Expr {
   const filter = ast.filter?.where ? requireBool(bindExpr(ast.filter.where, inner), 'FILTER') : null;
   const distinct = Boolean(ast.args?.distinct);
   if (fn === 'bool_and' || fn === 'bool_or') args[0] = requireBool(args[0]!, written);
-  if (fn !== 'string_agg') return ctx.aggregates.add(fn, args, distinct, star, filter);
+  if (fn !== 'string_agg') {
+    // ORDER BY cannot change what these aggregates return: its keys are checked, then dropped.
+    checkDistinctOrder(distinct, args[0], bindOrder(ast, inner));
+    return ctx.aggregates.add(fn, args, distinct, star, filter);
+  }
   const { keys, orderBy } = stringAggArgs(ast, args, inner, distinct);
   return ctx.aggregates.add(fn, keys, distinct, star, filter, orderBy);
 }
@@ -49,13 +53,22 @@ function stringAggArgs(ast: Ast, args: Expr[], ctx: ExprContext, distinct: boole
   if (!sep || ![args[0]!, sep].every((a) => isUntypedString(a) || ['utf8', 'null'].includes(a.type.id)))
     throw new PlanError(`function string_agg(${shown.join(', ')}) does not exist`);
   const value = castTo(args[0]!, UTF8);
-  const order = (ast.args?.orderby ?? []).map((o: Ast) => {
+  const order = bindOrder(ast, ctx);
+  checkDistinctOrder(distinct, value, order);
+  const orderBy: OrderBy = order.map(({ ascending, nullsFirst }) => ({ ascending, nullsFirst }));
+  return { keys: [value, castTo(sep, UTF8), ...order.map((k) => k.expr)], orderBy };
+}
+
+/** The call's `ORDER BY` keys, NULLS LAST for ASC and NULLS FIRST for DESC unless stated (PostgreSQL). */
+function bindOrder(ast: Ast, ctx: ExprContext): { expr: Expr; ascending: boolean; nullsFirst: boolean }[] {
+  return (ast.args?.orderby ?? []).map((o: Ast) => {
     const ascending = String(o.type ?? 'ASC').toUpperCase() !== 'DESC';
     const nulls = o.nulls ? /first/i.test(String(o.nulls)) : !ascending;
     return { expr: bindExpr(o.expr, ctx), ascending, nullsFirst: nulls };
   });
-  if (distinct && order.some((k: { expr: Expr }) => exprText(k.expr) !== exprText(value)))
+}
+
+function checkDistinctOrder(distinct: boolean, value: Expr | undefined, order: readonly { expr: Expr }[]): void {
+  if (distinct && order.some((k) => value === undefined || exprText(k.expr) !== exprText(value)))
     throw new PlanError('in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list');
-  const orderBy: OrderBy = order.map(({ ascending, nullsFirst }: OrderBy[number]) => ({ ascending, nullsFirst }));
-  return { keys: [value, castTo(sep, UTF8), ...order.map((k: { expr: Expr }) => k.expr)], orderBy };
 }

@@ -1,5 +1,6 @@
 // Window binding: collects window function calls (SELECT, ORDER BY), resolves named windows, types each call.
 import { NotSupportedError, PlanError } from '../../errors.js';
+import { AGGREGATE_NAMES } from '../../functions/registry.js';
 import type { ColumnExpr, Expr } from '../../plan/expr/index.js';
 import type { AggregateFn, SortKey } from '../../plan/logical/index.js';
 import { type WindowCall, type WindowFn, windowCallText } from '../../plan/logical/window.js';
@@ -9,7 +10,7 @@ import type { WindowSpecAst } from '../rewrite/window-rewrite.js';
 import { aggregateType, displayName } from './bind-aggregate.js';
 import { bindExpr, type ExprContext, type WindowSink } from './bind-expr.js';
 import { bindWindowFrame } from './bind-window-frame.js';
-import { castTo, unifyAll } from './coerce.js';
+import { castTo, requireBool, unifyAll } from './coerce.js';
 
 const AGGREGATES = new Set<string>(['count', 'sum', 'avg', 'min', 'max']);
 const RANKING = new Set<string>(['row_number', 'rank', 'dense_rank', 'percent_rank', 'cume_dist']);
@@ -42,15 +43,22 @@ export class WindowCollector implements WindowSink {
 
   add(ast: Ast, ctx: ExprContext): ColumnExpr {
     const fn = windowFunctionName(ast);
-    if (ast.consider_nulls && /ignore/i.test(String(ast.consider_nulls)))
-      throw new NotSupportedError('IGNORE NULLS is not supported');
+    // PostgreSQL 15 has no IGNORE NULLS / RESPECT NULLS (a syntax error there).
+    if (ast.consider_nulls)
+      throw new NotSupportedError(
+        `${String(ast.consider_nulls).toUpperCase()} in window functions is not supported yet`,
+      );
     if (ast.args?.distinct) throw new NotSupportedError('DISTINCT is not implemented for window functions');
+    if (ast.filter && !AGGREGATES.has(fn))
+      throw new NotSupportedError('FILTER is not implemented for non-aggregate window functions');
     const inner: ExprContext = { ...ctx, windows: 'window function calls cannot be nested' };
     const spec = this.#resolve(ast.over?.as_window_specification?.window_specification);
     const partitionBy = (spec.partitionBy ?? []).map((p) => bindExpr(p.type === 'expr' ? p.expr : p, inner));
     const orderBy = (spec.orderBy ?? []).map((o) => bindSortKey(o, inner));
     const frame = bindWindowFrame(spec.frame, orderBy, ctx);
-    const { args, type } = bindArgs(fn, ast, inner);
+    const bound = bindArgs(fn, ast, inner);
+    const { type } = bound;
+    const args = ast.filter ? filteredArgs(fn, bound.args, ast.filter.where, inner) : bound.args;
     const call: WindowCall = { fn, args, partitionBy, orderBy, frame, type, name: '' };
     const name = windowCallText(call, displayName);
     if (!this.calls.some((c) => c.name === name)) this.calls.push({ ...call, name });
@@ -94,6 +102,8 @@ export function windowOutputName(ast: Ast): string | null {
 function windowFunctionName(ast: Ast): WindowFn {
   const raw = ast.type === 'function' ? (ast.name?.name ?? []).map((p: Ast) => p.value).join('.') : ast.name;
   const name = String(raw).toLowerCase();
+  if (AGGREGATE_NAMES.has(name) && !AGGREGATES.has(name))
+    throw new NotSupportedError(`aggregate function ${name} as a window function is not supported yet`);
   if (!AGGREGATES.has(name) && !RANKING.has(name) && !VALUE.has(name))
     throw new PlanError(`function ${name} is not a window function or an aggregate`);
   return name as WindowFn;
@@ -144,6 +154,17 @@ function bindArgs(fn: WindowFn, ast: Ast, ctx: ExprContext): { args: Expr[]; typ
   }
   if (args.length !== 1) throw wrong();
   return { args, type: args[0]!.type };
+}
+
+/**
+ * `agg(x) FILTER (WHERE c)` -> `agg(CASE WHEN c THEN x END)` and `count(*) FILTER (WHERE c)` ->
+ * `count(CASE WHEN c THEN 1 END)`: the window aggregates skip NULLs, so the rows `c` does not keep add nothing.
+ */
+function filteredArgs(fn: WindowFn, args: readonly Expr[], where: Ast, ctx: ExprContext): Expr[] {
+  const inner: ExprContext = { ...ctx, aggregates: 'FILTER', windows: 'window functions are not allowed in FILTER' };
+  const when = requireBool(bindExpr(where, inner), 'FILTER');
+  const value: Expr = fn === 'count' && args.length === 0 ? { kind: 'literal', value: 1, type: INT32 } : args[0]!;
+  return [{ kind: 'case', whens: [{ when, result: value }], otherwise: null, type: value.type }];
 }
 
 function untypedAsText(e: Expr): Expr {

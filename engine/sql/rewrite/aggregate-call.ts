@@ -1,9 +1,10 @@
-// Aggregate calls the parser lacks: `sum(DISTINCT x)`, `min(ALL x)`, `stddev(x) FILTER (…)`; one AST shape for all.
+// Aggregate calls the parser lacks: `sum(DISTINCT x)`, `min(ALL x)`, `stddev(x) FILTER (…)`, `sum(x ORDER BY y)`.
+import { NotSupportedError } from '../../errors.js';
 import { AGGREGATE_NAMES } from '../../functions/registry.js';
 import type { Ast } from '../parse.js';
 import { replaceKeepingLength, type SqlEdit } from './edit.js';
 import type { SqlRewrite } from './rewrite.js';
-import { isWord, matchingParen, significant } from './tokenize.js';
+import { isWord, matchingParen, significant, type Token } from './tokenize.js';
 
 /** Aggregates the parser reads with DISTINCT, ORDER BY and FILTER as they are. */
 const PARSER_AGGREGATES = new Set(['count', 'string_agg', 'array_agg']);
@@ -12,9 +13,11 @@ const PARSER_FILTERS = new Set(['count', 'sum', 'avg', 'min', 'max', 'string_agg
 const MARKER = /^__floe_([a-z_]+)\.array_agg$/i;
 
 /**
- * Text: `ALL` inside an aggregate call is dropped (it is the default); `name(DISTINCT …)`, and `name(…) FILTER`
- * for aggregates the parser knows no FILTER for, become `__floe_name.array_agg(…)`, which the parser reads with
- * DISTINCT, ORDER BY and FILTER. Calls followed by OVER are left alone (window functions).
+ * Text: `ALL` inside an aggregate call is dropped (it is the default); `name(DISTINCT …)`, `name(… ORDER BY …)`,
+ * and `name(…) FILTER` for aggregates the parser knows no FILTER for, become `__floe_name.array_agg(…)`, which
+ * the parser reads with DISTINCT, ORDER BY and FILTER (string_agg with a separator other than one literal
+ * before ORDER BY passes its two arguments as one parenthesised list). Calls followed by OVER are left alone (window functions), or refused with a
+ * NotSupportedError when the parser could not read them and the binder would refuse them anyway.
  * AST: the marker call gets its name back, and plain `stddev(x)`-style function calls become `aggr_func`
  * nodes, so every aggregate reaches the binder in one shape: `{type: 'aggr_func', name, args: {expr, distinct,
  * orderby, separator}, filter, over}` with a lower-case name.
@@ -28,12 +31,19 @@ export const aggregateCall: SqlRewrite = {
       const name = t[i]!.kind === 'word' ? t[i]!.text.toLowerCase() : '';
       if (!AGGREGATE_NAMES.has(name) || t[i + 1]!.text !== '(' || t[i - 1]?.text === '.') continue;
       const close = matchingParen(t, i + 1);
-      if (close < 0 || isWord(t[close + 1], 'over')) continue;
+      if (close < 0) continue;
       const first = t[i + 2]!;
+      if (isWord(t[close + 1], 'over')) {
+        refuseWindowAggregate(name, first);
+        continue;
+      }
       if (isWord(first, 'all')) edits.push(replaceKeepingLength(first.start, first.end, ''));
+      const ordered = orderByAt(t, i + 1, close);
+      if (name === 'string_agg' && (ordered >= 0 || isWord(first, 'distinct')))
+        edits.push(...stringAggPair(t, i, ordered >= 0 ? ordered : close));
       if (PARSER_AGGREGATES.has(name)) continue;
       const filtered = isWord(t[close + 1], 'filter') && !PARSER_FILTERS.has(name);
-      if (isWord(first, 'distinct') || filtered)
+      if (isWord(first, 'distinct') || filtered || ordered >= 0)
         edits.push({ start: t[i]!.start, end: t[i]!.end, text: `__floe_${name}.array_agg` });
     }
     return edits;
@@ -42,6 +52,11 @@ export const aggregateCall: SqlRewrite = {
     if (node.type === 'aggr_func') {
       const m = MARKER.exec(String(node.name));
       node.name = (m ? m[1]! : String(node.name)).toLowerCase();
+      const pair = node.args?.expr;
+      if (m && node.name === 'string_agg' && pair?.type === 'expr_list' && pair.value?.length === 2) {
+        node.args.expr = pair.value[0];
+        node.args.separator = { symbol: ',', delimiter: pair.value[1] };
+      }
       return;
     }
     if (node.type !== 'function' || node.name?.schema || node.name?.name?.length !== 1) return;
@@ -61,3 +76,39 @@ export const aggregateCall: SqlRewrite = {
     });
   },
 };
+
+/** Window aggregates the parser and WindowExec both take (without DISTINCT). */
+const WINDOW_AGGREGATES = new Set(['count', 'sum', 'avg', 'min', 'max']);
+
+function refuseWindowAggregate(name: string, first: Token): void {
+  // PostgreSQL 15's own error for any aggregate with DISTINCT over a window.
+  if (isWord(first, 'distinct')) throw new NotSupportedError('DISTINCT is not implemented for window functions');
+  if (!WINDOW_AGGREGATES.has(name))
+    throw new NotSupportedError(`aggregate function ${name} as a window function is not supported yet`);
+}
+
+/** Index of the `ORDER` of an `ORDER BY` directly inside the call's parentheses (`open`…`close`), or -1. */
+function orderByAt(t: readonly Token[], open: number, close: number): number {
+  const depth = t[open]!.depth + 1;
+  for (let j = open + 1; j < close; j++)
+    if (t[j]!.depth === depth && isWord(t[j], 'order') && isWord(t[j + 1], 'by')) return j;
+  return -1;
+}
+
+/**
+ * string_agg(x, sep ORDER BY k) -> __floe_string_agg.array_agg((x, sep) ORDER BY k), and likewise with DISTINCT,
+ * when `sep` is not one string literal (the only separator the parser reads there); `end` is the ORDER or the
+ * closing parenthesis. fixNode splits the pair again.
+ */
+function stringAggPair(t: readonly Token[], at: number, end: number): SqlEdit[] {
+  const depth = t[at + 1]!.depth + 1;
+  let comma = -1;
+  for (let j = at + 2; j < end; j++) if (t[j]!.depth === depth && t[j]!.text === ',') comma = j;
+  if (comma < 0 || (comma + 2 === end && t[comma + 1]!.kind === 'string')) return [];
+  const first = isWord(t[at + 2], 'distinct') || isWord(t[at + 2], 'all') ? t[at + 3]! : t[at + 2]!;
+  return [
+    { start: t[at]!.start, end: t[at]!.end, text: '__floe_string_agg.array_agg' },
+    { start: first.start, end: first.start, text: '(' },
+    { start: t[end]!.start, end: t[end]!.start, text: ') ' },
+  ];
+}

@@ -17,16 +17,19 @@ import { predicateChain } from './predicate-chain.js';
 import type { SqlRewrite } from './rewrite.js';
 import { substringFromFor } from './substring-from-for.js';
 import { tokenize } from './tokenize.js';
+import { windowFilter } from './window-filter.js';
 
 /**
  * Each rewrite sees the output of the ones before it (tokenized afresh), so order matters only where two
- * match the same text; none of these do. Add a gap as one file exporting a `SqlRewrite` and list it here.
+ * match the same text: window-filter runs before aggregate-call, which then sees `f(x) OVER` and leaves it
+ * alone. Add a gap as one file exporting a `SqlRewrite` and list it here.
  */
 export const REWRITES: readonly SqlRewrite[] = [
   naturalJoin,
   commaAfterOn,
   substringFromFor,
   isDistinctFrom,
+  windowFilter,
   aggregateCall,
   limitNull,
   paramCast,

@@ -2,7 +2,7 @@
 // names and comments stay untouched, and that syntax errors still point into the original text.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ParseError } from '../../../../engine/errors.js';
+import { NotSupportedError, ParseError } from '../../../../engine/errors.js';
 import { parseSql } from '../../../../engine/sql/parse.js';
 import { applyEdits } from '../../../../engine/sql/rewrite/edit.js';
 import { rewriteSql } from '../../../../engine/sql/rewrite/expression-rewrites.js';
@@ -12,6 +12,8 @@ const rewrites: [before: string, after: string][] = [
   ['SELECT substring(s FROM 2 FOR 3)', 'SELECT substring(s ,    2 ,   3)'],
   ['SELECT substring(s from 2)', 'SELECT substring(s ,    2)'],
   ['SELECT substring(s FOR 3)', 'SELECT substring(s ,1, 3)'],
+  ['SELECT substring(s FOR 3 FROM 2)', 'SELECT substring(s ,    2, 3)'],
+  ['SELECT substring(f(a) for g(1, 2) from (2))', 'SELECT substring(f(a) ,    (2), g(1, 2))'],
   ['SELECT substring(f(a, b) FROM (1) FOR g(2))', 'SELECT substring(f(a, b) ,    (1) ,   g(2))'],
   ['SELECT SUBSTRING(x FROM 1 FOR 2), substring(y, 1)', 'SELECT SUBSTRING(x ,    1 ,   2), substring(y, 1)'],
   ['SELECT a IS DISTINCT FROM b', 'SELECT a IS             + b'],
@@ -20,7 +22,23 @@ const rewrites: [before: string, after: string][] = [
   ['SELECT min(ALL x), count(all y)', 'SELECT min(    x), count(    y)'],
   ['SELECT stddev(x) FILTER (WHERE y)', 'SELECT __floe_stddev.array_agg(x) FILTER (WHERE y)'],
   ['SELECT sum(x) FILTER (WHERE y), count(DISTINCT x)', 'SELECT sum(x) FILTER (WHERE y), count(DISTINCT x)'],
-  ['SELECT sum(DISTINCT x) OVER ()', 'SELECT sum(DISTINCT x) OVER ()'],
+  ['SELECT sum(x ORDER BY y)', 'SELECT __floe_sum.array_agg(x ORDER BY y)'],
+  [
+    'SELECT string_agg(DISTINCT a, b || c ORDER BY a)',
+    'SELECT __floe_string_agg.array_agg(DISTINCT (a, b || c ) ORDER BY a)',
+  ],
+  [
+    "SELECT string_agg(a, ',' ORDER BY k), string_agg(DISTINCT a, b)",
+    "SELECT string_agg(a, ',' ORDER BY k), __floe_string_agg.array_agg(DISTINCT (a, b) )",
+  ],
+  [
+    'SELECT count(*) FILTER (WHERE x > 1) OVER (ORDER BY k)',
+    'SELECT __floe_window_filter(count(*)  OVER (ORDER BY k), x > 1)',
+  ],
+  [
+    'SELECT sum(x) filter (where f(y, 2)) over w, lag(x) OVER ()',
+    'SELECT __floe_window_filter(sum(x)  over w, f(y, 2)), lag(x) OVER ()',
+  ],
   ['SELECT 1 LIMIT NULL OFFSET NULL', 'SELECT 1 LIMIT ALL  OFFSET 0   '],
   ['SELECT 1 + $1::int', 'SELECT 1 + CAST($1 AS int)'],
   ['SELECT ($2::numeric(10, 2))', 'SELECT (CAST($2 AS numeric(10, 2)))'],
@@ -77,6 +95,10 @@ const errors: [sql: string, line: number, column: number][] = [
   ["SELECT position('a' IN name), 1 IS DISTINCT FROM 2\nFROM items\nWHERE ,", 3, 7],
   ['SELECT sum(DISTINCT x)\n  FROM t LIMIT NULL OFFSET NULL ORDER', 2, 38],
   ["EXPLAIN SELECT substring('x' FROM 1) FROM t WHERE ,", 1, 51],
+  ['SELECT substring(name FOR 2 FROM 1) FROM items WHERE ,', 1, 54],
+  ['SELECT sum(x) FILTER (WHERE y > 1) OVER (ORDER BY k) FROM items WHERE ,', 1, 71],
+  ['SELECT sum(x) FILTER (WHERE y >) OVER (ORDER BY k) FROM items', 1, 51],
+  ['SELECT substring(name FOR 2 + FROM 1) FROM items', 1, 37],
   ["SELECT 'substring(a FROM 1)' FROM t WHERE ,", 1, 43],
 ];
 
@@ -92,6 +114,38 @@ for (const [sql, line, column] of errors) {
     );
   });
 }
+
+test('window aggregates the parser cannot read are refused with NotSupportedError', () => {
+  for (const [sql, message] of [
+    ['SELECT sum(DISTINCT x) OVER () FROM t', 'DISTINCT is not implemented for window functions'],
+    [
+      'SELECT stddev(x) FILTER (WHERE y) OVER w FROM t',
+      'aggregate function stddev as a window function is not supported yet',
+    ],
+  ])
+    assert.throws(
+      () => parseSql(sql!),
+      (e: unknown) => e instanceof NotSupportedError && e.message === message,
+    );
+});
+
+test('string_agg with a separator expression and ORDER BY reaches the binder with its separator', () => {
+  const { ast } = parseSql('SELECT string_agg(a, b || c ORDER BY k DESC) FROM t');
+  const e = ast.columns[0].expr;
+  assert.equal(e.name, 'string_agg');
+  assert.equal(e.args.expr.type, 'column_ref');
+  assert.equal(e.args.separator.delimiter.type, 'binary_expr');
+  assert.equal(e.args.orderby[0].type, 'DESC');
+});
+
+test('a window FILTER reaches the binder as the call with `filter.where`', () => {
+  const { ast } = parseSql('SELECT count(*) FILTER (WHERE x > 1) OVER (ORDER BY k) FROM t');
+  const e = ast.columns[0].expr;
+  assert.equal(e.type, 'aggr_func');
+  assert.equal(String(e.name).toLowerCase(), 'count');
+  assert.ok(e.over);
+  assert.equal(e.filter.where.type, 'binary_expr');
+});
 
 test('IS DISTINCT FROM reaches the binder as its own operator, the marker gone', () => {
   const { ast } = parseSql('SELECT a IS NOT DISTINCT FROM b + 1 AND c');
