@@ -64,6 +64,27 @@ const cases: DiffCase[] = [
   {
     sql: 'SELECT count(*) FROM lineitem l WHERE l.l_linenumber IN (SELECT m.l_linenumber FROM lineitem m WHERE m.l_orderkey = l.l_orderkey + 1)',
   },
+  // Quantified comparisons: op ANY / SOME / ALL, correlated or not, in WHERE, SELECT and HAVING
+  { sql: 'SELECT count(*) FROM items WHERE qty > ALL (SELECT i32 FROM specials WHERE k BETWEEN 3 AND 5)' },
+  { sql: 'SELECT count(*) FROM items WHERE qty > ALL (SELECT i32 FROM specials)' },
+  { sql: 'SELECT count(*) FROM items WHERE qty >= ANY (SELECT k * 10 FROM specials)' },
+  { sql: 'SELECT count(*) FROM items WHERE grp <> SOME (SELECT k FROM specials WHERE k = 3)' },
+  { sql: 'SELECT count(*) FROM items WHERE grp = ALL (SELECT k FROM specials WHERE k = 3)' },
+  { sql: 'SELECT k FROM specials WHERE NOT (i32 < ALL (SELECT grp FROM items)) ORDER BY k' },
+  { sql: 'SELECT s.k, s.i32 > ALL (SELECT t.i32 FROM specials t WHERE t.k < s.k) FROM specials s ORDER BY s.k' },
+  {
+    sql: 'SELECT s.k, s.i32 >= ANY (SELECT t.i32 FROM specials t WHERE t.s = s.s OR t.k = s.k + 1) FROM specials s ORDER BY s.k',
+  },
+  { sql: 'SELECT s.k, s.s < ANY (SELECT name FROM items i WHERE i.grp = s.k) FROM specials s ORDER BY s.k' },
+  {
+    sql: 'SELECT i.grp, sum(i.qty) FROM items i GROUP BY i.grp HAVING min(i.qty) < ALL (SELECT s.k FROM specials s WHERE s.k > i.grp) ORDER BY 1',
+  },
+  {
+    sql: 'SELECT l.l_orderkey, l.l_linenumber FROM lineitem l WHERE l.l_quantity >= ALL (SELECT m.l_quantity FROM lineitem m WHERE m.l_orderkey = l.l_orderkey) AND l.l_orderkey < 60 ORDER BY 1, 2',
+  },
+  {
+    sql: 'SELECT count(*) FROM lineitem l WHERE l.l_quantity > ANY (SELECT m.l_quantity FROM lineitem m WHERE m.l_orderkey = l.l_orderkey AND m.l_shipmode = l.l_shipmode)',
+  },
   // IN / EXISTS as values (mark joins): in SELECT, under OR, negated, with NULL results
   { sql: 'SELECT k, i32 IN (SELECT id FROM items WHERE id < 6) FROM specials ORDER BY k' },
   { sql: 'SELECT k, i32 NOT IN (SELECT grp FROM items) FROM specials ORDER BY k' },

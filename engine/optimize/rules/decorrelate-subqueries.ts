@@ -3,6 +3,7 @@
 //   WHERE x [NOT] IN (q)       -> semi (null-aware anti) join on x = q's column
 //   (SELECT agg … WHERE k = o) -> left join with q grouped by k (one row per key; COUNT's 0 kept)
 //   other IN/EXISTS positions  -> mark join: a boolean column per left row
+//   x op ANY|ALL (q)           -> left join with q's MIN/MAX/COUNTs (quantified-subquery.ts)
 // Correlated conditions are pulled up out of q (through filters, projections, aggregates and inner joins).
 import { NotSupportedError } from '../../errors.js';
 import { exprText } from '../../plan/expr/display.js';
@@ -31,6 +32,7 @@ import { mapPlanExprs } from '../map-exprs.js';
 import type { OptimizerContext, OptimizerRule } from '../rule.js';
 import { foldExpr } from './fold-constants.js';
 import { pullUpCorrelated } from './pull-up-correlated.js';
+import { quantifiedAsAggregate, quantifiedValue } from './quantified-subquery.js';
 
 export const decorrelateSubqueries: OptimizerRule = {
   name: 'decorrelate-subqueries',
@@ -67,8 +69,9 @@ function rewriteFilter(input: LogicalPlan, predicate: Expr, ctx: OptimizerContex
 
 /** `EXISTS (q)`, `x IN (q)` and their negations standing alone as a conjunct. */
 function topLevelSubquery(c: Expr): SubqueryExpr | null {
-  if (c.kind === 'subquery' && c.subquery !== 'scalar') return c;
-  if (c.kind === 'unary' && c.op === 'not' && c.expr.kind === 'subquery' && c.expr.subquery !== 'scalar')
+  const joins = (e: Expr) => e.kind === 'subquery' && (e.subquery === 'exists' || e.subquery === 'in');
+  if (c.kind === 'subquery' && joins(c)) return c;
+  if (c.kind === 'unary' && c.op === 'not' && c.expr.kind === 'subquery' && joins(c.expr))
     return { ...c.expr, negated: !c.expr.negated };
   return null;
 }
@@ -92,6 +95,11 @@ function replaceSubqueries(
   const out = exprs.map((e) =>
     transformExpr(e, (x) => {
       if (x.kind !== 'subquery') return x;
+      if (x.subquery === 'any' || x.subquery === 'all') {
+        const right = correlatedSide(quantifiedAsAggregate(x), plan, ctx);
+        plan = makeJoin('left', plan, right.plan, conjoin(right.preds), { singleMatch: true });
+        return quantifiedValue(x, right.plan.schema.fields);
+      }
       const right = correlatedSide(x, plan, ctx);
       const alias = `__sq${x.id}`;
       if (x.subquery === 'scalar') {

@@ -9,6 +9,8 @@ import {
   columnsOf,
   conjoin,
   type Expr,
+  type LiteralValue,
+  lit,
   someExpr,
   splitConjuncts,
   transformExpr,
@@ -21,7 +23,7 @@ import {
   makeProject,
   withInputs,
 } from '../../plan/logical/index.js';
-import { BOOL, type Field } from '../../plan/types.js';
+import { BOOL, type DataType, type Field } from '../../plan/types.js';
 
 export interface Pulled {
   readonly plan: LogicalPlan;
@@ -185,14 +187,31 @@ function groupByOuterRows(p: Aggregate, below: Pulled, o: Outer): Pulled {
   ];
   const aggFields = p.schema.fields.slice(p.groupBy.length);
   const agg: Aggregate = { ...p, input, groupBy, schema: { fields: [...groupFields, ...aggFields] } };
-  const preds: Expr[] = outerCols.map((c) => ({
-    kind: 'binary',
-    op: '=',
-    left: col(o.alias, c.name, c.type),
-    right: c,
-    type: BOOL,
-  }));
+  const nullable = (c: Expr & { kind: 'outer_column' }) =>
+    o.outer.schema.fields.find((f) => f.name === c.name && f.qualifier === c.qualifier)?.nullable ?? true;
+  const preds = outerCols.flatMap((c) => sameValue(col(o.alias, c.name, c.type), c, nullable(c)));
   return { plan: agg, preds };
+}
+
+/**
+ * `a = b`, or where NULLs occur `a IS NOT DISTINCT FROM b` spelled as two hashable equalities,
+ * `coalesce(a, z) = coalesce(b, z) AND (a IS NULL) = (b IS NULL)` (z any value of the type): an outer row whose
+ * correlated column is NULL must find its own group.
+ */
+function sameValue(a: Expr, b: Expr, nullable: boolean): Expr[] {
+  const eq = (l: Expr, r: Expr): Expr => ({ kind: 'binary', op: '=', left: l, right: r, type: BOOL });
+  const zero = zeroOf(a.type);
+  if (!nullable || zero === undefined) return [eq(a, b)];
+  const orZero = (e: Expr): Expr => ({ kind: 'call', name: 'coalesce', args: [e, lit(zero, e.type)], type: e.type });
+  const isNull = (e: Expr): Expr => ({ kind: 'unary', op: 'is_null', expr: e, type: BOOL });
+  return [eq(orZero(a), orZero(b)), eq(isNull(a), isNull(b))];
+}
+
+function zeroOf(t: DataType): LiteralValue | undefined {
+  if (t.id === 'utf8') return '';
+  if (t.id === 'bool') return false;
+  if (t.id === 'interval') return { months: 0, days: 0, micros: 0 };
+  return t.id === 'null' ? undefined : 0;
 }
 
 function splitEquality(a: Expr, b: Expr): { inner: Expr; outer: Expr } | null {
