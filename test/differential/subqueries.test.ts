@@ -85,6 +85,25 @@ const cases: DiffCase[] = [
   {
     sql: 'SELECT count(*) FROM lineitem l WHERE l.l_quantity > ANY (SELECT m.l_quantity FROM lineitem m WHERE m.l_orderkey = l.l_orderkey AND m.l_shipmode = l.l_shipmode)',
   },
+  // ORDER BY / LIMIT / OFFSET in correlated subqueries (the first rows per correlation key)
+  {
+    sql: 'SELECT o.k, (SELECT i.qty FROM items i WHERE i.grp = o.k ORDER BY i.qty DESC, i.id LIMIT 1) FROM specials o ORDER BY o.k',
+  },
+  {
+    sql: 'SELECT o.k, (SELECT i.id FROM items i WHERE i.grp = o.k ORDER BY i.qty DESC, i.id LIMIT 1 OFFSET 2) FROM specials o ORDER BY o.k',
+  },
+  {
+    sql: 'SELECT o.k, (SELECT t.s FROM specials t WHERE t.k < o.k ORDER BY t.k DESC LIMIT 1) FROM specials o ORDER BY o.k',
+  },
+  {
+    sql: 'SELECT l.l_orderkey, (SELECT m.l_quantity FROM lineitem m WHERE m.l_orderkey = l.l_orderkey ORDER BY m.l_quantity DESC, m.l_linenumber LIMIT 1) AS top FROM lineitem l WHERE l.l_linenumber = 1 ORDER BY 1',
+  },
+  {
+    sql: 'SELECT o.k FROM specials o WHERE o.k IN (SELECT i.qty FROM items i WHERE i.grp = o.k ORDER BY i.id LIMIT 3) ORDER BY o.k',
+  },
+  {
+    sql: 'SELECT o.k FROM specials o WHERE EXISTS (SELECT 1 FROM items i WHERE i.grp = o.k ORDER BY i.id OFFSET 600) ORDER BY o.k',
+  },
   // IN / EXISTS as values (mark joins): in SELECT, under OR, negated, with NULL results
   { sql: 'SELECT k, i32 IN (SELECT id FROM items WHERE id < 6) FROM specials ORDER BY k' },
   { sql: 'SELECT k, i32 NOT IN (SELECT grp FROM items) FROM specials ORDER BY k' },

@@ -228,6 +228,8 @@ function requalify(p: LogicalPlan, alias: string): { plan: LogicalPlan; rename: 
  * a left join yields NULL for outer rows without a group, so the join's reader substitutes this value.
  */
 function valueOverNoRows(p: LogicalPlan, ctx: OptimizerContext): Expr | null {
+  // ORDER BY and LIMIT n ≥ 1 keep an aggregate's one row (OFFSET drops it: NULL).
+  if (p.kind === 'sort' || (p.kind === 'limit' && p.skip === 0 && p.fetch !== 0)) return valueOverNoRows(p.input, ctx);
   if (p.kind !== 'project' || p.input.kind !== 'aggregate' || p.input.groupBy.length > 0) return null;
   const agg = p.input;
   const empty = new Map<string, Expr>();

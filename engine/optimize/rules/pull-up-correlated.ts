@@ -1,6 +1,7 @@
 // Pulling a subquery's correlated conditions up to its top, so that they can become a join condition: through
 // filters, projections (which pass the columns the conditions read), aggregates (equalities become group keys;
-// other conditions join the distinct outer values first) and inner joins.
+// other conditions join the distinct outer values first), LIMIT/OFFSET (the first rows per correlation key) and
+// inner joins.
 import { NotSupportedError } from '../../errors.js';
 import { exprText } from '../../plan/expr/display.js';
 import {
@@ -9,21 +10,21 @@ import {
   columnsOf,
   conjoin,
   type Expr,
-  type LiteralValue,
-  lit,
-  someExpr,
   splitConjuncts,
   transformExpr,
 } from '../../plan/expr/index.js';
 import {
   type Aggregate,
+  type Limit,
   type LogicalPlan,
   makeFilter,
   makeJoin,
   makeProject,
   withInputs,
 } from '../../plan/logical/index.js';
-import { BOOL, type DataType, type Field } from '../../plan/types.js';
+import { BOOL, type Field } from '../../plan/types.js';
+import { isCorrelated, joinOuterValues, type Outer, splitEquality } from './join-outer-values.js';
+import { topNPerKey } from './top-n-per-key.js';
 
 export interface Pulled {
   readonly plan: LogicalPlan;
@@ -31,13 +32,7 @@ export interface Pulled {
   readonly preds: Expr[];
 }
 
-const isCorrelated = (e: Expr) => someExpr(e, (x) => x.kind === 'outer_column');
-
-/** What pulling up needs from the enclosing query: its rows (for conditions other than equalities). */
-export interface Outer {
-  readonly outer: LogicalPlan;
-  readonly alias: string;
-}
+export type { Outer };
 
 /** `p` without its correlated conditions, and those conditions over `p`'s output columns and outer columns. */
 export function pullUpCorrelated(p: LogicalPlan, o: Outer): Pulled {
@@ -63,11 +58,8 @@ export function pullUpCorrelated(p: LogicalPlan, o: Outer): Pulled {
       const below = pullUpCorrelated(p.input, o);
       return below.preds.length === 0 ? { plan: withInputs(p, [below.plan]), preds: [] } : below;
     }
-    case 'limit': {
-      const below = pullUpCorrelated(p.input, o);
-      if (below.preds.length > 0) throw new NotSupportedError('LIMIT in a correlated subquery is not supported yet');
-      return { plan: withInputs(p, [below.plan]), preds: [] };
-    }
+    case 'limit':
+      return pullUpLimit(p, o);
     case 'join': {
       const l = pullUpCorrelated(p.left, o);
       const r = pullUpCorrelated(p.right, o);
@@ -84,6 +76,23 @@ export function pullUpCorrelated(p: LogicalPlan, o: Outer): Pulled {
     default:
       return { plan: p, preds: [] };
   }
+}
+
+/**
+ * LIMIT/OFFSET over the subquery's rows (`Limit -> [Project] -> [Sort] -> rest`): with correlated conditions in
+ * `rest`, the first rows per correlation key (top-n-per-key.ts); the ORDER BY keys order each key's rows.
+ */
+function pullUpLimit(p: Limit, o: Outer): Pulled {
+  const top = p.input.kind === 'project' && p.input.input.kind === 'sort' ? p.input : null;
+  const node = top ? top.input : p.input;
+  const sort = node.kind === 'sort' ? node : null;
+  const below = pullUpCorrelated(sort ? sort.input : node, o);
+  if (below.preds.length === 0) {
+    const sorted = sort ? withInputs(sort, [below.plan]) : below.plan;
+    return { plan: withInputs(p, [top ? withInputs(top, [sorted]) : sorted]), preds: [] };
+  }
+  const perKey = topNPerKey(below.plan, below.preds, sort?.keys ?? [], p.skip, p.fetch, o);
+  return top ? passThroughProject(top, perKey) : perKey;
 }
 
 /** Keeps a projection's output while adding the inner columns the pulled conditions read. */
@@ -117,14 +126,13 @@ function passThroughProject(p: LogicalPlan & { kind: 'project' }, below: Pulled)
 
 /** Correlated equalities under an aggregate: the inner side becomes a group key, compared after grouping. */
 function groupByCorrelation(p: Aggregate, below: Pulled, o: Outer): Pulled {
-  if (!below.preds.every((c) => c.kind === 'binary' && c.op === '=' && splitEquality(c.left, c.right)))
-    return groupByOuterRows(p, below, o);
+  if (!below.preds.every((c) => splitEquality(c))) return groupByOuterRows(p, below, o);
   const groupBy = [...p.groupBy];
   const groupFields = p.schema.fields.slice(0, p.groupBy.length);
   const aggFields = p.schema.fields.slice(p.groupBy.length);
   const preds: Expr[] = [];
   for (const c of below.preds) {
-    const pair = c.kind === 'binary' && c.op === '=' ? splitEquality(c.left, c.right) : null;
+    const pair = splitEquality(c);
     if (!pair)
       throw new NotSupportedError(
         `a correlated condition other than an equality under an aggregate is not supported yet: ${exprText(c)}`,
@@ -152,72 +160,14 @@ function groupByCorrelation(p: Aggregate, below: Pulled, o: Outer): Pulled {
  * to the subquery's rows by those conditions and become group keys, compared by equality after grouping.
  */
 function groupByOuterRows(p: Aggregate, below: Pulled, o: Outer): Pulled {
-  const seen = new Map<string, Expr & { kind: 'outer_column' }>();
-  for (const c of below.preds)
-    someExpr(c, (x) => {
-      if (x.kind === 'outer_column') seen.set(`${x.qualifier}.${x.name}`, x);
-      return false;
-    });
-  const outerCols = [...seen.values()];
-  const keys = outerCols.map((c) => col(c.qualifier, c.name, c.type));
-  const distinctFields: Field[] = outerCols.map((c) => ({
-    name: c.name,
-    qualifier: c.qualifier,
-    type: c.type,
-    nullable: true,
-  }));
-  const distinct: Aggregate = {
-    kind: 'aggregate',
-    input: o.outer,
-    groupBy: keys,
-    aggregates: [],
-    schema: { fields: distinctFields },
-  };
-  const values = makeProject(
-    distinct,
-    keys,
-    distinctFields.map((f) => ({ ...f, qualifier: o.alias })),
-  );
-  const toValues = (e: Expr) => transformExpr(e, (x) => (x.kind === 'outer_column' ? col(o.alias, x.name, x.type) : x));
-  const input = makeJoin('inner', below.plan, values, conjoin(below.preds.map(toValues)));
-  const groupBy = [...p.groupBy, ...outerCols.map((c) => col(o.alias, c.name, c.type))];
-  const groupFields = [
-    ...p.schema.fields.slice(0, p.groupBy.length),
-    ...outerCols.map((c): Field => ({ name: c.name, qualifier: o.alias, type: c.type, nullable: true })),
-  ];
+  const joined = joinOuterValues(below.plan, below.preds, o);
+  const groupBy = [...p.groupBy, ...joined.keys];
+  const keyFields = joined.keys.map((k): Field => {
+    const c = k as ColumnExpr;
+    return { name: c.name, qualifier: c.qualifier, type: c.type, nullable: true };
+  });
+  const groupFields = [...p.schema.fields.slice(0, p.groupBy.length), ...keyFields];
   const aggFields = p.schema.fields.slice(p.groupBy.length);
-  const agg: Aggregate = { ...p, input, groupBy, schema: { fields: [...groupFields, ...aggFields] } };
-  const nullable = (c: Expr & { kind: 'outer_column' }) =>
-    o.outer.schema.fields.find((f) => f.name === c.name && f.qualifier === c.qualifier)?.nullable ?? true;
-  const preds = outerCols.flatMap((c) => sameValue(col(o.alias, c.name, c.type), c, nullable(c)));
-  return { plan: agg, preds };
-}
-
-/**
- * `a = b`, or where NULLs occur `a IS NOT DISTINCT FROM b` spelled as two hashable equalities,
- * `coalesce(a, z) = coalesce(b, z) AND (a IS NULL) = (b IS NULL)` (z any value of the type): an outer row whose
- * correlated column is NULL must find its own group.
- */
-function sameValue(a: Expr, b: Expr, nullable: boolean): Expr[] {
-  const eq = (l: Expr, r: Expr): Expr => ({ kind: 'binary', op: '=', left: l, right: r, type: BOOL });
-  const zero = zeroOf(a.type);
-  if (!nullable || zero === undefined) return [eq(a, b)];
-  const orZero = (e: Expr): Expr => ({ kind: 'call', name: 'coalesce', args: [e, lit(zero, e.type)], type: e.type });
-  const isNull = (e: Expr): Expr => ({ kind: 'unary', op: 'is_null', expr: e, type: BOOL });
-  return [eq(orZero(a), orZero(b)), eq(isNull(a), isNull(b))];
-}
-
-function zeroOf(t: DataType): LiteralValue | undefined {
-  if (t.id === 'utf8') return '';
-  if (t.id === 'bool') return false;
-  if (t.id === 'interval') return { months: 0, days: 0, micros: 0 };
-  return t.id === 'null' ? undefined : 0;
-}
-
-function splitEquality(a: Expr, b: Expr): { inner: Expr; outer: Expr } | null {
-  const outerOnly = (e: Expr) => isCorrelated(e) && columnsOf(e).length === 0;
-  const innerOnly = (e: Expr) => !isCorrelated(e);
-  if (innerOnly(a) && outerOnly(b)) return { inner: a, outer: b };
-  if (innerOnly(b) && outerOnly(a)) return { inner: b, outer: a };
-  return null;
+  const agg: Aggregate = { ...p, input: joined.plan, groupBy, schema: { fields: [...groupFields, ...aggFields] } };
+  return { plan: agg, preds: joined.preds };
 }
