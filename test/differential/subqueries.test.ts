@@ -104,6 +104,17 @@ const cases: DiffCase[] = [
   {
     sql: 'SELECT o.k FROM specials o WHERE EXISTS (SELECT 1 FROM items i WHERE i.grp = o.k ORDER BY i.id OFFSET 600) ORDER BY o.k',
   },
+  // Subqueries in JOIN … ON (inner: filtered cross product; outer: beside the side they read; DuckDB rejects
+  // most outer-join forms, which subqueries.slt checks against PostgreSQL)
+  {
+    sql: 'SELECT s.k, i.id FROM specials s JOIN items i ON i.id = s.k AND EXISTS (SELECT 1 FROM items j WHERE j.grp = s.k AND j.qty = i.qty) ORDER BY 1, 2',
+  },
+  {
+    sql: 'SELECT s.k, i.id FROM specials s JOIN items i ON i.id = (SELECT max(j.id) FROM items j WHERE j.grp = s.k) ORDER BY 1, 2',
+  },
+  {
+    sql: 'SELECT s.k, i.id FROM specials s LEFT JOIN items i ON i.id = s.k AND i.qty > (SELECT avg(qty) FROM items) ORDER BY 1, 2',
+  },
   // IN / EXISTS as values (mark joins): in SELECT, under OR, negated, with NULL results
   { sql: 'SELECT k, i32 IN (SELECT id FROM items WHERE id < 6) FROM specials ORDER BY k' },
   { sql: 'SELECT k, i32 NOT IN (SELECT grp FROM items) FROM specials ORDER BY k' },

@@ -19,6 +19,7 @@ import {
   transformExpr,
 } from '../../plan/expr/index.js';
 import {
+  type Join,
   type LogicalPlan,
   makeFilter,
   makeJoin,
@@ -43,6 +44,7 @@ function unnest(plan: LogicalPlan, ctx: OptimizerContext): LogicalPlan {
   return transformPlan(plan, (p) => {
     if (p.kind === 'filter' && hasSubquery(p.predicate))
       return projectToSchema(rewriteFilter(p.input, p.predicate, ctx), p.schema);
+    if (p.kind === 'join' && p.on !== null && hasSubquery(p.on)) return rewriteJoin(p, ctx);
     if (p.kind === 'project' && p.exprs.some(hasSubquery)) {
       const { input, exprs } = replaceSubqueries(p.input, p.exprs, ctx);
       return { ...p, input, exprs };
@@ -65,6 +67,60 @@ function rewriteFilter(input: LogicalPlan, predicate: Expr, ctx: OptimizerContex
   if (rest.length === 0) return plan;
   const replaced = replaceSubqueries(plan, rest, ctx);
   return makeFilter(replaced.input, conjoin(replaced.exprs)!);
+}
+
+/**
+ * Subqueries in a join's ON: an inner join filters its cross product (then as in WHERE; pushing filters down makes
+ * the join again). An outer join computes each subquery beside the one side it reads, row for row, and compares
+ * in ON: a subquery reading both sides of an outer join is not supported.
+ */
+function rewriteJoin(p: Join, ctx: OptimizerContext): LogicalPlan {
+  if (p.joinType === 'inner')
+    return projectToSchema(rewriteFilter(makeJoin('inner', p.left, p.right, null), p.on!, ctx), p.schema);
+  let { left, right } = p;
+  const conds = splitConjuncts(p.on!).map((c) => {
+    if (!hasSubquery(c)) return c;
+    const side = sideOfSubqueries(c, left, right);
+    if (side === 'both')
+      throw new NotSupportedError(
+        `a subquery reading both sides in the ON condition of a ${p.joinType.toUpperCase()} JOIN is not supported yet`,
+      );
+    const replaced = replaceSubqueries(side === 'left' ? left : right, [c], ctx);
+    if (side === 'left') left = replaced.input;
+    else right = replaced.input;
+    return replaced.exprs[0]!;
+  });
+  return projectToSchema(makeJoin(p.joinType, left, right, conjoin(conds), p), p.schema);
+}
+
+/** Which side of a join `c` reads, counting the outer references inside its subqueries (none: the right). */
+function sideOfSubqueries(c: Expr, left: LogicalPlan, right: LogicalPlan): 'left' | 'right' | 'both' {
+  const reads: { qualifier: string | null; name: string }[] = [];
+  const visitExpr = (e: Expr) =>
+    someExpr(e, (x) => {
+      if (x.kind === 'column' || x.kind === 'outer_column') reads.push(x);
+      if (x.kind === 'subquery') visitPlan(x.plan);
+      return false;
+    });
+  const visitPlan = (q: LogicalPlan) => {
+    mapPlanExprs(q, (e) => {
+      someExpr(e, (x) => {
+        if (x.kind === 'outer_column') reads.push(x);
+        if (x.kind === 'subquery') visitPlan(x.plan);
+        return false;
+      });
+      return e;
+    });
+    for (const k of planChildren(q)) visitPlan(k);
+  };
+  visitExpr(c);
+  const has = (q: LogicalPlan, r: (typeof reads)[number]) =>
+    q.schema.fields.some((f) => f.name === r.name && (r.qualifier === null || f.qualifier === r.qualifier));
+  const inLeft = reads.some((r) => has(left, r));
+  const inRight = reads.some((r) => has(right, r));
+  const elsewhere = reads.some((r) => !has(left, r) && !has(right, r));
+  if ((inLeft && inRight) || elsewhere) return 'both';
+  return inLeft ? 'left' : 'right';
 }
 
 /** `EXISTS (q)`, `x IN (q)` and their negations standing alone as a conjunct. */

@@ -189,7 +189,8 @@ function joinRelations(left: Relation, right: Relation, item: Ast, ctx: BindCont
   if (!item.on) throw new PlanError(`${words} requires an ON or USING clause`);
   const on = item.on;
   const scope = new Scope(columns, ctx.outer);
-  const exprCtx: ExprContext = { scope, params: ctx.params, aggregates: 'JOIN conditions' };
+  const query = (sub: Ast) => ctx.bindQuery(sub, { ...ctx, outer: scope });
+  const exprCtx: ExprContext = { scope, params: ctx.params, aggregates: 'JOIN conditions', query, ids: ctx.ids };
   const cond = requireBool(bindExpr(on, exprCtx), 'JOIN/ON');
   return { plan: makeJoin(type, left.plan, right.plan, cond), columns };
 }
