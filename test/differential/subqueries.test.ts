@@ -115,6 +115,17 @@ const cases: DiffCase[] = [
   {
     sql: 'SELECT s.k, i.id FROM specials s LEFT JOIN items i ON i.id = s.k AND i.qty > (SELECT avg(qty) FROM items) ORDER BY 1, 2',
   },
+  // Correlated references two levels up and in a subquery's derived tables (DuckDB rejects correlated
+  // references in a subquery's outer join: subqueries.slt checks those against PostgreSQL)
+  {
+    sql: 'SELECT s.k FROM specials s WHERE EXISTS (SELECT 1 FROM items i WHERE i.grp = s.k AND EXISTS (SELECT 1 FROM specials t WHERE t.k = i.qty AND t.i32 = s.i32)) ORDER BY 1',
+  },
+  {
+    sql: 'SELECT s.k, (SELECT count(*) FROM items i WHERE i.grp = s.k AND i.qty IN (SELECT t.k * 5 FROM specials t WHERE t.k < s.k)) FROM specials s ORDER BY 1',
+  },
+  {
+    sql: 'SELECT s.k, (SELECT sum(d.q) FROM (SELECT i.qty AS q FROM items i WHERE i.grp = s.k AND i.id < 100) d) FROM specials s ORDER BY 1',
+  },
   // IN / EXISTS as values (mark joins): in SELECT, under OR, negated, with NULL results
   { sql: 'SELECT k, i32 IN (SELECT id FROM items WHERE id < 6) FROM specials ORDER BY k' },
   { sql: 'SELECT k, i32 NOT IN (SELECT grp FROM items) FROM specials ORDER BY k' },

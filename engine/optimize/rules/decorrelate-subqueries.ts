@@ -216,9 +216,12 @@ function correlatedSide(sub: SubqueryExpr, outer: LogicalPlan, ctx: OptimizerCon
   }
   const alias = `__sq${sub.id}`;
   const { plan: renamed, rename } = requalify(plan, alias);
+  // Outer references to this query become its columns; ones further up stay outer (the next level pulls them).
+  const inOuter = (x: Expr & { kind: 'outer_column' }) =>
+    outer.schema.fields.some((f) => f.name === x.name && f.qualifier === x.qualifier);
   const preds = pulled.preds.map((p) =>
     transformExpr(p, (x) =>
-      x.kind === 'outer_column' ? col(x.qualifier, x.name, x.type) : x.kind === 'column' ? rename(x) : x,
+      x.kind === 'outer_column' && inOuter(x) ? col(x.qualifier, x.name, x.type) : x.kind === 'column' ? rename(x) : x,
     ),
   );
   const first = renamed.schema.fields[0];

@@ -1,5 +1,6 @@
 // Correlated conditions other than equalities: the enclosing query's distinct values of the columns they read are
 // joined to the subquery's rows by them, so each outer value has its own rows, found again by a NULL-safe equality.
+import { NotSupportedError } from '../../errors.js';
 import {
   col,
   columnsOf,
@@ -31,15 +32,32 @@ export interface OuterValuesJoined {
 
 export const isCorrelated = (e: Expr) => someExpr(e, (x) => x.kind === 'outer_column');
 
-/** `plan`'s rows joined to the distinct outer values for which `preds` (with outer references) hold. */
-export function joinOuterValues(plan: LogicalPlan, preds: readonly Expr[], o: Outer): OuterValuesJoined {
+/** The distinct values of the outer columns `exprs` read, and how to read them instead of the outer columns. */
+export interface OuterValues {
+  /** One row per distinct combination, its columns qualified with the alias. */
+  readonly plan: LogicalPlan;
+  readonly keys: Expr[];
+  /** NULL-safe equalities of `keys` with the outer columns. */
+  readonly preds: Expr[];
+  /** `e` reading the values' columns instead of outer columns. */
+  readonly toValues: (e: Expr) => Expr;
+}
+
+export function outerValues(exprs: readonly Expr[], o: Outer): OuterValues {
   const seen = new Map<string, OuterColumnExpr>();
-  for (const c of preds)
+  for (const c of exprs)
     someExpr(c, (x) => {
       if (x.kind === 'outer_column') seen.set(`${x.qualifier}.${x.name}`, x);
       return false;
     });
   const outerCols = [...seen.values()];
+  const field = (c: OuterColumnExpr) =>
+    o.outer.schema.fields.find((f) => f.name === c.name && f.qualifier === c.qualifier);
+  const far = outerCols.find((c) => !field(c));
+  if (far)
+    throw new NotSupportedError(
+      `a correlated reference to ${far.qualifier ? `${far.qualifier}.` : ''}${far.name} two query levels up in this position is not supported yet`,
+    );
   const keys = outerCols.map((c) => col(c.qualifier, c.name, c.type));
   const fields: Field[] = outerCols.map((c) => ({
     name: c.name,
@@ -48,20 +66,24 @@ export function joinOuterValues(plan: LogicalPlan, preds: readonly Expr[], o: Ou
     nullable: true,
   }));
   const distinct: Aggregate = { kind: 'aggregate', input: o.outer, groupBy: keys, aggregates: [], schema: { fields } };
-  const values = makeProject(
+  const plan = makeProject(
     distinct,
     keys,
     fields.map((f) => ({ ...f, qualifier: o.alias })),
   );
-  const toValues = (e: Expr) => transformExpr(e, (x) => (x.kind === 'outer_column' ? col(o.alias, x.name, x.type) : x));
-  const joined = makeJoin('inner', plan, values, conjoin(preds.map(toValues)));
-  const nullable = (c: OuterColumnExpr) =>
-    o.outer.schema.fields.find((f) => f.name === c.name && f.qualifier === c.qualifier)?.nullable ?? true;
   return {
-    plan: joined,
+    plan,
     keys: outerCols.map((c) => col(o.alias, c.name, c.type)),
-    preds: outerCols.flatMap((c) => sameValue(col(o.alias, c.name, c.type), c, nullable(c))),
+    preds: outerCols.flatMap((c) => sameValue(col(o.alias, c.name, c.type), c, field(c)!.nullable)),
+    toValues: (e) => transformExpr(e, (x) => (x.kind === 'outer_column' ? col(o.alias, x.name, x.type) : x)),
   };
+}
+
+/** `plan`'s rows joined to the distinct outer values for which `preds` (with outer references) hold. */
+export function joinOuterValues(plan: LogicalPlan, preds: readonly Expr[], o: Outer): OuterValuesJoined {
+  const v = outerValues(preds, o);
+  const joined = makeJoin('inner', plan, v.plan, conjoin(preds.map(v.toValues)));
+  return { plan: joined, keys: v.keys, preds: v.preds };
 }
 
 /**

@@ -1,7 +1,7 @@
 // Pulling a subquery's correlated conditions up to its top, so that they can become a join condition: through
 // filters, projections (which pass the columns the conditions read), aggregates (equalities become group keys;
 // other conditions join the distinct outer values first), LIMIT/OFFSET (the first rows per correlation key) and
-// inner joins.
+// joins (outer ones: pull-up-outer-join.ts).
 import { NotSupportedError } from '../../errors.js';
 import { exprText } from '../../plan/expr/display.js';
 import {
@@ -24,6 +24,7 @@ import {
 } from '../../plan/logical/index.js';
 import { BOOL, type Field } from '../../plan/types.js';
 import { isCorrelated, joinOuterValues, type Outer, splitEquality } from './join-outer-values.js';
+import { pullUpOuterJoin } from './pull-up-outer-join.js';
 import { topNPerKey } from './top-n-per-key.js';
 
 export interface Pulled {
@@ -66,8 +67,7 @@ export function pullUpCorrelated(p: LogicalPlan, o: Outer): Pulled {
       const onCorrelated = p.on !== null && isCorrelated(p.on);
       if (l.preds.length + r.preds.length === 0 && !onCorrelated)
         return { plan: withInputs(p, [l.plan, r.plan]), preds: [] };
-      if (p.joinType !== 'inner')
-        throw new NotSupportedError('a correlated reference inside an outer join of a subquery is not supported yet');
+      if (p.joinType !== 'inner') return pullUpOuterJoin(p, l, r, o);
       const local: Expr[] = [];
       const preds = [...l.preds, ...r.preds];
       for (const c of p.on ? splitConjuncts(p.on) : []) (isCorrelated(c) ? preds : local).push(c);

@@ -76,7 +76,8 @@ function bindItem(item: Ast, ctx: BindContext, aliases: Set<string>): Relation {
     const body = item.expr.ast ?? item.expr;
     const name = alias ?? 'unnamed_subquery';
     claim(aliases, name);
-    rel = requalify(ctx.bindQuery(body, { ...ctx, outer: null }), name, columns);
+    // A derived table sees the enclosing query's columns (not its FROM siblings: that takes LATERAL).
+    rel = requalify(ctx.bindQuery(body, ctx), name, columns);
   } else {
     const cte = item.db ? undefined : ctx.ctes.get(String(item.table).toLowerCase());
     if (cte) {
