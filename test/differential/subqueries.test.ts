@@ -126,6 +126,24 @@ const cases: DiffCase[] = [
   {
     sql: 'SELECT s.k, (SELECT sum(d.q) FROM (SELECT i.qty AS q FROM items i WHERE i.grp = s.k AND i.id < 100) d) FROM specials s ORDER BY 1',
   },
+  // LATERAL derived tables and outer columns in a subquery's select list
+  {
+    sql: 'SELECT s.k, x.id FROM specials s, LATERAL (SELECT i.id FROM items i WHERE i.grp = s.k AND i.qty > 48) x ORDER BY 1, 2',
+  },
+  {
+    sql: 'SELECT s.k, x.id FROM specials s LEFT JOIN LATERAL (SELECT i.id FROM items i WHERE i.grp = s.k ORDER BY i.qty DESC, i.id LIMIT 2) x ON true ORDER BY 1, 2',
+  },
+  {
+    sql: 'SELECT s.k, x.n, x.m FROM specials s, LATERAL (SELECT count(*) AS n, max(i.qty) AS m FROM items i WHERE i.grp = s.k AND i.id < 40) x ORDER BY 1',
+  },
+  {
+    sql: 'SELECT s.k, x.n FROM specials s CROSS JOIN LATERAL (SELECT count(*) + 1 AS n FROM specials t WHERE t.k < s.k) x ORDER BY 1',
+  },
+  { sql: 'SELECT s.k, x.z FROM specials s, LATERAL (SELECT s.k * 10 AS z) x ORDER BY 1' },
+  {
+    sql: 'SELECT s.k, y.v FROM specials s, LATERAL (SELECT i.id FROM items i WHERE i.grp = s.k ORDER BY i.id LIMIT 1) x, LATERAL (SELECT j.qty AS v FROM items j WHERE j.id = x.id + s.k) y ORDER BY 1',
+  },
+  { sql: 'SELECT s.k, (SELECT count(*) + s.k FROM items i WHERE i.grp = s.k) FROM specials s ORDER BY 1' },
   // IN / EXISTS as values (mark joins): in SELECT, under OR, negated, with NULL results
   { sql: 'SELECT k, i32 IN (SELECT id FROM items WHERE id < 6) FROM specials ORDER BY k' },
   { sql: 'SELECT k, i32 NOT IN (SELECT grp FROM items) FROM specials ORDER BY k' },

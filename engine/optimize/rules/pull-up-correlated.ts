@@ -20,12 +20,14 @@ import {
   makeFilter,
   makeJoin,
   makeProject,
+  type Project,
   withInputs,
 } from '../../plan/logical/index.js';
+import { makeWindow } from '../../plan/logical/window.js';
 import { BOOL, type Field } from '../../plan/types.js';
-import { isCorrelated, joinOuterValues, type Outer, splitEquality } from './join-outer-values.js';
+import { isCorrelated, joinOuterValues, type Outer, outerValues, splitEquality } from './join-outer-values.js';
 import { pullUpOuterJoin } from './pull-up-outer-join.js';
-import { topNPerKey } from './top-n-per-key.js';
+import { partitionByCorrelation, topNPerKey } from './top-n-per-key.js';
 
 export interface Pulled {
   readonly plan: LogicalPlan;
@@ -40,6 +42,9 @@ export function pullUpCorrelated(p: LogicalPlan, o: Outer): Pulled {
   switch (p.kind) {
     case 'filter': {
       const below = pullUpCorrelated(p.input, o);
+      // HAVING over an aggregate without GROUP BY also judges the one row of an outer row no rows correlate with.
+      if (below.preds.length > 0 && p.input.kind === 'aggregate' && p.input.groupBy.length === 0)
+        throw new NotSupportedError('HAVING in a correlated subquery without GROUP BY is not supported yet');
       const local: Expr[] = [];
       const preds = [...below.preds];
       for (const c of splitConjuncts(p.predicate)) (isCorrelated(c) ? preds : local).push(c);
@@ -47,6 +52,7 @@ export function pullUpCorrelated(p: LogicalPlan, o: Outer): Pulled {
     }
     case 'project': {
       const below = pullUpCorrelated(p.input, o);
+      if (p.exprs.some(isCorrelated)) return projectOuterValues(p, below, o);
       if (below.preds.length === 0) return { plan: withInputs(p, [below.plan]), preds: [] };
       return passThroughProject(p, below);
     }
@@ -61,6 +67,13 @@ export function pullUpCorrelated(p: LogicalPlan, o: Outer): Pulled {
     }
     case 'limit':
       return pullUpLimit(p, o);
+    case 'window': {
+      const below = pullUpCorrelated(p.input, o);
+      if (below.preds.length === 0) return { plan: withInputs(p, [below.plan]), preds: [] };
+      const keyed = partitionByCorrelation(below, o);
+      const calls = p.calls.map((c) => ({ ...c, partitionBy: [...keyed.keys, ...c.partitionBy] }));
+      return { plan: makeWindow(keyed.plan, calls), preds: keyed.preds };
+    }
     case 'join': {
       const l = pullUpCorrelated(p.left, o);
       const r = pullUpCorrelated(p.right, o);
@@ -95,8 +108,18 @@ function pullUpLimit(p: Limit, o: Outer): Pulled {
   return top ? passThroughProject(top, perKey) : perKey;
 }
 
+/**
+ * A projection reading outer columns (`SELECT t.a * 2 …`): the rows meet the distinct outer values first (by the
+ * conditions pulled up so far) and the projection reads those, joined back by a NULL-safe equality.
+ */
+function projectOuterValues(p: Project, below: Pulled, o: Outer): Pulled {
+  const v = outerValues([...below.preds, ...p.exprs], o);
+  const joined = makeJoin('inner', below.plan, v.plan, conjoin(below.preds.map(v.toValues)));
+  return passThroughProject({ ...p, exprs: p.exprs.map(v.toValues) }, { plan: joined, preds: v.preds });
+}
+
 /** Keeps a projection's output while adding the inner columns the pulled conditions read. */
-function passThroughProject(p: LogicalPlan & { kind: 'project' }, below: Pulled): Pulled {
+function passThroughProject(p: Project, below: Pulled): Pulled {
   const exprs = [...p.exprs];
   const fields = [...p.schema.fields];
   const mapped = new Map<string, ColumnExpr>();

@@ -11,6 +11,20 @@ import { joinOuterValues, type Outer, splitEquality } from './join-outer-values.
 const ROW_NUMBER = '__row_number';
 
 /**
+ * What partitions `pulled`'s rows per outer row: the inner sides of its correlated equalities, or else the
+ * distinct outer values its conditions hold for (joined in; the conditions become NULL-safe equalities on them).
+ */
+export function partitionByCorrelation(
+  pulled: { plan: LogicalPlan; preds: Expr[] },
+  o: Outer,
+): { plan: LogicalPlan; keys: Expr[]; preds: Expr[] } {
+  const pairs = pulled.preds.map(splitEquality);
+  if (pairs.every((x) => x !== null))
+    return { plan: pulled.plan, keys: pairs.map((x) => x!.inner), preds: pulled.preds };
+  return joinOuterValues(pulled.plan, pulled.preds, o);
+}
+
+/**
  * The rows `skip < n <= skip + fetch` in `orderBy` order of each correlation key of `plan` (whose correlated
  * conditions `preds` are pulled up): equalities partition by their inner side; other conditions by the distinct
  * outer values they hold for (joined in first). Returns the plan and the conditions to join it by.
@@ -23,16 +37,7 @@ export function topNPerKey(
   fetch: number | null,
   o: Outer,
 ): { plan: LogicalPlan; preds: Expr[] } {
-  const pairs = preds.map(splitEquality);
-  let input = plan;
-  let partitionBy = pairs.map((x) => x?.inner as Expr);
-  let joinBy = [...preds];
-  if (pairs.some((x) => x === null)) {
-    const joined = joinOuterValues(plan, preds, o);
-    input = joined.plan;
-    partitionBy = joined.keys;
-    joinBy = joined.preds;
-  }
+  const { plan: input, keys: partitionBy, preds: joinBy } = partitionByCorrelation({ plan, preds: [...preds] }, o);
   if (skip === 0 && fetch === null) return { plan: input, preds: joinBy };
   const call: WindowCall = {
     fn: 'row_number',

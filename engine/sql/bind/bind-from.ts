@@ -55,17 +55,26 @@ export function bindFrom(from: Ast[] | null, ctx: BindContext): Relation {
   let rel: Relation | null = null;
   const aliases = new Set<string>();
   for (const item of from) {
-    const next = bindItem(item, ctx, aliases);
+    const lateral = rel !== null && isLateral(item);
+    // A LATERAL subquery reads the items before it as outer references; decorrelation makes the join.
+    const next = bindItem(item, lateral ? { ...ctx, outer: new Scope(rel!.columns, ctx.outer) } : ctx, aliases);
     if (rel === null) rel = next;
-    else if (item.join) rel = joinRelations(rel, next, item, ctx);
-    else rel = { plan: makeJoin('inner', rel.plan, next.plan, null), columns: [...rel.columns, ...next.columns] };
+    else if (item.join) rel = joinRelations(rel, next, item, ctx, lateral);
+    else {
+      const plan = makeJoin('inner', rel.plan, next.plan, null, { lateral });
+      rel = { plan, columns: [...rel.columns, ...next.columns] };
+    }
   }
   return rel!;
 }
 
+function isLateral(item: Ast): boolean {
+  if (!item.prefix || String(item.prefix).toLowerCase() !== 'lateral') return false;
+  if (!item.expr?.ast) throw new NotSupportedError('LATERAL is supported on subqueries only');
+  return true;
+}
+
 function bindItem(item: Ast, ctx: BindContext, aliases: Set<string>): Relation {
-  if (item.prefix && String(item.prefix).toLowerCase() === 'lateral')
-    throw new NotSupportedError('LATERAL subqueries are not supported yet');
   const { alias, columns } = parseAlias(item.as);
   if (item.expr?.type === 'tables') {
     if (alias) throw new NotSupportedError('an alias for a parenthesised join is not supported yet');
@@ -171,13 +180,15 @@ function bindCteReference(
 
 const JOIN_TYPES: Record<string, JoinType> = { INNER: 'inner', LEFT: 'left', RIGHT: 'right', FULL: 'full' };
 
-function joinRelations(left: Relation, right: Relation, item: Ast, ctx: BindContext): Relation {
+function joinRelations(left: Relation, right: Relation, item: Ast, ctx: BindContext, lateral: boolean): Relation {
   const words = String(item.join).toUpperCase();
   if (words.startsWith('CROSS')) {
-    return { plan: makeJoin('inner', left.plan, right.plan, null), columns: [...left.columns, ...right.columns] };
+    const plan = makeJoin('inner', left.plan, right.plan, null, { lateral });
+    return { plan, columns: [...left.columns, ...right.columns] };
   }
   const type = JOIN_TYPES[words.split(/\s+/)[0]!] ?? 'inner';
   if (item.using) {
+    if (lateral) throw new NotSupportedError('JOIN LATERAL … USING is not supported yet; use ON');
     const names: string[] = item.using.map(usingName);
     return joinUsing(
       left,
@@ -193,7 +204,7 @@ function joinRelations(left: Relation, right: Relation, item: Ast, ctx: BindCont
   const query = (sub: Ast) => ctx.bindQuery(sub, { ...ctx, outer: scope });
   const exprCtx: ExprContext = { scope, params: ctx.params, aggregates: 'JOIN conditions', query, ids: ctx.ids };
   const cond = requireBool(bindExpr(on, exprCtx), 'JOIN/ON');
-  return { plan: makeJoin(type, left.plan, right.plan, cond), columns };
+  return { plan: makeJoin(type, left.plan, right.plan, cond, { lateral }), columns };
 }
 
 /** NATURAL JOIN: the column names both sides have (PostgreSQL: a cross join when there are none). */
