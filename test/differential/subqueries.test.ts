@@ -64,6 +64,86 @@ const cases: DiffCase[] = [
   {
     sql: 'SELECT count(*) FROM lineitem l WHERE l.l_linenumber IN (SELECT m.l_linenumber FROM lineitem m WHERE m.l_orderkey = l.l_orderkey + 1)',
   },
+  // Quantified comparisons: op ANY / SOME / ALL, correlated or not, in WHERE, SELECT and HAVING
+  { sql: 'SELECT count(*) FROM items WHERE qty > ALL (SELECT i32 FROM specials WHERE k BETWEEN 3 AND 5)' },
+  { sql: 'SELECT count(*) FROM items WHERE qty > ALL (SELECT i32 FROM specials)' },
+  { sql: 'SELECT count(*) FROM items WHERE qty >= ANY (SELECT k * 10 FROM specials)' },
+  { sql: 'SELECT count(*) FROM items WHERE grp <> SOME (SELECT k FROM specials WHERE k = 3)' },
+  { sql: 'SELECT count(*) FROM items WHERE grp = ALL (SELECT k FROM specials WHERE k = 3)' },
+  { sql: 'SELECT k FROM specials WHERE NOT (i32 < ALL (SELECT grp FROM items)) ORDER BY k' },
+  { sql: 'SELECT s.k, s.i32 > ALL (SELECT t.i32 FROM specials t WHERE t.k < s.k) FROM specials s ORDER BY s.k' },
+  {
+    sql: 'SELECT s.k, s.i32 >= ANY (SELECT t.i32 FROM specials t WHERE t.s = s.s OR t.k = s.k + 1) FROM specials s ORDER BY s.k',
+  },
+  { sql: 'SELECT s.k, s.s < ANY (SELECT name FROM items i WHERE i.grp = s.k) FROM specials s ORDER BY s.k' },
+  {
+    sql: 'SELECT i.grp, sum(i.qty) FROM items i GROUP BY i.grp HAVING min(i.qty) < ALL (SELECT s.k FROM specials s WHERE s.k > i.grp) ORDER BY 1',
+  },
+  {
+    sql: 'SELECT l.l_orderkey, l.l_linenumber FROM lineitem l WHERE l.l_quantity >= ALL (SELECT m.l_quantity FROM lineitem m WHERE m.l_orderkey = l.l_orderkey) AND l.l_orderkey < 60 ORDER BY 1, 2',
+  },
+  {
+    sql: 'SELECT count(*) FROM lineitem l WHERE l.l_quantity > ANY (SELECT m.l_quantity FROM lineitem m WHERE m.l_orderkey = l.l_orderkey AND m.l_shipmode = l.l_shipmode)',
+  },
+  // ORDER BY / LIMIT / OFFSET in correlated subqueries (the first rows per correlation key)
+  {
+    sql: 'SELECT o.k, (SELECT i.qty FROM items i WHERE i.grp = o.k ORDER BY i.qty DESC, i.id LIMIT 1) FROM specials o ORDER BY o.k',
+  },
+  {
+    sql: 'SELECT o.k, (SELECT i.id FROM items i WHERE i.grp = o.k ORDER BY i.qty DESC, i.id LIMIT 1 OFFSET 2) FROM specials o ORDER BY o.k',
+  },
+  {
+    sql: 'SELECT o.k, (SELECT t.s FROM specials t WHERE t.k < o.k ORDER BY t.k DESC LIMIT 1) FROM specials o ORDER BY o.k',
+  },
+  {
+    sql: 'SELECT l.l_orderkey, (SELECT m.l_quantity FROM lineitem m WHERE m.l_orderkey = l.l_orderkey ORDER BY m.l_quantity DESC, m.l_linenumber LIMIT 1) AS top FROM lineitem l WHERE l.l_linenumber = 1 ORDER BY 1',
+  },
+  {
+    sql: 'SELECT o.k FROM specials o WHERE o.k IN (SELECT i.qty FROM items i WHERE i.grp = o.k ORDER BY i.id LIMIT 3) ORDER BY o.k',
+  },
+  {
+    sql: 'SELECT o.k FROM specials o WHERE EXISTS (SELECT 1 FROM items i WHERE i.grp = o.k ORDER BY i.id OFFSET 600) ORDER BY o.k',
+  },
+  // Subqueries in JOIN … ON (inner: filtered cross product; outer: beside the side they read; DuckDB rejects
+  // most outer-join forms, which subqueries.slt checks against PostgreSQL)
+  {
+    sql: 'SELECT s.k, i.id FROM specials s JOIN items i ON i.id = s.k AND EXISTS (SELECT 1 FROM items j WHERE j.grp = s.k AND j.qty = i.qty) ORDER BY 1, 2',
+  },
+  {
+    sql: 'SELECT s.k, i.id FROM specials s JOIN items i ON i.id = (SELECT max(j.id) FROM items j WHERE j.grp = s.k) ORDER BY 1, 2',
+  },
+  {
+    sql: 'SELECT s.k, i.id FROM specials s LEFT JOIN items i ON i.id = s.k AND i.qty > (SELECT avg(qty) FROM items) ORDER BY 1, 2',
+  },
+  // Correlated references two levels up and in a subquery's derived tables (DuckDB rejects correlated
+  // references in a subquery's outer join: subqueries.slt checks those against PostgreSQL)
+  {
+    sql: 'SELECT s.k FROM specials s WHERE EXISTS (SELECT 1 FROM items i WHERE i.grp = s.k AND EXISTS (SELECT 1 FROM specials t WHERE t.k = i.qty AND t.i32 = s.i32)) ORDER BY 1',
+  },
+  {
+    sql: 'SELECT s.k, (SELECT count(*) FROM items i WHERE i.grp = s.k AND i.qty IN (SELECT t.k * 5 FROM specials t WHERE t.k < s.k)) FROM specials s ORDER BY 1',
+  },
+  {
+    sql: 'SELECT s.k, (SELECT sum(d.q) FROM (SELECT i.qty AS q FROM items i WHERE i.grp = s.k AND i.id < 100) d) FROM specials s ORDER BY 1',
+  },
+  // LATERAL derived tables and outer columns in a subquery's select list
+  {
+    sql: 'SELECT s.k, x.id FROM specials s, LATERAL (SELECT i.id FROM items i WHERE i.grp = s.k AND i.qty > 48) x ORDER BY 1, 2',
+  },
+  {
+    sql: 'SELECT s.k, x.id FROM specials s LEFT JOIN LATERAL (SELECT i.id FROM items i WHERE i.grp = s.k ORDER BY i.qty DESC, i.id LIMIT 2) x ON true ORDER BY 1, 2',
+  },
+  {
+    sql: 'SELECT s.k, x.n, x.m FROM specials s, LATERAL (SELECT count(*) AS n, max(i.qty) AS m FROM items i WHERE i.grp = s.k AND i.id < 40) x ORDER BY 1',
+  },
+  {
+    sql: 'SELECT s.k, x.n FROM specials s CROSS JOIN LATERAL (SELECT count(*) + 1 AS n FROM specials t WHERE t.k < s.k) x ORDER BY 1',
+  },
+  { sql: 'SELECT s.k, x.z FROM specials s, LATERAL (SELECT s.k * 10 AS z) x ORDER BY 1' },
+  {
+    sql: 'SELECT s.k, y.v FROM specials s, LATERAL (SELECT i.id FROM items i WHERE i.grp = s.k ORDER BY i.id LIMIT 1) x, LATERAL (SELECT j.qty AS v FROM items j WHERE j.id = x.id + s.k) y ORDER BY 1',
+  },
+  { sql: 'SELECT s.k, (SELECT count(*) + s.k FROM items i WHERE i.grp = s.k) FROM specials s ORDER BY 1' },
   // IN / EXISTS as values (mark joins): in SELECT, under OR, negated, with NULL results
   { sql: 'SELECT k, i32 IN (SELECT id FROM items WHERE id < 6) FROM specials ORDER BY k' },
   { sql: 'SELECT k, i32 NOT IN (SELECT grp FROM items) FROM specials ORDER BY k' },

@@ -3,11 +3,11 @@
 //   WHERE x [NOT] IN (q)       -> semi (null-aware anti) join on x = q's column
 //   (SELECT agg … WHERE k = o) -> left join with q grouped by k (one row per key; COUNT's 0 kept)
 //   other IN/EXISTS positions  -> mark join: a boolean column per left row
+//   x op ANY|ALL (q)           -> left join with q's MIN/MAX/COUNTs (quantified-subquery.ts)
+//   L JOIN LATERAL (q)         -> a join on q's pulled-up conditions (decorrelate-lateral.ts)
 // Correlated conditions are pulled up out of q (through filters, projections, aggregates and inner joins).
 import { NotSupportedError } from '../../errors.js';
-import { exprText } from '../../plan/expr/display.js';
 import {
-  type ColumnExpr,
   col,
   conjoin,
   type Expr,
@@ -18,6 +18,7 @@ import {
   transformExpr,
 } from '../../plan/expr/index.js';
 import {
+  type Join,
   type LogicalPlan,
   makeFilter,
   makeJoin,
@@ -26,11 +27,14 @@ import {
   projectToSchema,
   transformPlan,
 } from '../../plan/logical/index.js';
-import { BOOL, type Field, INT64, sameType } from '../../plan/types.js';
+import { BOOL, type Field } from '../../plan/types.js';
 import { mapPlanExprs } from '../map-exprs.js';
 import type { OptimizerContext, OptimizerRule } from '../rule.js';
-import { foldExpr } from './fold-constants.js';
+import { decorrelateLateral } from './decorrelate-lateral.js';
 import { pullUpCorrelated } from './pull-up-correlated.js';
+import { quantifiedAsAggregate, quantifiedValue } from './quantified-subquery.js';
+import { findOuter, requalifyPlan } from './requalify-plan.js';
+import { valueOverNoRows } from './value-over-no-rows.js';
 
 export const decorrelateSubqueries: OptimizerRule = {
   name: 'decorrelate-subqueries',
@@ -41,6 +45,8 @@ function unnest(plan: LogicalPlan, ctx: OptimizerContext): LogicalPlan {
   return transformPlan(plan, (p) => {
     if (p.kind === 'filter' && hasSubquery(p.predicate))
       return projectToSchema(rewriteFilter(p.input, p.predicate, ctx), p.schema);
+    if (p.kind === 'join' && p.lateral) return unnest(decorrelateLateral(p, ctx), ctx);
+    if (p.kind === 'join' && p.on !== null && hasSubquery(p.on)) return rewriteJoin(p, ctx);
     if (p.kind === 'project' && p.exprs.some(hasSubquery)) {
       const { input, exprs } = replaceSubqueries(p.input, p.exprs, ctx);
       return { ...p, input, exprs };
@@ -65,10 +71,65 @@ function rewriteFilter(input: LogicalPlan, predicate: Expr, ctx: OptimizerContex
   return makeFilter(replaced.input, conjoin(replaced.exprs)!);
 }
 
+/**
+ * Subqueries in a join's ON: an inner join filters its cross product (then as in WHERE; pushing filters down makes
+ * the join again). An outer join computes each subquery beside the one side it reads, row for row, and compares
+ * in ON: a subquery reading both sides of an outer join is not supported.
+ */
+function rewriteJoin(p: Join, ctx: OptimizerContext): LogicalPlan {
+  if (p.joinType === 'inner')
+    return projectToSchema(rewriteFilter(makeJoin('inner', p.left, p.right, null), p.on!, ctx), p.schema);
+  let { left, right } = p;
+  const conds = splitConjuncts(p.on!).map((c) => {
+    if (!hasSubquery(c)) return c;
+    const side = sideOfSubqueries(c, left, right);
+    if (side === 'both')
+      throw new NotSupportedError(
+        `a subquery reading both sides in the ON condition of a ${p.joinType.toUpperCase()} JOIN is not supported yet`,
+      );
+    const replaced = replaceSubqueries(side === 'left' ? left : right, [c], ctx);
+    if (side === 'left') left = replaced.input;
+    else right = replaced.input;
+    return replaced.exprs[0]!;
+  });
+  return projectToSchema(makeJoin(p.joinType, left, right, conjoin(conds), p), p.schema);
+}
+
+/** Which side of a join `c` reads, counting the outer references inside its subqueries (none: the right). */
+function sideOfSubqueries(c: Expr, left: LogicalPlan, right: LogicalPlan): 'left' | 'right' | 'both' {
+  const reads: { qualifier: string | null; name: string }[] = [];
+  const visitExpr = (e: Expr) =>
+    someExpr(e, (x) => {
+      if (x.kind === 'column' || x.kind === 'outer_column') reads.push(x);
+      if (x.kind === 'subquery') visitPlan(x.plan);
+      return false;
+    });
+  const visitPlan = (q: LogicalPlan) => {
+    mapPlanExprs(q, (e) => {
+      someExpr(e, (x) => {
+        if (x.kind === 'outer_column') reads.push(x);
+        if (x.kind === 'subquery') visitPlan(x.plan);
+        return false;
+      });
+      return e;
+    });
+    for (const k of planChildren(q)) visitPlan(k);
+  };
+  visitExpr(c);
+  const has = (q: LogicalPlan, r: (typeof reads)[number]) =>
+    q.schema.fields.some((f) => f.name === r.name && (r.qualifier === null || f.qualifier === r.qualifier));
+  const inLeft = reads.some((r) => has(left, r));
+  const inRight = reads.some((r) => has(right, r));
+  const elsewhere = reads.some((r) => !has(left, r) && !has(right, r));
+  if ((inLeft && inRight) || elsewhere) return 'both';
+  return inLeft ? 'left' : 'right';
+}
+
 /** `EXISTS (q)`, `x IN (q)` and their negations standing alone as a conjunct. */
 function topLevelSubquery(c: Expr): SubqueryExpr | null {
-  if (c.kind === 'subquery' && c.subquery !== 'scalar') return c;
-  if (c.kind === 'unary' && c.op === 'not' && c.expr.kind === 'subquery' && c.expr.subquery !== 'scalar')
+  const joins = (e: Expr) => e.kind === 'subquery' && (e.subquery === 'exists' || e.subquery === 'in');
+  if (c.kind === 'subquery' && joins(c)) return c;
+  if (c.kind === 'unary' && c.op === 'not' && c.expr.kind === 'subquery' && joins(c.expr))
     return { ...c.expr, negated: !c.expr.negated };
   return null;
 }
@@ -92,6 +153,11 @@ function replaceSubqueries(
   const out = exprs.map((e) =>
     transformExpr(e, (x) => {
       if (x.kind !== 'subquery') return x;
+      if (x.subquery === 'any' || x.subquery === 'all') {
+        const right = correlatedSide(quantifiedAsAggregate(x), plan, ctx);
+        plan = makeJoin('left', plan, right.plan, conjoin(right.preds), { singleMatch: true });
+        return quantifiedValue(x, right.plan.schema.fields);
+      }
       const right = correlatedSide(x, plan, ctx);
       const alias = `__sq${x.id}`;
       if (x.subquery === 'scalar') {
@@ -140,7 +206,10 @@ function correlatedSide(sub: SubqueryExpr, outer: LogicalPlan, ctx: OptimizerCon
   if (remaining)
     throw new NotSupportedError(`a correlated reference to ${remaining} in this position is not supported yet`);
   const correlated = pulled.preds.length > 0;
-  const emptyValue = sub.subquery === 'scalar' && correlated ? valueOverNoRows(inner, ctx) : null;
+  const overNoRows = sub.subquery === 'scalar' && correlated ? valueOverNoRows(inner, ctx) : null;
+  // Read in the outer query: its outer references are its own columns there.
+  const emptyValue =
+    overNoRows && transformExpr(overNoRows, (x) => (x.kind === 'outer_column' ? col(x.qualifier, x.name, x.type) : x));
   let plan = pulled.plan;
   if (emptyValue) {
     const fields = plan.schema.fields;
@@ -151,10 +220,13 @@ function correlatedSide(sub: SubqueryExpr, outer: LogicalPlan, ctx: OptimizerCon
     );
   }
   const alias = `__sq${sub.id}`;
-  const { plan: renamed, rename } = requalify(plan, alias);
+  const { plan: renamed, rename } = requalifyPlan(plan, alias);
+  // Outer references to this query become its columns; ones further up stay outer (the next level pulls them).
+  const inOuter = (x: Expr & { kind: 'outer_column' }) =>
+    outer.schema.fields.some((f) => f.name === x.name && f.qualifier === x.qualifier);
   const preds = pulled.preds.map((p) =>
     transformExpr(p, (x) =>
-      x.kind === 'outer_column' ? col(x.qualifier, x.name, x.type) : x.kind === 'column' ? rename(x) : x,
+      x.kind === 'outer_column' && inOuter(x) ? col(x.qualifier, x.name, x.type) : x.kind === 'column' ? rename(x) : x,
     ),
   );
   const first = renamed.schema.fields[0];
@@ -188,67 +260,4 @@ function nullAwareNeeded(left: LogicalPlan, right: CorrelatedSide, preds: readon
   if (needed && preds.length > 0)
     throw new NotSupportedError('a correlated NOT IN over a nullable column is not supported yet; use NOT EXISTS');
   return needed;
-}
-
-/** The plan under a fresh qualifier, each column renamed where needed to stay unique. */
-function requalify(p: LogicalPlan, alias: string): { plan: LogicalPlan; rename: (c: ColumnExpr) => Expr } {
-  const seen = new Set<string>();
-  const fields = p.schema.fields.map((f) => {
-    let name = f.name;
-    for (let k = 1; seen.has(name); k++) name = `${f.name}_${k}`;
-    seen.add(name);
-    return { ...f, name, qualifier: alias };
-  });
-  const plan = makeProject(
-    p,
-    p.schema.fields.map((f) => col(f.qualifier, f.name, f.type)),
-    fields,
-  );
-  const rename = (c: ColumnExpr): Expr => {
-    const at = p.schema.fields.findIndex(
-      (f) => f.name === c.name && (c.qualifier === null || f.qualifier === c.qualifier),
-    );
-    if (at < 0) return c;
-    const f = fields[at]!;
-    return col(f.qualifier, f.name, f.type);
-  };
-  return { plan, rename };
-}
-
-/**
- * What a scalar aggregate subquery returns over no rows (COUNT → 0, most others NULL), when that is not NULL:
- * a left join yields NULL for outer rows without a group, so the join's reader substitutes this value.
- */
-function valueOverNoRows(p: LogicalPlan, ctx: OptimizerContext): Expr | null {
-  if (p.kind !== 'project' || p.input.kind !== 'aggregate' || p.input.groupBy.length > 0) return null;
-  const agg = p.input;
-  const empty = new Map<string, Expr>();
-  for (const a of agg.aggregates) empty.set(a.name, a.fn === 'count' ? lit(0, INT64) : lit(null, a.type));
-  const substituted = transformExpr(p.exprs[0]!, (x) =>
-    x.kind === 'column' && x.qualifier === null && empty.has(x.name) ? castLike(empty.get(x.name)!, x) : x,
-  );
-  const folded = foldExpr(substituted, ctx);
-  return folded.kind === 'literal' && folded.value === null ? null : folded;
-}
-
-function castLike(v: Expr, like: Expr): Expr {
-  if (sameType(v.type, like.type)) return v;
-  return v.kind === 'literal' && v.value === null ? lit(null, like.type) : { kind: 'cast', expr: v, type: like.type };
-}
-
-/** The first outer reference left anywhere in the plan (a position pulling up cannot handle), as text. */
-function findOuter(p: LogicalPlan): string | null {
-  let found: string | null = null;
-  const visit = (x: LogicalPlan) => {
-    mapPlanExprs(x, (e) => {
-      someExpr(e, (y) => {
-        if (y.kind === 'outer_column') found ??= exprText(y);
-        return found !== null;
-      });
-      return e;
-    });
-    if (found === null) for (const k of planChildren(x)) visit(k);
-  };
-  visit(p);
-  return found;
 }

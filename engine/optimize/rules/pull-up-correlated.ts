@@ -1,6 +1,7 @@
 // Pulling a subquery's correlated conditions up to its top, so that they can become a join condition: through
 // filters, projections (which pass the columns the conditions read), aggregates (equalities become group keys;
-// other conditions join the distinct outer values first) and inner joins.
+// other conditions join the distinct outer values first), LIMIT/OFFSET (the first rows per correlation key) and
+// joins (outer ones: pull-up-outer-join.ts).
 import { NotSupportedError } from '../../errors.js';
 import { exprText } from '../../plan/expr/display.js';
 import {
@@ -9,19 +10,24 @@ import {
   columnsOf,
   conjoin,
   type Expr,
-  someExpr,
   splitConjuncts,
   transformExpr,
 } from '../../plan/expr/index.js';
 import {
   type Aggregate,
+  type Limit,
   type LogicalPlan,
   makeFilter,
   makeJoin,
   makeProject,
+  type Project,
   withInputs,
 } from '../../plan/logical/index.js';
+import { makeWindow } from '../../plan/logical/window.js';
 import { BOOL, type Field } from '../../plan/types.js';
+import { isCorrelated, joinOuterValues, type Outer, outerValues, splitEquality } from './join-outer-values.js';
+import { pullUpOuterJoin } from './pull-up-outer-join.js';
+import { partitionByCorrelation, topNPerKey } from './top-n-per-key.js';
 
 export interface Pulled {
   readonly plan: LogicalPlan;
@@ -29,19 +35,16 @@ export interface Pulled {
   readonly preds: Expr[];
 }
 
-const isCorrelated = (e: Expr) => someExpr(e, (x) => x.kind === 'outer_column');
-
-/** What pulling up needs from the enclosing query: its rows (for conditions other than equalities). */
-export interface Outer {
-  readonly outer: LogicalPlan;
-  readonly alias: string;
-}
+export type { Outer };
 
 /** `p` without its correlated conditions, and those conditions over `p`'s output columns and outer columns. */
 export function pullUpCorrelated(p: LogicalPlan, o: Outer): Pulled {
   switch (p.kind) {
     case 'filter': {
       const below = pullUpCorrelated(p.input, o);
+      // HAVING over an aggregate without GROUP BY also judges the one row of an outer row no rows correlate with.
+      if (below.preds.length > 0 && p.input.kind === 'aggregate' && p.input.groupBy.length === 0)
+        throw new NotSupportedError('HAVING in a correlated subquery without GROUP BY is not supported yet');
       const local: Expr[] = [];
       const preds = [...below.preds];
       for (const c of splitConjuncts(p.predicate)) (isCorrelated(c) ? preds : local).push(c);
@@ -49,6 +52,7 @@ export function pullUpCorrelated(p: LogicalPlan, o: Outer): Pulled {
     }
     case 'project': {
       const below = pullUpCorrelated(p.input, o);
+      if (p.exprs.some(isCorrelated)) return projectOuterValues(p, below, o);
       if (below.preds.length === 0) return { plan: withInputs(p, [below.plan]), preds: [] };
       return passThroughProject(p, below);
     }
@@ -61,10 +65,14 @@ export function pullUpCorrelated(p: LogicalPlan, o: Outer): Pulled {
       const below = pullUpCorrelated(p.input, o);
       return below.preds.length === 0 ? { plan: withInputs(p, [below.plan]), preds: [] } : below;
     }
-    case 'limit': {
+    case 'limit':
+      return pullUpLimit(p, o);
+    case 'window': {
       const below = pullUpCorrelated(p.input, o);
-      if (below.preds.length > 0) throw new NotSupportedError('LIMIT in a correlated subquery is not supported yet');
-      return { plan: withInputs(p, [below.plan]), preds: [] };
+      if (below.preds.length === 0) return { plan: withInputs(p, [below.plan]), preds: [] };
+      const keyed = partitionByCorrelation(below, o);
+      const calls = p.calls.map((c) => ({ ...c, partitionBy: [...keyed.keys, ...c.partitionBy] }));
+      return { plan: makeWindow(keyed.plan, calls), preds: keyed.preds };
     }
     case 'join': {
       const l = pullUpCorrelated(p.left, o);
@@ -72,8 +80,7 @@ export function pullUpCorrelated(p: LogicalPlan, o: Outer): Pulled {
       const onCorrelated = p.on !== null && isCorrelated(p.on);
       if (l.preds.length + r.preds.length === 0 && !onCorrelated)
         return { plan: withInputs(p, [l.plan, r.plan]), preds: [] };
-      if (p.joinType !== 'inner')
-        throw new NotSupportedError('a correlated reference inside an outer join of a subquery is not supported yet');
+      if (p.joinType !== 'inner') return pullUpOuterJoin(p, l, r, o);
       const local: Expr[] = [];
       const preds = [...l.preds, ...r.preds];
       for (const c of p.on ? splitConjuncts(p.on) : []) (isCorrelated(c) ? preds : local).push(c);
@@ -84,8 +91,35 @@ export function pullUpCorrelated(p: LogicalPlan, o: Outer): Pulled {
   }
 }
 
+/**
+ * LIMIT/OFFSET over the subquery's rows (`Limit -> [Project] -> [Sort] -> rest`): with correlated conditions in
+ * `rest`, the first rows per correlation key (top-n-per-key.ts); the ORDER BY keys order each key's rows.
+ */
+function pullUpLimit(p: Limit, o: Outer): Pulled {
+  const top = p.input.kind === 'project' && p.input.input.kind === 'sort' ? p.input : null;
+  const node = top ? top.input : p.input;
+  const sort = node.kind === 'sort' ? node : null;
+  const below = pullUpCorrelated(sort ? sort.input : node, o);
+  if (below.preds.length === 0) {
+    const sorted = sort ? withInputs(sort, [below.plan]) : below.plan;
+    return { plan: withInputs(p, [top ? withInputs(top, [sorted]) : sorted]), preds: [] };
+  }
+  const perKey = topNPerKey(below.plan, below.preds, sort?.keys ?? [], p.skip, p.fetch, o);
+  return top ? passThroughProject(top, perKey) : perKey;
+}
+
+/**
+ * A projection reading outer columns (`SELECT t.a * 2 …`): the rows meet the distinct outer values first (by the
+ * conditions pulled up so far) and the projection reads those, joined back by a NULL-safe equality.
+ */
+function projectOuterValues(p: Project, below: Pulled, o: Outer): Pulled {
+  const v = outerValues([...below.preds, ...p.exprs], o);
+  const joined = makeJoin('inner', below.plan, v.plan, conjoin(below.preds.map(v.toValues)));
+  return passThroughProject({ ...p, exprs: p.exprs.map(v.toValues) }, { plan: joined, preds: v.preds });
+}
+
 /** Keeps a projection's output while adding the inner columns the pulled conditions read. */
-function passThroughProject(p: LogicalPlan & { kind: 'project' }, below: Pulled): Pulled {
+function passThroughProject(p: Project, below: Pulled): Pulled {
   const exprs = [...p.exprs];
   const fields = [...p.schema.fields];
   const mapped = new Map<string, ColumnExpr>();
@@ -115,14 +149,13 @@ function passThroughProject(p: LogicalPlan & { kind: 'project' }, below: Pulled)
 
 /** Correlated equalities under an aggregate: the inner side becomes a group key, compared after grouping. */
 function groupByCorrelation(p: Aggregate, below: Pulled, o: Outer): Pulled {
-  if (!below.preds.every((c) => c.kind === 'binary' && c.op === '=' && splitEquality(c.left, c.right)))
-    return groupByOuterRows(p, below, o);
+  if (!below.preds.every((c) => splitEquality(c))) return groupByOuterRows(p, below, o);
   const groupBy = [...p.groupBy];
   const groupFields = p.schema.fields.slice(0, p.groupBy.length);
   const aggFields = p.schema.fields.slice(p.groupBy.length);
   const preds: Expr[] = [];
   for (const c of below.preds) {
-    const pair = c.kind === 'binary' && c.op === '=' ? splitEquality(c.left, c.right) : null;
+    const pair = splitEquality(c);
     if (!pair)
       throw new NotSupportedError(
         `a correlated condition other than an equality under an aggregate is not supported yet: ${exprText(c)}`,
@@ -150,55 +183,14 @@ function groupByCorrelation(p: Aggregate, below: Pulled, o: Outer): Pulled {
  * to the subquery's rows by those conditions and become group keys, compared by equality after grouping.
  */
 function groupByOuterRows(p: Aggregate, below: Pulled, o: Outer): Pulled {
-  const seen = new Map<string, Expr & { kind: 'outer_column' }>();
-  for (const c of below.preds)
-    someExpr(c, (x) => {
-      if (x.kind === 'outer_column') seen.set(`${x.qualifier}.${x.name}`, x);
-      return false;
-    });
-  const outerCols = [...seen.values()];
-  const keys = outerCols.map((c) => col(c.qualifier, c.name, c.type));
-  const distinctFields: Field[] = outerCols.map((c) => ({
-    name: c.name,
-    qualifier: c.qualifier,
-    type: c.type,
-    nullable: true,
-  }));
-  const distinct: Aggregate = {
-    kind: 'aggregate',
-    input: o.outer,
-    groupBy: keys,
-    aggregates: [],
-    schema: { fields: distinctFields },
-  };
-  const values = makeProject(
-    distinct,
-    keys,
-    distinctFields.map((f) => ({ ...f, qualifier: o.alias })),
-  );
-  const toValues = (e: Expr) => transformExpr(e, (x) => (x.kind === 'outer_column' ? col(o.alias, x.name, x.type) : x));
-  const input = makeJoin('inner', below.plan, values, conjoin(below.preds.map(toValues)));
-  const groupBy = [...p.groupBy, ...outerCols.map((c) => col(o.alias, c.name, c.type))];
-  const groupFields = [
-    ...p.schema.fields.slice(0, p.groupBy.length),
-    ...outerCols.map((c): Field => ({ name: c.name, qualifier: o.alias, type: c.type, nullable: true })),
-  ];
+  const joined = joinOuterValues(below.plan, below.preds, o);
+  const groupBy = [...p.groupBy, ...joined.keys];
+  const keyFields = joined.keys.map((k): Field => {
+    const c = k as ColumnExpr;
+    return { name: c.name, qualifier: c.qualifier, type: c.type, nullable: true };
+  });
+  const groupFields = [...p.schema.fields.slice(0, p.groupBy.length), ...keyFields];
   const aggFields = p.schema.fields.slice(p.groupBy.length);
-  const agg: Aggregate = { ...p, input, groupBy, schema: { fields: [...groupFields, ...aggFields] } };
-  const preds: Expr[] = outerCols.map((c) => ({
-    kind: 'binary',
-    op: '=',
-    left: col(o.alias, c.name, c.type),
-    right: c,
-    type: BOOL,
-  }));
-  return { plan: agg, preds };
-}
-
-function splitEquality(a: Expr, b: Expr): { inner: Expr; outer: Expr } | null {
-  const outerOnly = (e: Expr) => isCorrelated(e) && columnsOf(e).length === 0;
-  const innerOnly = (e: Expr) => !isCorrelated(e);
-  if (innerOnly(a) && outerOnly(b)) return { inner: a, outer: b };
-  if (innerOnly(b) && outerOnly(a)) return { inner: b, outer: a };
-  return null;
+  const agg: Aggregate = { ...p, input: joined.plan, groupBy, schema: { fields: [...groupFields, ...aggFields] } };
+  return { plan: agg, preds: joined.preds };
 }

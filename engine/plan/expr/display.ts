@@ -24,6 +24,8 @@ export function exprText(e: Expr): string {
       const not = e.negated ? 'NOT ' : '';
       if (e.subquery === 'exists') return `${not}EXISTS (subquery #${e.id})`;
       if (e.subquery === 'in') return `${wrap(e.expr!)} ${not}IN (subquery #${e.id})`;
+      if (e.subquery === 'any' || e.subquery === 'all')
+        return `${not}${wrap(e.expr!)} ${e.op} ${e.subquery.toUpperCase()} (subquery #${e.id})`;
       return `(subquery #${e.id})`;
     }
     case 'literal':

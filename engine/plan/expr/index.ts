@@ -104,15 +104,18 @@ export interface OuterColumnExpr {
 }
 
 /**
- * A subquery used as a value: `scalar` (one column, at most one row), `exists`, or `in` (`expr IN (plan)`).
- * The binder leaves these in place; unnesting turns them into joins before anything runs.
+ * A subquery used as a value: `scalar` (one column, at most one row), `exists`, `in` (`expr IN (plan)`), or
+ * `any`/`all` (`expr op ANY|ALL (plan)`, with `op`). The binder leaves these in place; unnesting turns them into
+ * joins before anything runs.
  */
 export interface SubqueryExpr {
   readonly kind: 'subquery';
-  readonly subquery: 'scalar' | 'exists' | 'in';
+  readonly subquery: 'scalar' | 'exists' | 'in' | 'any' | 'all';
   readonly plan: LogicalPlan;
-  /** The left operand of IN; `null` otherwise. */
+  /** The left operand of IN, ANY and ALL; `null` otherwise. */
   readonly expr: Expr | null;
+  /** The comparison of ANY and ALL. */
+  readonly op?: ComparisonOp;
   readonly negated: boolean;
   /** Distinguishes subqueries in EXPLAIN text and names their join's columns. */
   readonly id: number;

@@ -142,6 +142,8 @@ export interface Join {
   readonly buildLeft: boolean;
   /** The boolean column a mark join appends. */
   readonly mark: Field | null;
+  /** `JOIN LATERAL`: the right side reads the left's columns (as outer references) until decorrelated. */
+  readonly lateral?: boolean;
   readonly schema: Schema;
 }
 
@@ -258,6 +260,7 @@ export interface JoinFlags {
   readonly singleMatch?: boolean;
   readonly buildLeft?: boolean;
   readonly mark?: Field | null;
+  readonly lateral?: boolean;
 }
 
 export function makeJoin(
@@ -278,6 +281,7 @@ export function makeJoin(
     singleMatch: flags.singleMatch ?? false,
     buildLeft: (joinType === 'semi' || joinType === 'anti') && (flags.buildLeft ?? false),
     mark,
+    ...(flags.lateral ? { lateral: true } : {}),
     schema: joinSchema(joinType, left.schema, right.schema, mark),
   };
 }

@@ -65,17 +65,26 @@ export function bindFrom(from: Ast[] | null, ctx: BindContext): Relation {
   let rel: Relation | null = null;
   const aliases = new Set<string>();
   for (const item of from) {
-    const next = bindItem(item, ctx, aliases);
+    const lateral = rel !== null && isLateral(item);
+    // A LATERAL subquery reads the items before it as outer references; decorrelation makes the join.
+    const next = bindItem(item, lateral ? { ...ctx, outer: new Scope(rel!.columns, ctx.outer) } : ctx, aliases);
     if (rel === null) rel = next;
-    else if (item.join) rel = joinRelations(rel, next, item, ctx);
-    else rel = { plan: makeJoin('inner', rel.plan, next.plan, null), columns: [...rel.columns, ...next.columns] };
+    else if (item.join) rel = joinRelations(rel, next, item, ctx, lateral);
+    else {
+      const plan = makeJoin('inner', rel.plan, next.plan, null, { lateral });
+      rel = { plan, columns: [...rel.columns, ...next.columns] };
+    }
   }
   return rel!;
 }
 
+function isLateral(item: Ast): boolean {
+  if (!item.prefix || String(item.prefix).toLowerCase() !== 'lateral') return false;
+  if (!item.expr?.ast) throw new NotSupportedError('LATERAL is supported on subqueries only');
+  return true;
+}
+
 function bindItem(item: Ast, ctx: BindContext, aliases: Set<string>): Relation {
-  if (item.prefix && String(item.prefix).toLowerCase() === 'lateral')
-    throw new NotSupportedError('LATERAL subqueries are not supported yet');
   const { alias, columns } = parseAlias(item.as);
   if (item.expr?.type === 'tables') {
     const inner = bindFrom(item.expr.expr, ctx);
@@ -88,7 +97,8 @@ function bindItem(item: Ast, ctx: BindContext, aliases: Set<string>): Relation {
     const body = item.expr.ast ?? item.expr;
     const name = alias ?? 'unnamed_subquery';
     claim(aliases, name);
-    rel = requalify(ctx.bindQuery(body, { ...ctx, outer: null }), name, columns);
+    // A derived table sees the enclosing query's columns (not its FROM siblings: that takes LATERAL).
+    rel = requalify(ctx.bindQuery(body, ctx), name, columns);
   } else {
     const cte = item.db ? undefined : ctx.ctes.get(String(item.table).toLowerCase());
     if (cte) {
@@ -204,13 +214,15 @@ function recursiveReference(
 
 const JOIN_TYPES: Record<string, JoinType> = { INNER: 'inner', LEFT: 'left', RIGHT: 'right', FULL: 'full' };
 
-function joinRelations(left: Relation, right: Relation, item: Ast, ctx: BindContext): Relation {
+function joinRelations(left: Relation, right: Relation, item: Ast, ctx: BindContext, lateral: boolean): Relation {
   const words = String(item.join).toUpperCase();
   if (words.startsWith('CROSS')) {
-    return { plan: makeJoin('inner', left.plan, right.plan, null), columns: [...left.columns, ...right.columns] };
+    const plan = makeJoin('inner', left.plan, right.plan, null, { lateral });
+    return { plan, columns: [...left.columns, ...right.columns] };
   }
   const type = JOIN_TYPES[words.split(/\s+/)[0]!] ?? 'inner';
   if (item.using) {
+    if (lateral) throw new NotSupportedError('JOIN LATERAL … USING is not supported yet; use ON');
     const names: string[] = item.using.map(usingName);
     return joinUsing(
       left,
@@ -223,9 +235,10 @@ function joinRelations(left: Relation, right: Relation, item: Ast, ctx: BindCont
   if (!item.on) throw new PlanError(`${words} requires an ON or USING clause`);
   const on = item.on;
   const scope = new Scope(columns, ctx.outer);
-  const exprCtx: ExprContext = { scope, params: ctx.params, aggregates: 'JOIN conditions' };
+  const query = (sub: Ast) => ctx.bindQuery(sub, { ...ctx, outer: scope });
+  const exprCtx: ExprContext = { scope, params: ctx.params, aggregates: 'JOIN conditions', query, ids: ctx.ids };
   const cond = requireBool(bindExpr(on, exprCtx), 'JOIN/ON');
-  return { plan: makeJoin(type, left.plan, right.plan, cond), columns };
+  return { plan: makeJoin(type, left.plan, right.plan, cond, { lateral }), columns };
 }
 
 /** NATURAL JOIN: the column names both sides have (PostgreSQL: a cross join when there are none). */

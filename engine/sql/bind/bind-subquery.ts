@@ -1,6 +1,6 @@
-// Subqueries used as values: scalar `(SELECT …)`, `[NOT] EXISTS (…)`, `x [NOT] IN (…)`, `x = ANY (…)`, `x <> ALL (…)`.
+// Subqueries used as values: scalar `(SELECT …)`, `[NOT] EXISTS (…)`, `x [NOT] IN (…)`, `x op ANY|SOME|ALL (…)`.
 import { NotSupportedError, PlanError } from '../../errors.js';
-import { col, type Expr } from '../../plan/expr/index.js';
+import { type ComparisonOp, col, type Expr } from '../../plan/expr/index.js';
 import { type LogicalPlan, makeProject } from '../../plan/logical/index.js';
 import { BOOL, sameType, typeName } from '../../plan/types.js';
 import type { Ast } from '../parse.js';
@@ -21,12 +21,15 @@ export function bindSubqueryExpr(ast: Ast, ctx: ExprContext): Expr | null {
   if (ast.type === 'binary_expr' && ast.right?.type === 'function') {
     const quantifier = functionName(ast.right);
     const sub = subqueryOf(ast.right.args);
-    if (sub && (quantifier === 'any' || quantifier === 'some' || quantifier === 'all')) {
-      if (op === '=' && quantifier !== 'all') return inSubquery(ast.left, sub, false, ctx);
-      if ((op === '<>' || op === '!=') && quantifier === 'all') return inSubquery(ast.left, sub, true, ctx);
-      throw new NotSupportedError(
-        `${op} ${quantifier.toUpperCase()} (subquery) is not supported yet; = ANY and <> ALL are`,
-      );
+    const isQuantifier = quantifier === 'any' || quantifier === 'some' || quantifier === 'all';
+    const array = isQuantifier ? arrayOf(ast.right.args) : null;
+    if (array) return bindExpr(quantifiedArray(ast.left, op, quantifier === 'all', array), ctx);
+    if (sub && isQuantifier) {
+      const cmp = COMPARISONS[op];
+      if (!cmp) throw new NotSupportedError(`${op} ${quantifier.toUpperCase()} (subquery) is not supported yet`);
+      if (cmp === '=' && quantifier !== 'all') return inSubquery(ast.left, sub, false, ctx);
+      if (cmp === '<>' && quantifier === 'all') return inSubquery(ast.left, sub, true, ctx);
+      return quantified(ast.left, sub, cmp, quantifier === 'all' ? 'all' : 'any', ctx);
     }
   }
   return null;
@@ -43,6 +46,21 @@ function functionName(ast: Ast): string {
 function subqueryOf(list: Ast): Ast | null {
   if (list?.type !== 'expr_list' || list.value?.length !== 1) return null;
   return list.value[0].ast ?? null;
+}
+
+function arrayOf(list: Ast): Ast[] | null {
+  if (list?.type !== 'expr_list' || list.value?.length !== 1) return null;
+  const a = list.value[0];
+  return a?.type === 'array' && a.expr_list?.type === 'expr_list' ? a.expr_list.value : null;
+}
+
+/** `x op ANY (ARRAY[a, b])` -> `x op a OR x op b`; ALL joins them with AND (SQL's three-valued logic either way). */
+function quantifiedArray(left: Ast, op: string, all: boolean, items: Ast[]): Ast {
+  if (items.length === 0)
+    throw new NotSupportedError(`${op} ${all ? 'ALL' : 'ANY'} (an empty ARRAY) is not supported yet`);
+  const terms = items.map((right) => ({ type: 'binary_expr', operator: op, left, right }));
+  const joiner = all ? 'AND' : 'OR';
+  return terms.reduce((a, b) => ({ type: 'binary_expr', operator: joiner, left: a, right: b, parentheses: true }));
 }
 
 function bindPlan(ast: Ast, ctx: ExprContext): { plan: LogicalPlan; id: number } {
@@ -63,7 +81,29 @@ function exists(ast: Ast, negated: boolean, ctx: ExprContext): Expr {
   return { kind: 'subquery', subquery: 'exists', plan, expr: null, negated, id, type: BOOL };
 }
 
+const COMPARISONS: Record<string, ComparisonOp> = {
+  '=': '=',
+  '<>': '<>',
+  '!=': '<>',
+  '<': '<',
+  '<=': '<=',
+  '>': '>',
+  '>=': '>=',
+};
+
 function inSubquery(leftAst: Ast, ast: Ast, negated: boolean, ctx: ExprContext): Expr {
+  const { left, plan, id } = comparedSides(leftAst, ast, '=', ctx);
+  return { kind: 'subquery', subquery: 'in', plan, expr: left, negated, id, type: BOOL };
+}
+
+/** `x op ANY (q)` / `x op ALL (q)` for the comparisons IN and NOT IN do not cover. */
+function quantified(leftAst: Ast, ast: Ast, op: ComparisonOp, subquery: 'any' | 'all', ctx: ExprContext): Expr {
+  const { left, plan, id } = comparedSides(leftAst, ast, op, ctx);
+  return { kind: 'subquery', subquery, op, plan, expr: left, negated: false, id, type: BOOL };
+}
+
+/** The left operand and the subquery's one column, both cast to their common type. */
+function comparedSides(leftAst: Ast, ast: Ast, op: string, ctx: ExprContext) {
   const left = bindExpr(leftAst, ctx);
   const { plan, id } = bindPlan(ast, ctx);
   if (plan.schema.fields.length !== 1) throw new PlanError('subquery has too many columns');
@@ -71,9 +111,9 @@ function inSubquery(leftAst: Ast, ast: Ast, negated: boolean, ctx: ExprContext):
   const leftType = isUntypedString(left) ? f.type : left.type;
   const t = commonType(leftType, f.type);
   if (t === null)
-    throw new PlanError(`operator does not exist: ${typeName(leftType)} = ${typeName(f.type)} (IN subquery)`);
+    throw new PlanError(`operator does not exist: ${typeName(leftType)} ${op} ${typeName(f.type)} (subquery)`);
   const casted = sameType(t, f.type)
     ? plan
     : makeProject(plan, [castTo(col(f.qualifier, f.name, f.type), t)], [{ ...f, type: t }]);
-  return { kind: 'subquery', subquery: 'in', plan: casted, expr: castTo(left, t), negated, id, type: BOOL };
+  return { left: castTo(left, t), plan: casted, id };
 }

@@ -67,7 +67,8 @@ export class Scope {
     if (hits.length > 1) throw new PlanError(`column reference "${name}" is ambiguous`);
     if (this.#outer?.canResolve(qualifier, name)) {
       const e = this.#outer.resolve(qualifier, name);
-      if (e.kind !== 'column') throw new PlanError(`column "${shown}" is two query levels up: not supported yet`);
+      // A column two or more levels up stays an outer reference: each level's decorrelation passes it on.
+      if (e.kind !== 'column') return e;
       return { kind: 'outer_column', qualifier: e.qualifier, name: e.name, type: e.type };
     }
     const fields = this.fields;
