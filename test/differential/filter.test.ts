@@ -47,7 +47,10 @@ const cases: DiffCase[] = [
   { sql: 'SELECT count(*) FROM items WHERE COALESCE(grp, 0) = 0' },
   { sql: 'SELECT k FROM specials WHERE i64 > 9007199254740992' },
   // NaN equals NaN and is greater than every number in both PostgreSQL and DuckDB.
-  { sql: "SELECT k FROM specials WHERE g = 'NaN' OR g > 1.5" },
+  {
+    sql: "SELECT k FROM specials WHERE g = 'NaN' OR g > 1.5",
+    pgDiffers: 'DuckDB 1.5 returns k 1, 2, 9: it drops the second NaN row (k = 8); PostgreSQL: NaN = NaN and NaN > 1.5',
+  },
   { sql: 'SELECT k FROM specials WHERE g = 0 OR g < -1' },
   { sql: "SELECT count(*) FROM lineitem WHERE l_shipmode IN ('MAIL', 'SHIP') AND l_quantity < 10" },
   // Conjuncts `column op constant` narrow a selection one after another (numbers, dates, decimals, NULLs, BigInt-held

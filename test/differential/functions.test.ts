@@ -96,6 +96,9 @@ const cases: DiffCase[] = [
   // round(double) is half to even in PostgreSQL (rint); DuckDB rounds half away from zero, so compare away from .5.
   {
     sql: 'SELECT id, round(f), trunc(f), floor(f), ceil(f), round(f, 2) FROM items WHERE id <= 80 AND f - floor(f) <> 0.5',
+    // PostgreSQL has no round(double precision, integer) (floe and DuckDB do): round the numeric.
+    postgres:
+      'SELECT id, round(f), trunc(f), floor(f), ceil(f), round(f::numeric, 2) FROM items WHERE id <= 80 AND f - floor(f) <> 0.5',
   },
   {
     sql: 'SELECT id, abs(qty - 25), abs(price - 100000), abs(f), sign(qty - 25), sign(price - 5000000), sign(f) FROM items WHERE id <= 80',
@@ -189,6 +192,9 @@ const cases: DiffCase[] = [
   },
   {
     sql: "SELECT id, date_trunc('week', d), date_trunc('quarter', ts), date_trunc('minute', ts) FROM items WHERE id <= 40",
+    // PostgreSQL truncates a date as timestamptz; floe (no time zones) as timestamp: the same instant in UTC.
+    postgres:
+      "SELECT id, date_trunc('week', d::timestamp), date_trunc('quarter', ts), date_trunc('minute', ts) FROM items WHERE id <= 40",
   },
   // Parameters cast inside expressions.
   { sql: 'SELECT id, qty + CAST(2 AS int), (CAST(3 AS int)) * qty FROM items WHERE id <= 20' },

@@ -6,7 +6,8 @@ import type { TestData } from './gen-data.js';
 export interface Oracle {
   /** Rows as text: decimals exact, dates `YYYY-MM-DD`, timestamps without trailing zeros, booleans `true`/`false`. */
   query(sql: string): Promise<{ types: string[]; rows: (string | null)[][] }>;
-  close(): void;
+  /** Releases the connection (PostgreSQL: and the cluster, when this was its last oracle). */
+  close(): void | Promise<void>;
 }
 
 /** An in-memory DuckDB with one view per generated table, reading the same Parquet files floe reads. */
