@@ -1,22 +1,13 @@
 // Binding the operator forms of an expression: unary and binary operators, comparisons, LIKE and regex matches,
 // IN lists, BETWEEN and IS — with PostgreSQL's implicit casts (`coerce.ts`). `bindExpr` dispatches here.
 import { NotSupportedError, PlanError } from '../../errors.js';
-import type { BinaryOp, ComparisonOp, Expr } from '../../plan/expr/index.js';
+import type { BinaryOp, Expr } from '../../plan/expr/index.js';
 import { BOOL, type DataType, FLOAT64, MAX_DECIMAL_PRECISION, typeName, UTF8 } from '../../plan/types.js';
 import type { Ast } from '../parse.js';
 import { bindCall, bindExpr, type ExprContext } from './bind-expr.js';
 import { bindLiteral } from './bind-literal.js';
 import { arithmeticTypes, castTo, requireBool, unify, unifyAll } from './coerce.js';
-
-const COMPARISONS: Record<string, ComparisonOp> = {
-  '=': '=',
-  '<>': '<>',
-  '!=': '<>',
-  '<': '<',
-  '<=': '<=',
-  '>': '>',
-  '>=': '>=',
-};
+import { SQL_COMPARISONS } from './sql-comparisons.js';
 
 export function bindUnary(ast: Ast, ctx: ExprContext): Expr {
   const inner = bindExpr(ast.expr, ctx);
@@ -65,12 +56,12 @@ export function bindBinary(ast: Ast, ctx: ExprContext): Expr {
   if (op in REGEX_OPS || op === 'SIMILAR TO' || op === 'NOT SIMILAR TO') return bindRegexMatch(op, ast, ctx);
   const l = left();
   const r = bindExpr(ast.right, ctx);
-  if (op in COMPARISONS) {
+  if (op in SQL_COMPARISONS) {
     // Decimals whose common scale would need more than 18 digits compare exactly as they are (the kernel rescales).
     if (l.type.id === 'decimal' && r.type.id === 'decimal' && !fitsCommonScale(l.type, r.type))
-      return { kind: 'binary', op: COMPARISONS[op]!, left: l, right: r, type: BOOL };
+      return { kind: 'binary', op: SQL_COMPARISONS[op]!, left: l, right: r, type: BOOL };
     const [a, b] = unify(l, r, `operator ${op}`);
-    return { kind: 'binary', op: COMPARISONS[op]!, left: a, right: b, type: BOOL };
+    return { kind: 'binary', op: SQL_COMPARISONS[op]!, left: a, right: b, type: BOOL };
   }
   // `^` is power(); floe's is double precision throughout (PostgreSQL's numeric ^ numeric is numeric)
   if (op === '^') return bindCall('power', [l, r]);

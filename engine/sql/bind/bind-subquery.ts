@@ -6,6 +6,7 @@ import { BOOL, sameType, typeName } from '../../plan/types.js';
 import type { Ast } from '../parse.js';
 import { bindExpr, type ExprContext } from './bind-expr.js';
 import { castTo, commonType, isUntypedString } from './coerce.js';
+import { SQL_COMPARISONS } from './sql-comparisons.js';
 
 /** The subquery expression `ast` denotes, or `null` when it is not one. */
 export function bindSubqueryExpr(ast: Ast, ctx: ExprContext): Expr | null {
@@ -25,7 +26,7 @@ export function bindSubqueryExpr(ast: Ast, ctx: ExprContext): Expr | null {
     const array = isQuantifier ? arrayOf(ast.right.args) : null;
     if (array) return bindExpr(quantifiedArray(ast.left, op, quantifier === 'all', array), ctx);
     if (sub && isQuantifier) {
-      const cmp = COMPARISONS[op];
+      const cmp = SQL_COMPARISONS[op];
       if (!cmp) throw new NotSupportedError(`${op} ${quantifier.toUpperCase()} (subquery) is not supported yet`);
       if (cmp === '=' && quantifier !== 'all') return inSubquery(ast.left, sub, false, ctx);
       if (cmp === '<>' && quantifier === 'all') return inSubquery(ast.left, sub, true, ctx);
@@ -80,16 +81,6 @@ function exists(ast: Ast, negated: boolean, ctx: ExprContext): Expr {
   const { plan, id } = bindPlan(ast, ctx);
   return { kind: 'subquery', subquery: 'exists', plan, expr: null, negated, id, type: BOOL };
 }
-
-const COMPARISONS: Record<string, ComparisonOp> = {
-  '=': '=',
-  '<>': '<>',
-  '!=': '<>',
-  '<': '<',
-  '<=': '<=',
-  '>': '>',
-  '>=': '>=',
-};
 
 function inSubquery(leftAst: Ast, ast: Ast, negated: boolean, ctx: ExprContext): Expr {
   const { left, plan, id } = comparedSides(leftAst, ast, '=', ctx);
