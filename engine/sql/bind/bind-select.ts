@@ -47,8 +47,9 @@ export function bindSelect(ast: Ast, ctx: BindContext): LogicalPlan {
     plan = makeFilter(plan, requireBool(where, 'WHERE'));
   }
 
+  // HAVING alone makes the query grouped too (PostgreSQL: SELECT 1 FROM t HAVING true is one row)
   const aggregating =
-    Boolean(ast.groupby?.columns?.length) || [ast.columns, ast.having, ast.orderby, ast.window].some(hasAggregate);
+    Boolean(ast.groupby?.columns?.length || ast.having) || [ast.columns, ast.orderby, ast.window].some(hasAggregate);
   const collector = aggregating ? new AggregateCollector() : null;
   const windows = new WindowCollector(ast.window ?? null);
   const exprCtx: ExprContext = { ...base, aggregates: collector ?? 'this query without GROUP BY', windows };

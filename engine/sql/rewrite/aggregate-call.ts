@@ -3,6 +3,7 @@ import { NotSupportedError } from '../../errors.js';
 import { AGGREGATE_NAMES } from '../../functions/registry.js';
 import type { Ast } from '../parse.js';
 import { replaceKeepingLength, type SqlEdit } from './edit.js';
+import { removeLeftMarker } from './is-distinct-from.js';
 import type { SqlRewrite } from './rewrite.js';
 import { isWord, matchingParen, significant, type Token } from './tokenize.js';
 
@@ -39,8 +40,12 @@ export const aggregateCall: SqlRewrite = {
       }
       if (isWord(first, 'all')) edits.push(replaceKeepingLength(first.start, first.end, ''));
       const ordered = orderByAt(t, i + 1, close);
-      if (name === 'string_agg' && (ordered >= 0 || isWord(first, 'distinct')))
-        edits.push(...stringAggPair(t, i, ordered >= 0 ? ordered : close));
+      const pair = name === 'string_agg' && (ordered >= 0 || isWord(first, 'distinct'));
+      const pairEdits = pair ? stringAggPair(t, i, ordered >= 0 ? ordered : close) : [];
+      edits.push(...pairEdits);
+      // `DISTINCT (a) * 2` reads as a call of a function DISTINCT: `DISTINCT +(a) * 2` (fixNode drops the `+`)
+      if (isWord(first, 'distinct') && t[i + 3]?.text === '(' && pairEdits.length === 0)
+        edits.push({ start: t[i + 3]!.start, end: t[i + 3]!.start, text: '+' });
       if (PARSER_AGGREGATES.has(name)) continue;
       const filtered = isWord(t[close + 1], 'filter') && !PARSER_FILTERS.has(name);
       if (isWord(first, 'distinct') || filtered || ordered >= 0)
@@ -50,6 +55,7 @@ export const aggregateCall: SqlRewrite = {
   },
   fixNode(node) {
     if (node.type === 'aggr_func') {
+      if (node.args?.distinct && node.args.expr) removeLeftMarker(node.args, 'expr');
       const m = MARKER.exec(String(node.name));
       node.name = (m ? m[1]! : String(node.name)).toLowerCase();
       const pair = node.args?.expr;
@@ -64,8 +70,8 @@ export const aggregateCall: SqlRewrite = {
     const args: Ast[] = node.args?.value ?? [];
     // string_agg(x, <non-literal separator>) arrives as a plain function call.
     const arity = name === 'string_agg' ? 2 : 1;
-    if (!AGGREGATE_NAMES.has(name) || args.length !== arity || (name !== 'string_agg' && PARSER_AGGREGATES.has(name)))
-      return;
+    // count((a) * 2) is a plain call too: the parser's count takes no parenthesised operand on the left
+    if (!AGGREGATE_NAMES.has(name) || args.length !== arity || name === 'array_agg') return;
     for (const k of Object.keys(node)) if (k !== 'over') delete node[k];
     const separator = arity === 2 ? { symbol: ',', delimiter: args[1] } : null;
     Object.assign(node, {
