@@ -21,7 +21,8 @@ export function takeOrNull(col: Column, indices: Indices, n = indices.length): C
   }
   const v = col.values;
   let values: ColumnValues;
-  if (v === null) values = null;
+  // A source without values (a build side of no rows) still pads with its type's storage: kernels read it.
+  if (v === null) values = emptyValues(col.type, n);
   else if (isUtf8Bytes(v) && n <= col.length && decodedStrings(col) === null) values = takeUtf8(v, indices, n);
   else if (Array.isArray(v) || 'offsets' in v) {
     const src = strings(col);
