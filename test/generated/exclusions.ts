@@ -62,8 +62,8 @@ export const EXCLUSIONS: readonly Exclusion[] = [
     bug: 'a correlated subquery filter on outer columns that is true for a NULL outer value: SELECT (SELECT count(*) FROM g2 u WHERE t1.flag IS NULL) FROM g1 t1 WHERE t1.id = 1 -> 0 (PostgreSQL: 25; also u.id > 0 OR t1.flag)',
   },
   {
-    form: 'constant-false-subquery',
-    bug: 'a correlated subquery with a constant-false filter under arithmetic crashes: SELECT t1.id FROM g1 t1 WHERE t1.a > 5 - (SELECT min(u.b) FROM g2 u WHERE u.b = t1.id AND FALSE) -> TypeError "Cannot read properties of null" (PostgreSQL: no rows)',
+    form: 'empty-correlated-scalar',
+    bug: 'a correlated scalar aggregate subquery whose filter leaves no inner row, under arithmetic or COALESCE, crashes: SELECT (SELECT max(u.a) FROM g2 u WHERE u.b = t1.id AND u.a > 100) + 1 FROM g1 t1 -> TypeError "Cannot read properties of null" (PostgreSQL: NULL; count(*) and a bare subquery are fine)',
   },
   {
     form: 'and-or-precedence',
