@@ -14,7 +14,7 @@ export interface Exclusion {
 export const EXCLUSIONS: readonly Exclusion[] = [
   {
     form: 'not-paren-operand',
-    bug: 'NOT (x) IS NULL parses as (NOT x) IS NULL: SELECT NOT (1 = 2) IS NULL is NULL-checked after NOT (PostgreSQL: true)',
+    bug: 'NOT (x) IS NULL parses as (NOT x) IS NULL: SELECT NOT (1 = 2) IS NULL -> false (PostgreSQL: true); NOT EXISTS (SELECT 1) IS FALSE fails to parse',
   },
   {
     form: 'arith-concat',

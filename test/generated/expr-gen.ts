@@ -227,10 +227,10 @@ function boolExpr(ctx: ExprContext, d: number): Sql {
     }
     case 4: {
       const x = e('bool');
-      // `NOT (a = b) IS NULL`: the operand's own parentheses are where floe's parser goes wrong.
+      // `NOT (a = b) IS NULL`, `NOT EXISTS (...) IS FALSE`: the parentheses after NOT are where floe's parser goes wrong.
       const sql = paren(x, PREC.not);
       return {
-        sql: sql.startsWith('(') && !ctx.allows('not-paren-operand') ? `NOT (${x.sql})` : `NOT ${sql}`,
+        sql: /^\(|^EXISTS /.test(sql) && !ctx.allows('not-paren-operand') ? `NOT (${x.sql})` : `NOT ${sql}`,
         prec: PREC.not,
       };
     }

@@ -76,7 +76,6 @@ function subquery(
     correlated = true;
   }
   const pred = expr(ctx, 'bool', Math.min(depth, 2));
-  // Forms floe gets wrong in correlated subqueries (see EXCLUSIONS): leave such a predicate out.
   // A correlated scalar subquery's extra filter may leave g2 empty, which floe crashes on (see EXCLUSIONS).
   const scalar = kind !== 'exists' && kind !== 'in';
   const risky = scalar && conds.length > 0 && !allows('empty-correlated-scalar');
