@@ -27,7 +27,7 @@ import { compileLike } from './like.js';
 import { isPredicate, negate, not } from './logic.js';
 import { peelableColumn, peelGather } from './peel.js';
 import { mayRaise, shortCircuit } from './short-circuit.js';
-import { addInterval } from './temporal.js';
+import { addInterval, intervalSpans } from './temporal.js';
 import { matchUtf8Literals } from './utf8-match.js';
 
 export interface PhysicalExpr {
@@ -161,6 +161,10 @@ function compileNode(e: Expr, schema: Schema, shared: Map<string, PhysicalExpr> 
       const l = compileExpr(e.left, schema, shared);
       const r = compileExpr(e.right, schema, shared);
       if (e.op === 'and' || e.op === 'or') return shortCircuit(e.op, l, r, mayRaise(e.right));
+      if (e.left.type.id === 'interval' && e.right.type.id === 'interval' && COMPARISONS.has(e.op)) {
+        const op = e.op as ComparisonOp;
+        return { evaluate: (b) => compare(op, intervalSpans(l.evaluate(b)), intervalSpans(r.evaluate(b))) };
+      }
       if (e.left.type.id === 'interval' || e.right.type.id === 'interval') return compileIntervalArith(e, schema);
       if (e.op === '=' || e.op === '<>' || e.op === '<' || e.op === '<=' || e.op === '>' || e.op === '>=') {
         const op = e.op as ComparisonOp;
@@ -271,6 +275,8 @@ function arithmeticOfGathered(op: '+' | '-' | '*', x: Column, y: Column, type: D
 function isNumbers(v: unknown): v is Int32Array | Float64Array | Int16Array | Int8Array {
   return v instanceof Float64Array || v instanceof Int32Array || v instanceof Int16Array || v instanceof Int8Array;
 }
+
+const COMPARISONS: ReadonlySet<string> = new Set(['=', '<>', '<', '<=', '>', '>=']);
 
 /** `t ± INTERVAL '…'` or `INTERVAL '…' + t`; the interval must be a literal. */
 function compileIntervalArith(e: BinaryExpr, schema: Schema): PhysicalExpr {

@@ -1,6 +1,8 @@
 // date/timestamp ± interval: calendar months (clamping the day, as PostgreSQL), then days, then microseconds.
-import { type Column, makeColumn } from '../../arrow/column.js';
+import { type Column, makeColumn, strings } from '../../arrow/column.js';
 import type { IntervalValue } from '../../plan/expr/index.js';
+import { intervalSpan, parseIntervalText } from '../../plan/interval-text.js';
+import { FLOAT64 } from '../../plan/types.js';
 import { MS_PER_DAY } from '../../plan/values.js';
 
 const MICROS_PER_DAY = MS_PER_DAY * 1000;
@@ -35,4 +37,17 @@ function addMonths(micros: number, months: number): number {
 
 function isLeap(y: number): boolean {
   return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+}
+
+/**
+ * An interval column (text) as float64 spans in microseconds, a month counted as 30 days: PostgreSQL's
+ * comparison key, exact while a span stays under 2^53 µs (about 285 years).
+ */
+export function intervalSpans(c: Column): Column {
+  if (c.type.id !== 'interval' || c.values === null) return c;
+  const text = strings(c);
+  const out = new Float64Array(c.length);
+  for (let i = 0; i < c.length; i++)
+    if (c.valid === null || c.valid[i] === 1) out[i] = intervalSpan(parseIntervalText(text[i]!));
+  return makeColumn(FLOAT64, out, c.valid, c.length);
 }
