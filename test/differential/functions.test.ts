@@ -195,6 +195,9 @@ const cases: DiffCase[] = [
   { sql: 'SELECT id FROM items WHERE d IS NOT NULL AND ts IS NOT NULL ORDER BY age(ts, d), id LIMIT 200' },
   { sql: 'SELECT id FROM items ORDER BY age(ts, d) DESC NULLS LAST, id' },
   {
+    sql: 'SELECT id, extract(year FROM age(ts, d)), extract(month FROM age(ts, d)), extract(day FROM age(ts, d)), extract(hour FROM age(ts, d)) FROM items WHERE id <= 300',
+  },
+  {
     sql: "SELECT cat, count(*) FROM items WHERE age(ts, TIMESTAMP '2000-02-29') < age(d, DATE '1999-12-31') GROUP BY cat",
   },
   // Parameters cast inside expressions.
