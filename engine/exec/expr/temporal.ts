@@ -1,8 +1,8 @@
 // date/timestamp ± interval: calendar months (clamping the day, as PostgreSQL), then days, then microseconds.
 import { type Column, makeColumn, strings } from '../../arrow/column.js';
 import type { IntervalValue } from '../../plan/expr/index.js';
-import { intervalSpan, parseIntervalText } from '../../plan/interval-text.js';
-import { FLOAT64 } from '../../plan/types.js';
+import { formatInterval, type IntervalFields, intervalSpan, parseIntervalText } from '../../plan/interval-text.js';
+import { FLOAT64, INTERVAL } from '../../plan/types.js';
 import { MS_PER_DAY } from '../../plan/values.js';
 
 const MICROS_PER_DAY = MS_PER_DAY * 1000;
@@ -50,4 +50,59 @@ export function intervalSpans(c: Column): Column {
   for (let i = 0; i < c.length; i++)
     if (c.valid === null || c.valid[i] === 1) out[i] = intervalSpan(parseIntervalText(text[i]!));
   return makeColumn(FLOAT64, out, c.valid, c.length);
+}
+
+/** Each valid row of interval columns read as fields, combined by `f` into a new interval column (NULL in, NULL out). */
+export function mapIntervals(cols: readonly Column[], f: (ivs: IntervalFields[]) => IntervalFields): Column {
+  const n = cols[0]!.length;
+  const texts = cols.map((c) => (c.values === null ? null : strings(c)));
+  const out = new Array<string>(n).fill('');
+  const valid = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    if (cols.some((c, k) => texts[k] === null || (c.valid !== null && c.valid[i] === 0))) continue;
+    out[i] = formatInterval(f(texts.map((t) => parseIntervalText(t![i]!))));
+    valid[i] = 1;
+  }
+  return makeColumn(INTERVAL, out, valid, n);
+}
+
+/** -interval, and interval ± interval: field by field, as PostgreSQL (no carrying between fields). */
+export const negateInterval = ([a]: IntervalFields[]): IntervalFields => ({
+  months: -a!.months || 0,
+  days: -a!.days || 0,
+  micros: -a!.micros || 0,
+});
+
+export function addIntervals(sign: 1 | -1): (ivs: IntervalFields[]) => IntervalFields {
+  return ([a, b]) => ({
+    months: a!.months + sign * b!.months,
+    days: a!.days + sign * b!.days,
+    micros: a!.micros + sign * b!.micros,
+  });
+}
+
+/** `t ± iv` row by row, for an interval that is not a constant (age(…), a CASE). */
+export function addIntervalRows(t: Column, iv: Column, sign: 1 | -1): Column {
+  const n = t.length;
+  const out = new Float64Array(n);
+  const valid = new Uint8Array(n);
+  const text = iv.values === null ? null : strings(iv);
+  for (let i = 0; i < n; i++) {
+    if (text === null || (t.valid !== null && t.valid[i] === 0) || (iv.valid !== null && iv.valid[i] === 0)) continue;
+    const one = addInterval(
+      makeColumn(
+        t.type,
+        t.type.id === 'date'
+          ? Int32Array.of((t.values as Int32Array)[i]!)
+          : Float64Array.of((t.values as Float64Array)[i]!),
+        null,
+        1,
+      ),
+      parseIntervalText(text[i]!),
+      sign,
+    );
+    out[i] = (one.values as Float64Array)[0]!;
+    valid[i] = 1;
+  }
+  return makeColumn({ id: 'timestamp', tz: null }, out, valid, n);
 }
