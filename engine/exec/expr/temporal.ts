@@ -15,11 +15,14 @@ export function addInterval(t: Column, iv: IntervalValue, sign: 1 | -1): Column 
   const isDate = t.type.id === 'date';
   for (let i = 0; i < n; i++) {
     if (t.valid !== null && t.valid[i] === 0) continue;
-    let micros = isDate ? (v[i] as number) * MICROS_PER_DAY : (v[i] as number);
-    if (iv.months !== 0) micros = addMonths(micros, sign * iv.months);
-    out[i] = micros + sign * (iv.days * MICROS_PER_DAY + iv.micros);
+    out[i] = shifted(isDate ? (v[i] as number) * MICROS_PER_DAY : (v[i] as number), iv, sign);
   }
   return makeColumn({ id: 'timestamp', tz: null }, out, t.valid, n);
+}
+
+function shifted(micros: number, iv: IntervalValue, sign: 1 | -1): number {
+  const moved = iv.months === 0 ? micros : addMonths(micros, sign * iv.months);
+  return moved + sign * (iv.days * MICROS_PER_DAY + iv.micros);
 }
 
 function addMonths(micros: number, months: number): number {
@@ -87,21 +90,12 @@ export function addIntervalRows(t: Column, iv: Column, sign: 1 | -1): Column {
   const out = new Float64Array(n);
   const valid = new Uint8Array(n);
   const text = iv.values === null ? null : strings(iv);
+  const v = t.values as Int32Array | Float64Array;
+  const isDate = t.type.id === 'date';
   for (let i = 0; i < n; i++) {
     if (text === null || (t.valid !== null && t.valid[i] === 0) || (iv.valid !== null && iv.valid[i] === 0)) continue;
-    const one = addInterval(
-      makeColumn(
-        t.type,
-        t.type.id === 'date'
-          ? Int32Array.of((t.values as Int32Array)[i]!)
-          : Float64Array.of((t.values as Float64Array)[i]!),
-        null,
-        1,
-      ),
-      parseIntervalText(text[i]!),
-      sign,
-    );
-    out[i] = (one.values as Float64Array)[0]!;
+    const micros = isDate ? (v[i] as number) * MICROS_PER_DAY : (v[i] as number);
+    out[i] = shifted(micros, parseIntervalText(text[i]!), sign);
     valid[i] = 1;
   }
   return makeColumn({ id: 'timestamp', tz: null }, out, valid, n);
