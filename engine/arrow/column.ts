@@ -1,4 +1,5 @@
 // `Column`: one column of a batch in Arrow's layout (typed arrays + validity), read by every kernel.
+import { formatInterval, type IntervalFields } from '../plan/interval-text.js';
 import type { DataType } from '../plan/types.js';
 import { sliceNarrow } from './narrow-values.js';
 
@@ -16,6 +17,7 @@ export interface Utf8Bytes {
  * - float64: Float64Array; timestamp: Float64Array of microseconds since the epoch;
  * - utf8: JS strings, or UTF-8 bytes (kept by take/concat, read by the utf8-* kernels), decoded on first use by
  *   `strings()` where JS strings are needed;
+ * - interval: JS strings, PostgreSQL's text of each value (`1 year 2 mons`, plan/interval-text.ts);
  * - null: no values (every row is null).
  */
 export type ColumnValues = Uint8Array | Int32Array | Float64Array | BigInt64Array | string[] | Utf8Bytes | null;
@@ -218,6 +220,8 @@ export function constantColumn(type: DataType, value: unknown, length: number): 
       return makeColumn(type, new Int32Array(length).fill(value as number), null, length);
     case 'utf8':
       return makeColumn(type, new Array<string>(length).fill(value as string), null, length);
+    case 'interval':
+      return makeColumn(type, new Array<string>(length).fill(formatInterval(value as IntervalFields)), null, length);
     case 'int64':
     case 'decimal':
       if (typeof value === 'bigint') return makeColumn(type, new BigInt64Array(length).fill(value), null, length);
@@ -238,6 +242,7 @@ export function emptyValues(type: DataType, length: number): ColumnValues {
     case 'date':
       return new Int32Array(length);
     case 'utf8':
+    case 'interval':
       return new Array<string>(length).fill('');
     default:
       return new Float64Array(length);

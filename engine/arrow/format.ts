@@ -37,7 +37,8 @@ function valueText(type: DataType, col: Column, i: number): string | null {
     case 'timestamp':
       return formatTimestamp((col.values as Float64Array)[i] as number);
     case 'interval':
-      return String((col.values as Float64Array)[i]);
+      // Interval columns hold PostgreSQL's text of each value (plan/interval-text.ts).
+      return strings(col)[i] as string;
   }
 }
 

@@ -1,8 +1,10 @@
 // `executePlan` runs an optimized plan; `evaluateConstant` serves the optimizer's constant folding.
+
 import { type Batch, makeBatch } from '../arrow/batch.js';
 import { exactAt, strings } from '../arrow/column.js';
 import type { Catalog } from '../catalog.js';
 import type { Expr, LiteralExpr, LiteralValue } from '../plan/expr/index.js';
+import { parseIntervalText } from '../plan/interval-text.js';
 import type { LogicalPlan } from '../plan/logical/index.js';
 import type { ExecContext } from './context.js';
 import { compileExpr } from './expr/physical-expr.js';
@@ -48,6 +50,10 @@ export function evaluateConstant(e: Expr): LiteralExpr {
   switch (col.type.id) {
     case 'utf8':
       value = strings(col)[0]!;
+      break;
+    case 'interval':
+      // Interval columns hold text; interval literals hold the three fields.
+      value = parseIntervalText(strings(col)[0]!);
       break;
     case 'bool':
       value = (col.values as Uint8Array)[0] === 1;

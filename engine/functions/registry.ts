@@ -1,6 +1,7 @@
 // The function registry: every scalar function by SQL name, checked for duplicates at load.
 import type { AggregateFn } from '../plan/logical/index.js';
 import type { ScalarFunction } from './function.js';
+import { age } from './scalar/age.js';
 import { COMPARISON_FUNCTIONS } from './scalar/comparison.js';
 import { CONDITIONAL_FUNCTIONS } from './scalar/conditional.js';
 import { DATE_FUNCTIONS } from './scalar/date.js';
@@ -24,6 +25,7 @@ for (const f of [
   ...REGEXP_FUNCTIONS,
   ...TO_CHAR_FUNCTIONS,
   extract,
+  age,
 ]) {
   if (FUNCTIONS.has(f.name)) throw new Error(`duplicate function ${f.name}`);
   FUNCTIONS.set(f.name, f);

@@ -196,6 +196,16 @@ const cases: DiffCase[] = [
     postgres:
       "SELECT id, date_trunc('week', d::timestamp), date_trunc('quarter', ts), date_trunc('minute', ts) FROM items WHERE id <= 40",
   },
+  // age(a, b): DuckDB prints intervals differently, so these compare and order them (both count a month as 30 days).
+  { sql: "SELECT count(*) FROM items WHERE age(ts, d) > INTERVAL '1 year 6 months'" },
+  { sql: 'SELECT id FROM items WHERE d IS NOT NULL AND ts IS NOT NULL ORDER BY age(ts, d), id LIMIT 200' },
+  { sql: 'SELECT id FROM items ORDER BY age(ts, d) DESC NULLS LAST, id' },
+  {
+    sql: 'SELECT id, extract(year FROM age(ts, d)), extract(month FROM age(ts, d)), extract(day FROM age(ts, d)), extract(hour FROM age(ts, d)) FROM items WHERE id <= 300',
+  },
+  {
+    sql: "SELECT cat, count(*) FROM items WHERE age(ts, TIMESTAMP '2000-02-29') < age(d, DATE '1999-12-31') GROUP BY cat",
+  },
   // Parameters cast inside expressions.
   { sql: 'SELECT id, qty + CAST(2 AS int), (CAST(3 AS int)) * qty FROM items WHERE id <= 20' },
 ];

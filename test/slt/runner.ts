@@ -8,7 +8,7 @@
 //   params <json>                   a line before a record: `$1…` (array) or `:name` (object) parameter values
 //
 // <types> has one letter per result column, checked against the result schema: I integer/bigint,
-// R double precision, N numeric, T text, D date, P timestamp, B boolean, U unknown (untyped NULL).
+// R double precision, N numeric, T text, D date, P timestamp, B boolean, V interval, U unknown (untyped NULL).
 // Expected rows hold one line per row, values separated by a single TAB (so text may hold spaces);
 // NULL is `NULL`, the empty string is `(empty)`, and newline/tab inside text are written `\n`/`\t`.
 // R values compare with relative tolerance FLOAT_REL_TOLERANCE (summation order may differ);

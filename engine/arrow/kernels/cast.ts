@@ -18,6 +18,8 @@ export function cast(col: Column, to: DataType): Column {
     return makeColumn(to, col.values, col.valid, col.length);
   if (to.id === 'utf8') return toText(col);
   if (from.id === 'utf8') return fromText(col, to);
+  // Interval columns hold PostgreSQL's text; no other type reads it.
+  if (from.id === 'interval') throw new NotSupportedError(`cannot cast type interval to ${typeName(to)}`);
   const n = col.length;
   const map = (f: (i: number) => number, out: Int32Array | Float64Array | Uint8Array): Column => {
     for (let i = 0; i < n; i++) if (col.valid === null || col.valid[i] === 1) out[i] = f(i);

@@ -1,4 +1,6 @@
 // Row comparators for sorting: one per key column, with ASC/DESC and NULLS FIRST/LAST.
+
+import { intervalSpan, parseIntervalText } from '../../plan/interval-text.js';
 import { type Column, decodedStrings, strings, utf8BytesOf } from '../column.js';
 import { compareText } from './text-order.js';
 import { compareUtf8Range } from './utf8-compare.js';
@@ -36,6 +38,12 @@ function valuesComparator(col: Column): RowComparator {
     }
     const s = strings(col);
     return (i, j) => compareText(s[i] as string, s[j] as string);
+  }
+  if (col.type.id === 'interval' && col.values !== null) {
+    // Interval columns hold text: compare PostgreSQL's spans (a month as 30 days).
+    const text = strings(col);
+    const span = text.map((t) => (t === '' ? 0 : intervalSpan(parseIntervalText(t))));
+    return (i, j) => span[i]! - span[j]!;
   }
   const v = col.values;
   if (v === null) return () => 0;

@@ -1,9 +1,11 @@
 // `x [NOT] IN (list)` with SQL's NULL rules: no match and a NULL in the list gives NULL.
+
 import { type Column, makeColumn, strings } from '../../arrow/column.js';
 import { compare } from '../../arrow/kernels/numeric.js';
 import type { InListExpr } from '../../plan/expr/index.js';
 import { or } from './logic.js';
 import type { PhysicalExpr } from './physical-expr.js';
+import { intervalSpans } from './temporal.js';
 import { matchUtf8Literals } from './utf8-match.js';
 
 type Key = number | bigint | string;
@@ -18,12 +20,13 @@ export function evaluateInList(e: InListExpr, expr: PhysicalExpr, list: Physical
   const constant = e.list.every((x) => x.kind === 'literal');
   return {
     evaluate(batch) {
-      const x = expr.evaluate(batch);
-      const items = list.map((l) => l.evaluate(batch.length === 0 ? batch : { ...batch, length: 1 }));
+      // Intervals compare by span ('1 mon' = '30 days'), not by their text.
+      const x = intervalSpans(expr.evaluate(batch));
+      const items = list.map((l) => intervalSpans(l.evaluate(batch.length === 0 ? batch : { ...batch, length: 1 })));
       if (!constant)
         return generic(
           x,
-          list.map((l) => l.evaluate(batch)),
+          list.map((l) => intervalSpans(l.evaluate(batch))),
           e.negated,
         );
       const set = new Set<Key>();

@@ -28,7 +28,7 @@ import { compileLike } from './like.js';
 import { isPredicate, negate, not } from './logic.js';
 import { peelableColumn, peelGather } from './peel.js';
 import { mayRaise, mayRaiseOnRows, shortCircuit } from './short-circuit.js';
-import { addInterval } from './temporal.js';
+import { addInterval, addIntervalRows, addIntervals, intervalSpans, mapIntervals, negateInterval } from './temporal.js';
 import { matchUtf8Literals } from './utf8-match.js';
 
 export interface PhysicalExpr {
@@ -162,6 +162,10 @@ function compileNode(e: Expr, schema: Schema, shared: Map<string, PhysicalExpr> 
       const l = compileExpr(e.left, schema, shared);
       const r = compileExpr(e.right, schema, shared);
       if (e.op === 'and' || e.op === 'or') return shortCircuit(e.op, l, r, mayRaise(e.right));
+      if (e.left.type.id === 'interval' && e.right.type.id === 'interval' && COMPARISONS.has(e.op)) {
+        const op = e.op as ComparisonOp;
+        return { evaluate: (b) => compare(op, intervalSpans(l.evaluate(b)), intervalSpans(r.evaluate(b))) };
+      }
       if (e.left.type.id === 'interval' || e.right.type.id === 'interval') return compileIntervalArith(e, schema);
       if (e.op === '=' || e.op === '<>' || e.op === '<' || e.op === '<=' || e.op === '>' || e.op === '>=') {
         const op = e.op as ComparisonOp;
@@ -184,6 +188,8 @@ function compileNode(e: Expr, schema: Schema, shared: Map<string, PhysicalExpr> 
     case 'unary': {
       const inner = compileExpr(e.expr, schema);
       if (e.op === 'not') return { evaluate: (b) => not(inner.evaluate(b)) };
+      if (e.op === 'neg' && e.type.id === 'interval')
+        return { evaluate: (b) => mapIntervals([inner.evaluate(b)], negateInterval) };
       if (e.op === 'neg') return { evaluate: (b) => negate(inner.evaluate(b)) };
       const op = e.op;
       return { evaluate: (b) => isPredicate(op, inner.evaluate(b)) };
@@ -274,14 +280,23 @@ function isNumbers(v: unknown): v is Int32Array | Float64Array | Int16Array | In
   return v instanceof Float64Array || v instanceof Int32Array || v instanceof Int16Array || v instanceof Int8Array;
 }
 
-/** `t ± INTERVAL '…'` or `INTERVAL '…' + t`; the interval must be a literal. */
+const COMPARISONS: ReadonlySet<string> = new Set(['=', '<>', '<', '<=', '>', '>=']);
+
+/** `t ± interval`, `interval + t`, `interval ± interval`. */
 function compileIntervalArith(e: BinaryExpr, schema: Schema): PhysicalExpr {
-  const [t, iv] = e.right.type.id === 'interval' ? [e.left, e.right] : [e.right, e.left];
-  if (iv.kind !== 'literal' || iv.value === null)
-    throw new NotSupportedError('interval arithmetic needs a constant interval');
-  const inner = compileExpr(t, schema);
-  const value = iv.value as IntervalValue;
   const sign = e.op === '-' ? -1 : 1;
+  if (e.left.type.id === 'interval' && e.right.type.id === 'interval') {
+    const [l, r] = [compileExpr(e.left, schema), compileExpr(e.right, schema)];
+    return { evaluate: (b) => mapIntervals([l.evaluate(b), r.evaluate(b)], addIntervals(sign)) };
+  }
+  const [t, iv] = e.right.type.id === 'interval' ? [e.left, e.right] : [e.right, e.left];
+  const inner = compileExpr(t, schema);
+  if (iv.kind !== 'literal') {
+    const ivs = compileExpr(iv, schema);
+    return { evaluate: (b) => addIntervalRows(inner.evaluate(b), ivs.evaluate(b), sign) };
+  }
+  if (iv.value === null) throw new NotSupportedError('interval arithmetic needs a constant interval');
+  const value = iv.value as IntervalValue;
   return { evaluate: (b) => addInterval(inner.evaluate(b), value, sign) };
 }
 

@@ -1,5 +1,7 @@
 // `KeyIndex`: what joins, GROUP BY and set operations ask of a hash table; `makeKeyIndex` picks the implementation.
+
 import type { Column } from '../../arrow/column.js';
+import { NotSupportedError } from '../../errors.js';
 import type { DataType } from '../../plan/types.js';
 import { KeyTable } from './key-table.js';
 import { NumberKeyTable } from './number-key-table.js';
@@ -34,6 +36,11 @@ export interface KeyIndex {
  * set operations), else NULL keys never match (joins).
  */
 export function makeKeyIndex(types: readonly DataType[], nullsEqual: boolean): KeyIndex {
+  // Interval columns hold text, but '1 mon' equals '30 days': text keys would split such groups.
+  if (types.some((t) => t.id === 'interval'))
+    throw new NotSupportedError(
+      'grouping, DISTINCT, set operations and joins on interval values are not supported yet',
+    );
   if (types.length === 1 && types[0]!.id !== 'utf8') return new NumberKeyTable(nullsEqual);
   if (!nullsEqual && types.length === 2 && types.every((t) => t.id === 'int32' || t.id === 'date'))
     return new PairKeyTable(types);

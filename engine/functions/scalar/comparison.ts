@@ -2,7 +2,8 @@
 import { type Column, makeColumn, strings } from '../../arrow/column.js';
 import { compare } from '../../arrow/kernels/numeric.js';
 import { compareText } from '../../arrow/kernels/text-order.js';
-import { BOOL, type DataType } from '../../plan/types.js';
+import { intervalSpan, parseIntervalText } from '../../plan/interval-text.js';
+import { BOOL, type DataType, FLOAT64 } from '../../plan/types.js';
 import type { ScalarFunction } from '../function.js';
 import { choose } from './conditional.js';
 
@@ -16,7 +17,7 @@ function distinctFn(name: string, distinct: boolean): ScalarFunction {
       const out = new Uint8Array(n);
       const nullA = a!.type.id === 'null';
       const nullB = b!.type.id === 'null';
-      const eq = nullA || nullB ? null : compare('=', a!, b!);
+      const eq = nullA || nullB ? null : compare('=', spans(a!), spans(b!));
       const eqv = eq?.values as Uint8Array | undefined;
       for (let i = 0; i < n; i++) {
         const va = !nullA && (a!.valid === null || a!.valid[i] === 1);
@@ -29,9 +30,26 @@ function distinctFn(name: string, distinct: boolean): ScalarFunction {
   };
 }
 
+/** An interval column as float64 spans (PostgreSQL's interval equality: `1 mon` = `30 days`); others as they are. */
+function spans(c: Column): Column {
+  if (c.type.id !== 'interval' || c.values === null) return c;
+  const read = reader(c);
+  return makeColumn(
+    FLOAT64,
+    Float64Array.from({ length: c.length }, (_, i) => (read(i) as number | null) ?? 0),
+    c.valid,
+    c.length,
+  );
+}
+
 /** Row i of a column as a comparable JS value, or null. */
 function reader(c: Column): (i: number) => number | bigint | string | null {
   if (c.type.id === 'null') return () => null;
+  if (c.type.id === 'interval') {
+    // Interval text, ordered by span (a month as 30 days), as PostgreSQL orders intervals.
+    const text = strings(c);
+    return (i) => (c.valid !== null && c.valid[i] === 0 ? null : intervalSpan(parseIntervalText(text[i]!)));
+  }
   const v = (c.type.id === 'utf8' ? strings(c) : c.values) as ArrayLike<number | bigint | string>;
   return (i) => (c.valid !== null && c.valid[i] === 0 ? null : v[i]!);
 }

@@ -5,6 +5,7 @@ import { type DataType, FLOAT64, TIMESTAMP, typeName, UTF8 } from '../../plan/ty
 import { MS_PER_DAY } from '../../plan/values.js';
 import type { ScalarFunction } from '../function.js';
 import { F64_OUT, mapRows, stringArg } from './helpers.js';
+import { INTERVAL_FIELDS, intervalField, intervalFieldScale, intervalsOf } from './interval-part.js';
 
 const MICROS_PER_DAY = MS_PER_DAY * 1000;
 
@@ -158,12 +159,13 @@ export const KNOWN_FIELDS = [
 const datePart: ScalarFunction = {
   name: 'date_part',
   signature: (a) =>
-    a.length === 2 && isTemporal(a[1]!)
+    a.length === 2 && (isTemporal(a[1]!) || a[1]!.id === 'interval')
       ? // double precision, as PostgreSQL's date_part: SECOND and EPOCH carry fractions.
         { args: [UTF8, a[1]!], returns: FLOAT64 }
-      : `date_part(text, date|timestamp) does not accept (${a.map(typeName).join(', ')})`,
+      : `date_part(text, date|timestamp|interval) does not accept (${a.map(typeName).join(', ')})`,
   evaluate: ([f, d], n) => {
     const fields = stringArg(f!);
+    if (d!.type.id === 'interval') return intervalPart(f!, d!, fields, n);
     const at = microsOf(d!);
     const field0 = fieldName(fields[0] ?? '');
     if (n > 0 && !KNOWN_FIELDS.includes(field0)) throw new ExecError(`unit "${field0}" not recognized for date_part`);
@@ -245,5 +247,21 @@ const dateTrunc: ScalarFunction = {
     );
   },
 };
+
+/** date_part(field, interval) as double precision. */
+function intervalPart(f: Column, d: Column, fields: readonly string[], n: number): Column {
+  const read = intervalsOf(d);
+  return mapRows(
+    [f, d],
+    n,
+    FLOAT64,
+    (i) => {
+      const field = fieldName(fields[i]!);
+      if (!INTERVAL_FIELDS.has(field)) throw new ExecError(`unit "${fields[i]}" not supported for type interval`);
+      return Number(intervalField(field, read(i))) / 10 ** intervalFieldScale(field);
+    },
+    F64_OUT,
+  );
+}
 
 export const DATE_FUNCTIONS: readonly ScalarFunction[] = [datePart, dateTrunc];

@@ -1,5 +1,5 @@
-// EXTRACT(field FROM d) as PostgreSQL 14+ types it: numeric, exact (seconds keep their microseconds).
-import { MAX_EXACT, makeColumn } from '../../arrow/column.js';
+// EXTRACT(field FROM d) as PostgreSQL 14+ types it: numeric, exact (seconds keep their microseconds); intervals too.
+import { type Column, MAX_EXACT, makeColumn } from '../../arrow/column.js';
 import { ExecError } from '../../errors.js';
 import { type DataType, decimal, typeName, UTF8 } from '../../plan/types.js';
 import type { ScalarFunction } from '../function.js';
@@ -14,6 +14,7 @@ import {
   TIME_FIELDS,
 } from './date.js';
 import { stringArg } from './helpers.js';
+import { INTERVAL_FIELDS, intervalField, intervalFieldScale, intervalsOf } from './interval-part.js';
 
 const MICROS_PER_MINUTE = 60e6;
 
@@ -41,9 +42,13 @@ export const extract: ScalarFunction = {
   signature: (a, constants) => {
     const source = a[1];
     const raw = constants[0];
-    if (a.length !== 2 || !source || !isTemporal(source) || typeof raw !== 'string')
-      return `extract(field, date|timestamp) does not accept (${a.map(typeName).join(', ')})`;
+    if (a.length !== 2 || !source || !(isTemporal(source) || source.id === 'interval') || typeof raw !== 'string')
+      return `extract(field, date|timestamp|interval) does not accept (${a.map(typeName).join(', ')})`;
     const field = fieldName(raw);
+    if (source.id === 'interval') {
+      if (!INTERVAL_FIELDS.has(field)) return `unit "${raw}" not supported for type interval`;
+      return { args: [UTF8, source], returns: decimal(18, intervalFieldScale(field)) };
+    }
     if (!KNOWN_FIELDS.includes(field)) return `unit "${raw}" not recognized for type ${typeName(source)}`;
     if (source.id === 'date' && TIME_FIELDS.has(field)) return `unit "${raw}" not supported for type date`;
     return { args: [UTF8, source], returns: decimal(18, fieldScale(field, source)) };
@@ -52,6 +57,7 @@ export const extract: ScalarFunction = {
     const field = fieldName(stringArg(f!)[0] ?? '');
     if (n > 0 && !KNOWN_FIELDS.includes(field)) throw new ExecError(`unit "${field}" not recognized for extract`);
     const scale = returns.id === 'decimal' ? returns.scale : 0;
+    if (d!.type.id === 'interval') return extractInterval(field, d!, n, returns);
     const out = new Float64Array(n);
     const valid = d!.valid;
     if (d!.type.id === 'date' && CIVIL_FIELDS.has(field)) {
@@ -72,3 +78,13 @@ export const extract: ScalarFunction = {
     return makeColumn(returns, exact ? out : BigInt64Array.from(out, (v) => BigInt(v)), valid, n);
   },
 };
+
+/** EXTRACT(field FROM interval): scaled integers, 64-bit where an epoch passes 2^53 µs. */
+function extractInterval(field: string, d: Column, n: number, returns: DataType): Column {
+  const read = intervalsOf(d);
+  const values = new Array<number | bigint>(n).fill(0);
+  for (let i = 0; i < n; i++) if (d.valid === null || d.valid[i] === 1) values[i] = intervalField(field, read(i));
+  const big = values.some((v) => typeof v === 'bigint');
+  const out = big ? BigInt64Array.from(values, (v) => BigInt(v)) : Float64Array.from(values as number[]);
+  return makeColumn(returns, out, d.valid, n);
+}

@@ -1,7 +1,24 @@
-// `parseNumberFormat`: a to_char number template (9 0 . , D G S MI PL SG PR FM L EEEE) as PostgreSQL reads it.
+// `parseNumberFormat`: a to_char number template (9 0 . , D G S MI PL SG PR FM L V TH EEEE) as PostgreSQL reads it.
 import { ExecError, NotSupportedError } from '../../errors.js';
 
-export type NumberKey = ',' | '.' | '0' | '9' | 'D' | 'G' | 'L' | 'MI' | 'PL' | 'SG' | 'PR' | 'S' | 'FM' | 'EEEE';
+export type NumberKey =
+  | ','
+  | '.'
+  | '0'
+  | '9'
+  | 'D'
+  | 'G'
+  | 'L'
+  | 'MI'
+  | 'PL'
+  | 'SG'
+  | 'PR'
+  | 'S'
+  | 'FM'
+  | 'EEEE'
+  | 'V'
+  | 'TH'
+  | 'th';
 export type NumberNode = { readonly key: NumberKey } | { readonly text: string };
 
 /** The parsed template: its nodes and PostgreSQL's NUMDesc counts and flags. */
@@ -23,6 +40,8 @@ export interface NumberFormat {
   minus: boolean;
   plus: boolean;
   eeee: boolean;
+  /** V: the value is multiplied by 10^multi (the `9`s after the V). */
+  multi: number;
 }
 
 /** PostgreSQL's keyword list, both cases, longest first where one is a prefix of another. */
@@ -45,15 +64,15 @@ const KEYS: readonly [string, NumberKey | null][] = [
   ['B', null],
   ['C', null],
   ['RN', null],
-  ['TH', null],
-  ['V', null],
+  ['TH', 'TH'],
+  ['V', 'V'],
 ];
 const KEYWORDS = KEYS.flatMap(([text, key]) =>
   text === text.toLowerCase()
     ? [{ text, key }]
     : [
         { text, key },
-        { text: text.toLowerCase(), key },
+        { text: text.toLowerCase(), key: key === 'TH' ? ('th' as const) : key },
       ],
 );
 
@@ -121,7 +140,9 @@ function describe(nodes: NumberNode[]): NumberFormat {
     minus: false,
     plus: false,
     eeee: false,
+    multi: 0,
   };
+  let v = false;
   for (const n of nodes) {
     if (!('key' in n)) continue;
     if (f.eeee && n.key !== 'EEEE') throw bad('"EEEE" must be the last pattern used');
@@ -129,6 +150,10 @@ function describe(nodes: NumberNode[]): NumberFormat {
       case '9':
       case '0':
         if (f.bracket) throw bad(`"${n.key}" must be ahead of "PR"`);
+        if (n.key === '9' && v) {
+          f.multi++;
+          break;
+        }
         if (n.key === '0' && !f.zero && !f.decimal) [f.zero, f.zeroStart] = [true, f.pre + 1];
         if (f.decimal) f.post++;
         else f.pre++;
@@ -137,6 +162,7 @@ function describe(nodes: NumberNode[]): NumberFormat {
       case 'D':
       case '.':
         if (f.decimal) throw bad('multiple decimal points');
+        if (v) throw bad('cannot use "V" and decimal point together');
         f.decimal = true;
         break;
       case 'FM':
@@ -159,9 +185,13 @@ function describe(nodes: NumberNode[]): NumberFormat {
         if (f.lsign !== null || f.plus || f.minus) throw bad('cannot use "PR" and "S"/"PL"/"MI"/"SG" together');
         f.bracket = true;
         break;
+      case 'V':
+        if (f.decimal) throw bad('cannot use "V" and decimal point together');
+        v = true;
+        break;
       case 'EEEE':
         if (f.eeee) throw bad('cannot use "EEEE" twice');
-        if (f.fillMode || f.lsign !== null || f.bracket || f.minus || f.plus)
+        if (f.fillMode || f.lsign !== null || f.bracket || f.minus || f.plus || v)
           throw bad('"EEEE" is incompatible with other formats');
         f.eeee = true;
         break;

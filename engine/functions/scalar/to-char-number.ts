@@ -1,4 +1,5 @@
 // to_char(number, format): PostgreSQL's NUM_processor over the digits of an integer, numeric or double.
+import { ExecError } from '../../errors.js';
 import { type NumberFormat, parseNumberFormat } from './number-format.js';
 
 /** An exact value as decimal text (`-12.50`; integers and numerics), or a double. */
@@ -12,10 +13,15 @@ const CURRENCY = ' ';
 /** DBL_DIG: the significant digits a double's to_char shows at most. */
 const DOUBLE_DIGITS = 15;
 
-/** Formats one value the way PostgreSQL 15's to_char does for its type (numeric/int8 or int4/float8 for EEEE). */
-export function formatNumber(value: NumberInput, format: string, eeeeAsFloat: boolean): string {
+/** The SQL type of the value: it decides EEEE's arithmetic (int4 goes through a double) and V's overflow. */
+export type NumberKind = 'int4' | 'int8' | 'numeric' | 'float8';
+
+/** Formats one value the way PostgreSQL 15's to_char does for its type. */
+export function formatNumber(input: NumberInput, format: string, kind: NumberKind): string {
   const f = parseNumberFormat(format);
-  if (f.eeee) return scientific(value, f, eeeeAsFloat);
+  if (f.eeee) return scientific(input, f, kind === 'int4');
+  const value = f.multi > 0 ? multiplied(input, f.multi, kind) : input;
+  f.pre += f.multi;
   const text = 'exact' in value ? roundExact(value.exact, f.post) : fixedDouble(value.float, f);
   const negative = text.startsWith('-');
   let digits = negative ? text.slice(1) : text;
@@ -25,6 +31,18 @@ export function formatNumber(value: NumberInput, format: string, eeeeAsFloat: bo
   if (preLen < f.pre) outPreSpaces = f.pre - preLen;
   else if (preLen > f.pre) digits = overflow(f.pre, f.post);
   return processNumber(f, digits, outPreSpaces, negative ? '-' : '+');
+}
+
+/** V: the value times 10^multi; int4 wraps around as PostgreSQL's unchecked C multiply does, int8 raises. */
+function multiplied(input: NumberInput, multi: number, kind: NumberKind): NumberInput {
+  if ('float' in input) return { float: input.float * 10 ** multi };
+  const [int, frac = ''] = input.exact.split('.');
+  const shifted = `${int}${frac.padEnd(multi, '0').slice(0, multi)}${frac.length > multi ? `.${frac.slice(multi)}` : ''}`;
+  if (kind === 'numeric') return { exact: shifted };
+  const product = BigInt(shifted);
+  if (kind === 'int4') return { exact: String(BigInt.asIntN(32, product)) };
+  if (product !== BigInt.asIntN(64, product)) throw new ExecError('bigint out of range');
+  return { exact: String(product) };
 }
 
 /** `#` for every digit position, with the decimal point in place. */
@@ -200,6 +218,11 @@ class NumberWriter {
       case 'SG':
         this.out += this.sign;
         return;
+      case 'TH':
+      case 'th':
+        // No ordinal for overflow, negative or fractional templates.
+        if (this.number[0] !== '#' && this.sign !== '-' && !f.decimal) this.out += ordinal(this.number, key === 'TH');
+        return;
     }
   }
 
@@ -255,4 +278,12 @@ class NumberWriter {
     }
     this.#numCurr++;
   }
+}
+
+/** get_th: `st`, `nd`, `rd` by the last digit, `th` for the teens and the rest. */
+function ordinal(number: string, upper: boolean): string {
+  const last = number[number.length - 1]!;
+  const teen = number.length > 1 && number[number.length - 2] === '1';
+  const suffix = teen ? 'th' : last === '1' ? 'st' : last === '2' ? 'nd' : last === '3' ? 'rd' : 'th';
+  return upper ? suffix.toUpperCase() : suffix;
 }

@@ -7,7 +7,7 @@ import { MS_PER_DAY } from '../../plan/values.js';
 import type { ScalarFunction } from '../function.js';
 import { isoWeek, isTemporal, microsOf } from './date.js';
 import { F64_OUT, INT32_OUT, mapRows, numberArg, stringArg, UTF8_OUT } from './helpers.js';
-import { formatNumber, type NumberInput } from './to-char-number.js';
+import { formatNumber, type NumberInput, type NumberKind } from './to-char-number.js';
 
 const MONTHS = [
   'January',
@@ -134,12 +134,13 @@ const toChar: ScalarFunction = {
   },
 };
 
-/** to_char over integers, numerics (exact digits) and doubles; int4 formats EEEE through a double, as PostgreSQL. */
+/** to_char over integers, numerics (exact digits) and doubles, each with its type's quirks (NumberKind). */
 function numberToChar(v: Column, f: Column, formats: readonly string[], n: number): Column {
   const float = v.type.id === 'float64' ? numberArg(v) : null;
-  const eeeeAsFloat = v.type.id === 'int32';
+  const kind: NumberKind =
+    v.type.id === 'int32' ? 'int4' : v.type.id === 'int64' ? 'int8' : v.type.id === 'float64' ? 'float8' : 'numeric';
   const input = (i: number): NumberInput => (float ? { float: float[i]! } : { exact: cellText(v, i)! });
-  return mapRows([v, f], n, UTF8, (i) => formatNumber(input(i), formats[i]!, eeeeAsFloat), UTF8_OUT);
+  return mapRows([v, f], n, UTF8, (i) => formatNumber(input(i), formats[i]!, kind), UTF8_OUT);
 }
 
 /** Days since the epoch of y-m-d, or an error when the fields do not name a date. */

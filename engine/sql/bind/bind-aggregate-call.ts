@@ -33,6 +33,8 @@ export function bindAggregateCall(ast: Ast, ctx: ExprContext): Expr {
   };
   const args = star || arg === undefined ? [] : [bindExpr(arg, inner)];
   if (!star && args.length === 0) throw new PlanError(`${written}() needs an argument`);
+  if (fn !== 'count' && args[0]?.type.id === 'interval')
+    throw new NotSupportedError(`${written}(interval) is not supported yet`);
   const filter = ast.filter?.where ? requireBool(bindExpr(ast.filter.where, inner), 'FILTER') : null;
   const distinct = Boolean(ast.args?.distinct);
   if (fn === 'bool_and' || fn === 'bool_or') args[0] = requireBool(args[0]!, written);

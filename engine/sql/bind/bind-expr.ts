@@ -99,9 +99,13 @@ export function bindExpr(ast: Ast, ctx: ExprContext): Expr {
       return bindAggregateCall(ast, ctx);
     case 'extract': {
       // EXTRACT(f FROM DATE '…') arrives as the string plus `cast_type`.
-      const src = ast.args.cast_type
-        ? typedLiteral(String(ast.args.cast_type).toLowerCase(), String(ast.args.source.value))
-        : bindExpr(ast.args.source, ctx);
+      const castType = String(ast.args.cast_type ?? '').toLowerCase();
+      const src: Expr =
+        castType === 'interval'
+          ? { kind: 'literal', value: parseInterval({ expr: ast.args.source }), type: { id: 'interval' } }
+          : castType
+            ? typedLiteral(castType, String(ast.args.source.value))
+            : bindExpr(ast.args.source, ctx);
       return bindCall('extract', [bindLiteral(String(ast.args.field).toLowerCase()), src]);
     }
     case 'expr_list':

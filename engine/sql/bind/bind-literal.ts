@@ -49,6 +49,7 @@ export function bindLiteral(text: string): LiteralExpr {
 const UNIT_MICROS: Record<string, [keyof IntervalValue, number]> = {
   year: ['months', 12],
   month: ['months', 1],
+  mon: ['months', 1],
   week: ['days', 7],
   day: ['days', 1],
   hour: ['micros', 3_600e6],
@@ -58,15 +59,21 @@ const UNIT_MICROS: Record<string, [keyof IntervalValue, number]> = {
   microsecond: ['micros', 1],
 };
 
-/** `INTERVAL '3 day'`, `INTERVAL '90' DAY`, `INTERVAL '1 year 2 months'`. */
+/** `INTERVAL '3 day'`, `INTERVAL '90' DAY`, `INTERVAL '1 year 2 months'`, `INTERVAL '1 day 04:05:06.5'`. */
 export function parseInterval(ast: Ast): IntervalValue {
   const text = String(ast.expr?.value ?? '').trim();
   const unitAfter = String(ast.unit ?? '').trim();
   const source = unitAfter ? `${text} ${unitAfter}` : text;
   const out = { months: 0, days: 0, micros: 0 };
-  const re = /([+-]?\d+(?:\.\d+)?)\s*([a-z]+)/gi;
   let matched = 0;
-  for (const m of source.matchAll(re)) {
+  // `[-]HH:MM[:SS[.ffffff]]`, the time part PostgreSQL prints and reads.
+  for (const m of source.matchAll(/([+-]?)(\d+):(\d+)(?::(\d+(?:\.\d+)?))?/g)) {
+    const abs = (Number(m[2]) * 3600 + Number(m[3]) * 60 + Number(m[4] ?? 0)) * 1e6;
+    out.micros += Math.round(m[1] === '-' ? -abs : abs);
+    matched += m[0].length;
+  }
+  const re = /([+-]?\d+(?:\.\d+)?)\s*([a-z]+)/gi;
+  for (const m of source.replace(/[+-]?\d+:\d+(?::\d+(?:\.\d+)?)?/g, ' ').matchAll(re)) {
     const unit = m[2]!.toLowerCase().replace(/s$/, '');
     const entry = UNIT_MICROS[unit === 'min' ? 'minute' : unit === 'sec' ? 'second' : unit];
     if (!entry) throw new PlanError(`invalid input syntax for type interval: "${source}"`);

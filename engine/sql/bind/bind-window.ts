@@ -57,6 +57,8 @@ export class WindowCollector implements WindowSink {
     const orderBy = (spec.orderBy ?? []).map((o) => bindSortKey(o, inner));
     const frame = bindWindowFrame(spec.frame, orderBy, ctx);
     const bound = bindArgs(fn, ast, inner);
+    if (fn !== 'count' && bound.args.some((a) => a.type.id === 'interval'))
+      throw new NotSupportedError(`window function ${fn}(interval) is not supported yet`);
     const { type } = bound;
     const args = ast.filter ? filteredArgs(fn, bound.args, ast.filter.where, inner) : bound.args;
     const call: WindowCall = { fn, args, partitionBy, orderBy, frame, type, name: '' };

@@ -9,6 +9,7 @@ import {
   FLOAT64,
   INT32,
   INT64,
+  INTERVAL,
   isNumeric,
   sameType,
   TIMESTAMP,
@@ -121,6 +122,7 @@ function dateArithmetic(op: ArithmeticOp, a: DataType, b: DataType): DataType | 
   if (a.id === 'date' && b.id === 'date' && op === '-') return INT32;
   if ((a.id === 'date' || a.id === 'timestamp') && b.id === 'interval' && (op === '+' || op === '-')) return TIMESTAMP;
   if (a.id === 'interval' && (b.id === 'date' || b.id === 'timestamp') && op === '+') return TIMESTAMP;
+  if (a.id === 'interval' && b.id === 'interval' && (op === '+' || op === '-')) return INTERVAL;
   return null;
 }
 

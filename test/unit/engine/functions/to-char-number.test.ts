@@ -1,8 +1,8 @@
 // `formatNumber` (to_char over numbers) against answers PostgreSQL 15 gave for the same value, type and template
-// (three per template, drawn from a 5,369-case comparison that matched in full).
+// (three per template, drawn from a 7,007-case comparison that matched in full).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatNumber, type NumberInput } from '../../../../engine/functions/scalar/to-char-number.js';
+import { formatNumber, type NumberInput, type NumberKind } from '../../../../engine/functions/scalar/to-char-number.js';
 
 /** [value (exact: numeric/int8 text; float: a double), template, int4 (EEEE through a double), PostgreSQL's answer] */
 const cases: [NumberInput, string, boolean, string][] = [
@@ -192,5 +192,38 @@ const cases: [NumberInput, string, boolean, string][] = [
 
 for (const [value, format, int4, expected] of cases) {
   test(`to_char(${JSON.stringify(value)}, '${format}')`, () =>
-    assert.equal(formatNumber(value, format, int4), expected));
+    assert.equal(formatNumber(value, format, int4 ? 'int4' : 'float' in value ? 'float8' : 'numeric'), expected));
+}
+
+/** V (times 10^n; int4 wraps around as in PostgreSQL) and TH (ordinal suffixes), by SQL type. */
+const typedCases: [NumberInput, string, NumberKind, string][] = [
+  [{ float: -0.001 }, '99V9', 'float8', '  -0'],
+  [{ exact: '-987654321' }, '999TH', 'int4', '-###'],
+  [{ float: -1 }, '999TH', 'float8', '  -1'],
+  [{ float: 100 }, 'S9V9', 'float8', '+##'],
+  [{ float: 123456789 }, '9V99', 'float8', ' ###'],
+  [{ exact: '0' }, 'V99', 'numeric', '  0'],
+  [{ float: 0.05 }, 'FM999V9', 'float8', '0'],
+  [{ exact: '100' }, '999999999V99', 'int8', '       10000'],
+  [{ exact: '1' }, '99V9', 'int4', '  10'],
+  [{ exact: '12.345' }, 'S99TH', 'numeric', '+12TH'],
+  [{ exact: '-9.96' }, 'FM999V9', 'numeric', '-100'],
+  [{ exact: '0' }, '0099TH', 'numeric', ' 0000TH'],
+  [{ float: 123456789 }, 'S99TH', 'float8', '+##'],
+  [{ exact: '100' }, '99th', 'numeric', ' ##'],
+  [{ exact: '-123' }, '9th', 'int4', '-#'],
+  [{ float: 2.5 }, '99.9th', 'float8', '  2.5'],
+  [{ exact: '123' }, '99V9', 'numeric', ' ###'],
+  [{ exact: '123456789' }, '99.9th', 'int4', ' ##.#'],
+  [{ float: 123 }, '99V99', 'float8', ' ####'],
+  [{ exact: '1' }, 'FM9th', 'int4', '1st'],
+  [{ float: -0.5 }, '9V99', 'float8', ' -50'],
+  [{ exact: '123' }, 'FM999V9', 'int4', '1230'],
+  [{ float: -12.345 }, '9th', 'float8', '-#'],
+  [{ exact: '-1' }, '99.9th', 'numeric', ' -1.0'],
+];
+
+for (const [value, format, kind, expected] of typedCases) {
+  test(`to_char(${JSON.stringify(value)}::${kind}, '${format}')`, () =>
+    assert.equal(formatNumber(value, format, kind), expected));
 }
