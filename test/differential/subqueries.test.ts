@@ -144,6 +144,12 @@ const cases: DiffCase[] = [
     sql: 'SELECT s.k, y.v FROM specials s, LATERAL (SELECT i.id FROM items i WHERE i.grp = s.k ORDER BY i.id LIMIT 1) x, LATERAL (SELECT j.qty AS v FROM items j WHERE j.id = x.id + s.k) y ORDER BY 1',
   },
   { sql: 'SELECT s.k, (SELECT count(*) + s.k FROM items i WHERE i.grp = s.k) FROM specials s ORDER BY 1' },
+  // Correlated [NOT] IN over nullable columns (mark join + the subquery's counts per key)
+  {
+    sql: 'SELECT s.k, s.i32 IN (SELECT t.i32 FROM specials t WHERE t.k > s.k), s.i32 NOT IN (SELECT t.i32 FROM specials t WHERE t.k > s.k) FROM specials s ORDER BY 1',
+  },
+  { sql: 'SELECT s.k FROM specials s WHERE s.i32 NOT IN (SELECT t.i32 FROM specials t WHERE t.k > s.k) ORDER BY 1' },
+  { sql: 'SELECT count(*) FROM items i WHERE i.grp NOT IN (SELECT t.i32 FROM specials t WHERE t.k = i.qty)' },
   // IN / EXISTS as values (mark joins): in SELECT, under OR, negated, with NULL results
   { sql: 'SELECT k, i32 IN (SELECT id FROM items WHERE id < 6) FROM specials ORDER BY k' },
   { sql: 'SELECT k, i32 NOT IN (SELECT grp FROM items) FROM specials ORDER BY k' },

@@ -32,7 +32,7 @@ import { mapPlanExprs } from '../map-exprs.js';
 import type { OptimizerContext, OptimizerRule } from '../rule.js';
 import { decorrelateLateral } from './decorrelate-lateral.js';
 import { pullUpCorrelated } from './pull-up-correlated.js';
-import { quantifiedAsAggregate, quantifiedValue } from './quantified-subquery.js';
+import { inValue, quantifiedAsAggregate, quantifiedValue } from './quantified-subquery.js';
 import { findOuter, requalifyPlan } from './requalify-plan.js';
 import { valueOverNoRows } from './value-over-no-rows.js';
 
@@ -140,7 +140,13 @@ function semiOrAnti(input: LogicalPlan, sub: SubqueryExpr, ctx: OptimizerContext
   if (sub.subquery === 'exists') return makeJoin(sub.negated ? 'anti' : 'semi', input, right.plan, conjoin(preds));
   const on = conjoin([key!, ...preds]);
   if (!sub.negated) return makeJoin('semi', input, right.plan, on);
-  return makeJoin('anti', input, right.plan, on, { nullAware: nullAwareNeeded(input, right, preds) });
+  const nullAware = nullAwareNeeded(input, right);
+  if (nullAware && preds.length > 0) {
+    // A correlated NOT IN whose NULLs matter: as a value (replaceSubqueries), kept where true.
+    const replaced = replaceSubqueries(input, [sub], ctx);
+    return makeFilter(replaced.input, replaced.exprs[0]!);
+  }
+  return makeJoin('anti', input, right.plan, on, { nullAware });
 }
 
 /** Replaces each subquery inside `exprs` by a column of a join added under them. */
@@ -175,9 +181,16 @@ function replaceSubqueries(
       }
       const mark: Field = { name: '__mark', qualifier: alias, type: BOOL, nullable: true };
       const on = conjoin(x.subquery === 'in' ? [right.key!, ...right.preds] : right.preds);
-      const nullAware = x.subquery === 'in' && nullAwareNeeded(plan, right, right.preds);
-      plan = makeJoin('mark', plan, right.plan, on, { mark, nullAware });
+      const nullAware = x.subquery === 'in' && nullAwareNeeded(plan, right);
       const m = col(alias, '__mark', BOOL);
+      if (nullAware && right.preds.length > 0) {
+        // Null-aware per outer row: the mark says whether a value equals x; q's counts per key say if NULL.
+        plan = makeJoin('mark', plan, right.plan, on, { mark });
+        const counts = correlatedSide(quantifiedAsAggregate(x), plan, ctx, `${alias}_counts`);
+        plan = makeJoin('left', plan, counts.plan, conjoin(counts.preds), { singleMatch: true });
+        return inValue(x, m, counts.plan.schema.fields);
+      }
+      plan = makeJoin('mark', plan, right.plan, on, { mark, nullAware });
       return x.negated ? { kind: 'unary', op: 'not', expr: m, type: BOOL } : m;
     }),
   );
@@ -197,11 +210,16 @@ interface CorrelatedSide {
   readonly whenEmpty: Expr | null;
 }
 
-function correlatedSide(sub: SubqueryExpr, outer: LogicalPlan, ctx: OptimizerContext): CorrelatedSide {
+function correlatedSide(
+  sub: SubqueryExpr,
+  outer: LogicalPlan,
+  ctx: OptimizerContext,
+  alias = `__sq${sub.id}`,
+): CorrelatedSide {
   let inner = unnest(sub.plan, ctx);
   // EXISTS ignores the select list (it may even name outer columns) and any LIMIT ≥ 1.
   if (sub.subquery === 'exists') inner = stripForExists(inner);
-  const pulled = pullUpCorrelated(inner, { outer, alias: `__sq${sub.id}_outer` });
+  const pulled = pullUpCorrelated(inner, { outer, alias: `${alias}_outer` });
   const remaining = findOuter(pulled.plan);
   if (remaining)
     throw new NotSupportedError(`a correlated reference to ${remaining} in this position is not supported yet`);
@@ -219,7 +237,6 @@ function correlatedSide(sub: SubqueryExpr, outer: LogicalPlan, ctx: OptimizerCon
       [...fields, { name: PRESENT, qualifier: null, type: BOOL, nullable: false }],
     );
   }
-  const alias = `__sq${sub.id}`;
   const { plan: renamed, rename } = requalifyPlan(plan, alias);
   // Outer references to this query become its columns; ones further up stay outer (the next level pulls them).
   const inOuter = (x: Expr & { kind: 'outer_column' }) =>
@@ -251,13 +268,10 @@ function stripForExists(p: LogicalPlan): LogicalPlan {
 }
 
 /** NOT IN needs null-aware evaluation unless neither side of the equality can be NULL. */
-function nullAwareNeeded(left: LogicalPlan, right: CorrelatedSide, preds: readonly Expr[]): boolean {
+function nullAwareNeeded(left: LogicalPlan, right: CorrelatedSide): boolean {
   const key = right.key as Expr & { left: Expr; right: Expr };
   const nullable = (e: Expr, p: LogicalPlan) =>
     e.kind !== 'column' ||
     (p.schema.fields.find((f) => f.name === e.name && f.qualifier === e.qualifier)?.nullable ?? true);
-  const needed = nullable(key.left, left) || nullable(key.right, right.plan);
-  if (needed && preds.length > 0)
-    throw new NotSupportedError('a correlated NOT IN over a nullable column is not supported yet; use NOT EXISTS');
-  return needed;
+  return nullable(key.left, left) || nullable(key.right, right.plan);
 }
