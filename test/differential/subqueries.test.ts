@@ -150,6 +150,9 @@ const cases: DiffCase[] = [
   },
   { sql: 'SELECT s.k FROM specials s WHERE s.i32 NOT IN (SELECT t.i32 FROM specials t WHERE t.k > s.k) ORDER BY 1' },
   { sql: 'SELECT count(*) FROM items i WHERE i.grp NOT IN (SELECT t.i32 FROM specials t WHERE t.k = i.qty)' },
+  // EXISTS / IN over an aggregate without GROUP BY: one row per outer row (COUNT 0 where none correlate)
+  { sql: 'SELECT s.k FROM specials s WHERE EXISTS (SELECT count(*) FROM items i WHERE i.grp = s.k) ORDER BY 1' },
+  { sql: 'SELECT s.k FROM specials s WHERE s.k - 10 IN (SELECT count(*) FROM items i WHERE i.grp = s.k) ORDER BY 1' },
   // IN / EXISTS as values (mark joins): in SELECT, under OR, negated, with NULL results
   { sql: 'SELECT k, i32 IN (SELECT id FROM items WHERE id < 6) FROM specials ORDER BY k' },
   { sql: 'SELECT k, i32 NOT IN (SELECT grp FROM items) FROM specials ORDER BY k' },

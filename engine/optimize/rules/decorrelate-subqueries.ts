@@ -34,7 +34,7 @@ import { decorrelateLateral } from './decorrelate-lateral.js';
 import { pullUpCorrelated } from './pull-up-correlated.js';
 import { inValue, quantifiedAsAggregate, quantifiedValue } from './quantified-subquery.js';
 import { findOuter, requalifyPlan } from './requalify-plan.js';
-import { valueOverNoRows } from './value-over-no-rows.js';
+import { isScalarAggregate, valueOverNoRows } from './value-over-no-rows.js';
 
 export const decorrelateSubqueries: OptimizerRule = {
   name: 'decorrelate-subqueries',
@@ -61,7 +61,7 @@ const hasSubquery = (e: Expr) => someExpr(e, (x) => x.kind === 'subquery');
 function rewriteFilter(input: LogicalPlan, predicate: Expr, ctx: OptimizerContext): LogicalPlan {
   const rest: Expr[] = [];
   let plan = input;
-  for (const c of splitConjuncts(predicate)) {
+  for (const c of splitConjuncts(oneRowSubqueries(predicate))) {
     const sub = topLevelSubquery(c);
     if (sub) plan = semiOrAnti(plan, sub, ctx);
     else rest.push(c);
@@ -125,6 +125,25 @@ function sideOfSubqueries(c: Expr, left: LogicalPlan, right: LogicalPlan): 'left
   return inLeft ? 'left' : 'right';
 }
 
+/**
+ * Subqueries over an aggregate without GROUP BY return exactly one row (COUNT 0 where none correlate), so:
+ *   EXISTS (q) -> true      x IN (q) -> x = (q)      x op ANY|ALL (q) -> x op (q)      (negated: NOT …)
+ * The scalar subquery's join keeps the value over no rows; a semi join would lose those outer rows.
+ */
+function oneRowSubqueries(e: Expr): Expr {
+  return transformExpr(e, (x) => {
+    if (x.kind !== 'subquery' || x.subquery === 'scalar' || !isScalarAggregate(x.plan)) return x;
+    let value: Expr = lit(true, BOOL);
+    if (x.subquery !== 'exists') {
+      const type = x.plan.schema.fields[0]!.type;
+      const scalar: Expr = { ...x, subquery: 'scalar', expr: null, op: undefined, negated: false, type };
+      const op = x.subquery === 'in' ? '=' : x.op!;
+      value = { kind: 'binary', op, left: x.expr!, right: scalar, type: BOOL };
+    }
+    return x.negated ? { kind: 'unary', op: 'not', expr: value, type: BOOL } : value;
+  });
+}
+
 /** `EXISTS (q)`, `x IN (q)` and their negations standing alone as a conjunct. */
 function topLevelSubquery(c: Expr): SubqueryExpr | null {
   const joins = (e: Expr) => e.kind === 'subquery' && (e.subquery === 'exists' || e.subquery === 'in');
@@ -157,7 +176,7 @@ function replaceSubqueries(
 ): { input: LogicalPlan; exprs: Expr[] } {
   let plan = input;
   const out = exprs.map((e) =>
-    transformExpr(e, (x) => {
+    transformExpr(oneRowSubqueries(e), (x) => {
       if (x.kind !== 'subquery') return x;
       if (x.subquery === 'any' || x.subquery === 'all') {
         const right = correlatedSide(quantifiedAsAggregate(x), plan, ctx);
