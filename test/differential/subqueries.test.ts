@@ -153,6 +153,13 @@ const cases: DiffCase[] = [
   // EXISTS / IN over an aggregate without GROUP BY: one row per outer row (COUNT 0 where none correlate)
   { sql: 'SELECT s.k FROM specials s WHERE EXISTS (SELECT count(*) FROM items i WHERE i.grp = s.k) ORDER BY 1' },
   { sql: 'SELECT s.k FROM specials s WHERE s.k - 10 IN (SELECT count(*) FROM items i WHERE i.grp = s.k) ORDER BY 1' },
+  // Subqueries inside aggregate arguments and FILTER
+  {
+    sql: 'SELECT count(*), sum((SELECT m.l_extendedprice FROM lineitem m WHERE m.l_orderkey = l.l_orderkey ORDER BY m.l_extendedprice LIMIT 1 OFFSET 1)) FROM lineitem l',
+  },
+  {
+    sql: 'SELECT i.grp, sum((SELECT count(*) FROM specials t WHERE t.k < i.qty)) FROM items i WHERE i.id < 200 GROUP BY i.grp ORDER BY 1',
+  },
   // IN / EXISTS as values (mark joins): in SELECT, under OR, negated, with NULL results
   { sql: 'SELECT k, i32 IN (SELECT id FROM items WHERE id < 6) FROM specials ORDER BY k' },
   { sql: 'SELECT k, i32 NOT IN (SELECT grp FROM items) FROM specials ORDER BY k' },

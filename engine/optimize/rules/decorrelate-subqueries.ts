@@ -26,6 +26,7 @@ import {
   planChildren,
   projectToSchema,
   transformPlan,
+  withInputs,
 } from '../../plan/logical/index.js';
 import { BOOL, type Field } from '../../plan/types.js';
 import { mapPlanExprs } from '../map-exprs.js';
@@ -51,6 +52,7 @@ function unnest(plan: LogicalPlan, ctx: OptimizerContext): LogicalPlan {
       const { input, exprs } = replaceSubqueries(p.input, p.exprs, ctx);
       return { ...p, input, exprs };
     }
+    if (p.kind === 'aggregate' || p.kind === 'window' || p.kind === 'sort') return rewriteExprs(p, ctx);
     return p;
   });
 }
@@ -69,6 +71,20 @@ function rewriteFilter(input: LogicalPlan, predicate: Expr, ctx: OptimizerContex
   if (rest.length === 0) return plan;
   const replaced = replaceSubqueries(plan, rest, ctx);
   return makeFilter(replaced.input, conjoin(replaced.exprs)!);
+}
+
+/** Subqueries in an aggregate's arguments, FILTER or keys (or a window's, a sort's) become joins under it. */
+function rewriteExprs(p: LogicalPlan & { input: LogicalPlan }, ctx: OptimizerContext): LogicalPlan {
+  const exprs: Expr[] = [];
+  mapPlanExprs(p, (e) => {
+    exprs.push(e);
+    return e;
+  });
+  if (!exprs.some(hasSubquery)) return p;
+  const replaced = replaceSubqueries(p.input, exprs, ctx);
+  let at = 0;
+  const mapped = mapPlanExprs(p, () => replaced.exprs[at++]!);
+  return projectToSchema(withInputs(mapped, [replaced.input]), p.schema);
 }
 
 /**
