@@ -160,6 +160,13 @@ const cases: DiffCase[] = [
   {
     sql: 'SELECT i.grp, sum((SELECT count(*) FROM specials t WHERE t.k < i.qty)) FROM items i WHERE i.id < 200 GROUP BY i.grp ORDER BY 1',
   },
+  // Set operations in correlated subqueries
+  {
+    sql: 'SELECT s.k, (SELECT count(*) FROM (SELECT i.cat FROM items i WHERE i.grp = s.k AND i.id < 200 UNION SELECT t.s FROM specials t WHERE t.k = s.k) u) FROM specials s ORDER BY 1',
+  },
+  {
+    sql: 'SELECT s.k, (SELECT count(*) FROM (SELECT i.qty FROM items i WHERE i.grp = s.k AND i.id < 500 EXCEPT SELECT t.k FROM specials t WHERE t.k > s.k) u) FROM specials s ORDER BY 1',
+  },
   // IN / EXISTS as values (mark joins): in SELECT, under OR, negated, with NULL results
   { sql: 'SELECT k, i32 IN (SELECT id FROM items WHERE id < 6) FROM specials ORDER BY k' },
   { sql: 'SELECT k, i32 NOT IN (SELECT grp FROM items) FROM specials ORDER BY k' },

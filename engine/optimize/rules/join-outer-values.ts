@@ -43,7 +43,13 @@ export interface OuterValues {
   readonly toValues: (e: Expr) => Expr;
 }
 
-export function outerValues(exprs: readonly Expr[], o: Outer): OuterValues {
+/** How many sets of outer values each `Outer` has made: each after the first gets its own alias. */
+const made = new WeakMap<Outer, number>();
+
+export function outerValues(exprs: readonly Expr[], outer: Outer): OuterValues {
+  const n = (made.get(outer) ?? 0) + 1;
+  made.set(outer, n);
+  const o = n === 1 ? outer : { ...outer, alias: `${outer.alias}_${n}` };
   const seen = new Map<string, OuterColumnExpr>();
   for (const c of exprs)
     someExpr(c, (x) => {

@@ -25,8 +25,10 @@ import {
 } from '../../plan/logical/index.js';
 import { makeWindow } from '../../plan/logical/window.js';
 import { BOOL, type Field } from '../../plan/types.js';
-import { isCorrelated, joinOuterValues, type Outer, outerValues, splitEquality } from './join-outer-values.js';
+import { mapPlanExprs } from '../map-exprs.js';
+import { isCorrelated, type Outer, outerValues, splitEquality } from './join-outer-values.js';
 import { pullUpOuterJoin } from './pull-up-outer-join.js';
+import { pullUpSetOp } from './pull-up-set-op.js';
 import { partitionByCorrelation, topNPerKey } from './top-n-per-key.js';
 
 export interface Pulled {
@@ -58,8 +60,10 @@ export function pullUpCorrelated(p: LogicalPlan, o: Outer): Pulled {
     }
     case 'aggregate': {
       const below = pullUpCorrelated(p.input, o);
-      if (below.preds.length === 0) return { plan: withInputs(p, [below.plan]), preds: [] };
-      return groupByCorrelation(p, below, o);
+      const reads = aggregateExprs(p).some(isCorrelated);
+      if (below.preds.length === 0 && !reads) return { plan: withInputs(p, [below.plan]), preds: [] };
+      if (p.groupingSets) throw new NotSupportedError('GROUPING SETS in a correlated subquery are not supported yet');
+      return reads ? groupByOuterRows(p, below, o) : groupByCorrelation(p, below, o);
     }
     case 'sort': {
       const below = pullUpCorrelated(p.input, o);
@@ -67,6 +71,19 @@ export function pullUpCorrelated(p: LogicalPlan, o: Outer): Pulled {
     }
     case 'limit':
       return pullUpLimit(p, o);
+    case 'union':
+    case 'set_op': {
+      const arms = (p.kind === 'union' ? p.inputs : [p.left, p.right]).map((x) => pullUpCorrelated(x, o));
+      if (arms.every((a) => a.preds.length === 0))
+        return {
+          plan: withInputs(
+            p,
+            arms.map((a) => a.plan),
+          ),
+          preds: [],
+        };
+      return pullUpSetOp(p, arms, o);
+    }
     case 'window': {
       const below = pullUpCorrelated(p.input, o);
       if (below.preds.length === 0) return { plan: withInputs(p, [below.plan]), preds: [] };
@@ -178,12 +195,28 @@ function groupByCorrelation(p: Aggregate, below: Pulled, o: Outer): Pulled {
   return { plan: agg, preds };
 }
 
+function aggregateExprs(p: Aggregate): Expr[] {
+  const out: Expr[] = [];
+  mapPlanExprs(p, (e) => {
+    out.push(e);
+    return e;
+  });
+  return out;
+}
+
 /**
  * Other correlated conditions under an aggregate (`WHERE t.k < outer.k`): the distinct outer values are joined
  * to the subquery's rows by those conditions and become group keys, compared by equality after grouping.
  */
 function groupByOuterRows(p: Aggregate, below: Pulled, o: Outer): Pulled {
-  const joined = joinOuterValues(below.plan, below.preds, o);
+  // Aggregate arguments may read outer columns too (`max(t.v + outer.k)`): they read the values instead.
+  const v = outerValues([...below.preds, ...aggregateExprs(p)], o);
+  const joined = {
+    plan: makeJoin('inner', below.plan, v.plan, conjoin(below.preds.map(v.toValues))),
+    keys: v.keys,
+    preds: v.preds,
+  };
+  p = mapPlanExprs(p, v.toValues) as Aggregate;
   const groupBy = [...p.groupBy, ...joined.keys];
   const keyFields = joined.keys.map((k): Field => {
     const c = k as ColumnExpr;
