@@ -160,6 +160,13 @@ const cases: DiffCase[] = [
   {
     sql: 'SELECT i.grp, sum((SELECT count(*) FROM specials t WHERE t.k < i.qty)) FROM items i WHERE i.id < 200 GROUP BY i.grp ORDER BY 1',
   },
+  // Non-equalities two query levels up
+  {
+    sql: 'SELECT s.k, (SELECT max(i.qty) FROM items i WHERE i.grp = s.k AND i.qty < (SELECT max(t.k) * 5 FROM specials t WHERE t.k <> s.k)) FROM specials s ORDER BY 1',
+  },
+  {
+    sql: 'SELECT s.k, (SELECT count(*) FROM items i WHERE i.grp < 3 AND i.qty < (SELECT count(*) FROM specials t WHERE t.k < s.k AND t.i32 <> i.grp)) FROM specials s ORDER BY 1',
+  },
   // Set operations in correlated subqueries
   {
     sql: 'SELECT s.k, (SELECT count(*) FROM (SELECT i.cat FROM items i WHERE i.grp = s.k AND i.id < 200 UNION SELECT t.s FROM specials t WHERE t.k = s.k) u) FROM specials s ORDER BY 1',

@@ -255,7 +255,8 @@ function correlatedSide(
   // EXISTS ignores the select list (it may even name outer columns) and any LIMIT ≥ 1.
   if (sub.subquery === 'exists') inner = stripForExists(inner);
   const pulled = pullUpCorrelated(inner, { outer, alias: `${alias}_outer` });
-  const remaining = findOuter(pulled.plan);
+  // References to queries further out may stay: that query's decorrelation pulls them up in turn.
+  const remaining = findOuter(pulled.plan, outer);
   if (remaining)
     throw new NotSupportedError(`a correlated reference to ${remaining} in this position is not supported yet`);
   const correlated = pulled.preds.length > 0;
