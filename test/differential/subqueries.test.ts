@@ -144,6 +144,36 @@ const cases: DiffCase[] = [
     sql: 'SELECT s.k, y.v FROM specials s, LATERAL (SELECT i.id FROM items i WHERE i.grp = s.k ORDER BY i.id LIMIT 1) x, LATERAL (SELECT j.qty AS v FROM items j WHERE j.id = x.id + s.k) y ORDER BY 1',
   },
   { sql: 'SELECT s.k, (SELECT count(*) + s.k FROM items i WHERE i.grp = s.k) FROM specials s ORDER BY 1' },
+  // Correlated [NOT] IN over nullable columns (mark join + the subquery's counts per key)
+  {
+    sql: 'SELECT s.k, s.i32 IN (SELECT t.i32 FROM specials t WHERE t.k > s.k), s.i32 NOT IN (SELECT t.i32 FROM specials t WHERE t.k > s.k) FROM specials s ORDER BY 1',
+  },
+  { sql: 'SELECT s.k FROM specials s WHERE s.i32 NOT IN (SELECT t.i32 FROM specials t WHERE t.k > s.k) ORDER BY 1' },
+  { sql: 'SELECT count(*) FROM items i WHERE i.grp NOT IN (SELECT t.i32 FROM specials t WHERE t.k = i.qty)' },
+  // EXISTS / IN over an aggregate without GROUP BY: one row per outer row (COUNT 0 where none correlate)
+  { sql: 'SELECT s.k FROM specials s WHERE EXISTS (SELECT count(*) FROM items i WHERE i.grp = s.k) ORDER BY 1' },
+  { sql: 'SELECT s.k FROM specials s WHERE s.k - 10 IN (SELECT count(*) FROM items i WHERE i.grp = s.k) ORDER BY 1' },
+  // Subqueries inside aggregate arguments and FILTER
+  {
+    sql: 'SELECT count(*), sum((SELECT m.l_extendedprice FROM lineitem m WHERE m.l_orderkey = l.l_orderkey ORDER BY m.l_extendedprice LIMIT 1 OFFSET 1)) FROM lineitem l',
+  },
+  {
+    sql: 'SELECT i.grp, sum((SELECT count(*) FROM specials t WHERE t.k < i.qty)) FROM items i WHERE i.id < 200 GROUP BY i.grp ORDER BY 1',
+  },
+  // Non-equalities two query levels up
+  {
+    sql: 'SELECT s.k, (SELECT max(i.qty) FROM items i WHERE i.grp = s.k AND i.qty < (SELECT max(t.k) * 5 FROM specials t WHERE t.k <> s.k)) FROM specials s ORDER BY 1',
+  },
+  {
+    sql: 'SELECT s.k, (SELECT count(*) FROM items i WHERE i.grp < 3 AND i.qty < (SELECT count(*) FROM specials t WHERE t.k < s.k AND t.i32 <> i.grp)) FROM specials s ORDER BY 1',
+  },
+  // Set operations in correlated subqueries
+  {
+    sql: 'SELECT s.k, (SELECT count(*) FROM (SELECT i.cat FROM items i WHERE i.grp = s.k AND i.id < 200 UNION SELECT t.s FROM specials t WHERE t.k = s.k) u) FROM specials s ORDER BY 1',
+  },
+  {
+    sql: 'SELECT s.k, (SELECT count(*) FROM (SELECT i.qty FROM items i WHERE i.grp = s.k AND i.id < 500 EXCEPT SELECT t.k FROM specials t WHERE t.k > s.k) u) FROM specials s ORDER BY 1',
+  },
   // IN / EXISTS as values (mark joins): in SELECT, under OR, negated, with NULL results
   { sql: 'SELECT k, i32 IN (SELECT id FROM items WHERE id < 6) FROM specials ORDER BY k' },
   { sql: 'SELECT k, i32 NOT IN (SELECT grp FROM items) FROM specials ORDER BY k' },

@@ -19,7 +19,7 @@ export function decorrelateLateral(p: Join, ctx: OptimizerContext): LogicalPlan 
   const plain = makeJoin(p.joinType, p.left, p.right, p.on, { ...p, lateral: false });
   const alias = `__lateral_${p.right.schema.fields[0]?.qualifier ?? ''}`;
   const pulled = pullUpCorrelated(p.right, { outer: p.left, alias: `${alias}_outer` });
-  const remaining = findOuter(pulled.plan);
+  const remaining = findOuter(pulled.plan, p.left);
   if (remaining)
     throw new NotSupportedError(`a LATERAL reference to ${remaining} in this position is not supported yet`);
   if (pulled.preds.length === 0) return plain;

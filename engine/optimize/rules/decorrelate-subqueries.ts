@@ -26,15 +26,16 @@ import {
   planChildren,
   projectToSchema,
   transformPlan,
+  withInputs,
 } from '../../plan/logical/index.js';
 import { BOOL, type Field } from '../../plan/types.js';
 import { mapPlanExprs } from '../map-exprs.js';
 import type { OptimizerContext, OptimizerRule } from '../rule.js';
 import { decorrelateLateral } from './decorrelate-lateral.js';
 import { pullUpCorrelated } from './pull-up-correlated.js';
-import { quantifiedAsAggregate, quantifiedValue } from './quantified-subquery.js';
+import { inValue, quantifiedAsAggregate, quantifiedValue } from './quantified-subquery.js';
 import { findOuter, requalifyPlan } from './requalify-plan.js';
-import { valueOverNoRows } from './value-over-no-rows.js';
+import { isScalarAggregate, valueOverNoRows } from './value-over-no-rows.js';
 
 export const decorrelateSubqueries: OptimizerRule = {
   name: 'decorrelate-subqueries',
@@ -51,6 +52,7 @@ function unnest(plan: LogicalPlan, ctx: OptimizerContext): LogicalPlan {
       const { input, exprs } = replaceSubqueries(p.input, p.exprs, ctx);
       return { ...p, input, exprs };
     }
+    if (p.kind === 'aggregate' || p.kind === 'window' || p.kind === 'sort') return rewriteExprs(p, ctx);
     return p;
   });
 }
@@ -61,7 +63,7 @@ const hasSubquery = (e: Expr) => someExpr(e, (x) => x.kind === 'subquery');
 function rewriteFilter(input: LogicalPlan, predicate: Expr, ctx: OptimizerContext): LogicalPlan {
   const rest: Expr[] = [];
   let plan = input;
-  for (const c of splitConjuncts(predicate)) {
+  for (const c of splitConjuncts(oneRowSubqueries(predicate))) {
     const sub = topLevelSubquery(c);
     if (sub) plan = semiOrAnti(plan, sub, ctx);
     else rest.push(c);
@@ -69,6 +71,20 @@ function rewriteFilter(input: LogicalPlan, predicate: Expr, ctx: OptimizerContex
   if (rest.length === 0) return plan;
   const replaced = replaceSubqueries(plan, rest, ctx);
   return makeFilter(replaced.input, conjoin(replaced.exprs)!);
+}
+
+/** Subqueries in an aggregate's arguments, FILTER or keys (or a window's, a sort's) become joins under it. */
+function rewriteExprs(p: LogicalPlan & { input: LogicalPlan }, ctx: OptimizerContext): LogicalPlan {
+  const exprs: Expr[] = [];
+  mapPlanExprs(p, (e) => {
+    exprs.push(e);
+    return e;
+  });
+  if (!exprs.some(hasSubquery)) return p;
+  const replaced = replaceSubqueries(p.input, exprs, ctx);
+  let at = 0;
+  const mapped = mapPlanExprs(p, () => replaced.exprs[at++]!);
+  return projectToSchema(withInputs(mapped, [replaced.input]), p.schema);
 }
 
 /**
@@ -125,6 +141,25 @@ function sideOfSubqueries(c: Expr, left: LogicalPlan, right: LogicalPlan): 'left
   return inLeft ? 'left' : 'right';
 }
 
+/**
+ * Subqueries over an aggregate without GROUP BY return exactly one row (COUNT 0 where none correlate), so:
+ *   EXISTS (q) -> true      x IN (q) -> x = (q)      x op ANY|ALL (q) -> x op (q)      (negated: NOT …)
+ * The scalar subquery's join keeps the value over no rows; a semi join would lose those outer rows.
+ */
+function oneRowSubqueries(e: Expr): Expr {
+  return transformExpr(e, (x) => {
+    if (x.kind !== 'subquery' || x.subquery === 'scalar' || !isScalarAggregate(x.plan)) return x;
+    let value: Expr = lit(true, BOOL);
+    if (x.subquery !== 'exists') {
+      const type = x.plan.schema.fields[0]!.type;
+      const scalar: Expr = { ...x, subquery: 'scalar', expr: null, op: undefined, negated: false, type };
+      const op = x.subquery === 'in' ? '=' : x.op!;
+      value = { kind: 'binary', op, left: x.expr!, right: scalar, type: BOOL };
+    }
+    return x.negated ? { kind: 'unary', op: 'not', expr: value, type: BOOL } : value;
+  });
+}
+
 /** `EXISTS (q)`, `x IN (q)` and their negations standing alone as a conjunct. */
 function topLevelSubquery(c: Expr): SubqueryExpr | null {
   const joins = (e: Expr) => e.kind === 'subquery' && (e.subquery === 'exists' || e.subquery === 'in');
@@ -140,7 +175,13 @@ function semiOrAnti(input: LogicalPlan, sub: SubqueryExpr, ctx: OptimizerContext
   if (sub.subquery === 'exists') return makeJoin(sub.negated ? 'anti' : 'semi', input, right.plan, conjoin(preds));
   const on = conjoin([key!, ...preds]);
   if (!sub.negated) return makeJoin('semi', input, right.plan, on);
-  return makeJoin('anti', input, right.plan, on, { nullAware: nullAwareNeeded(input, right, preds) });
+  const nullAware = nullAwareNeeded(input, right);
+  if (nullAware && preds.length > 0) {
+    // A correlated NOT IN whose NULLs matter: as a value (replaceSubqueries), kept where true.
+    const replaced = replaceSubqueries(input, [sub], ctx);
+    return makeFilter(replaced.input, replaced.exprs[0]!);
+  }
+  return makeJoin('anti', input, right.plan, on, { nullAware });
 }
 
 /** Replaces each subquery inside `exprs` by a column of a join added under them. */
@@ -151,7 +192,7 @@ function replaceSubqueries(
 ): { input: LogicalPlan; exprs: Expr[] } {
   let plan = input;
   const out = exprs.map((e) =>
-    transformExpr(e, (x) => {
+    transformExpr(oneRowSubqueries(e), (x) => {
       if (x.kind !== 'subquery') return x;
       if (x.subquery === 'any' || x.subquery === 'all') {
         const right = correlatedSide(quantifiedAsAggregate(x), plan, ctx);
@@ -175,9 +216,16 @@ function replaceSubqueries(
       }
       const mark: Field = { name: '__mark', qualifier: alias, type: BOOL, nullable: true };
       const on = conjoin(x.subquery === 'in' ? [right.key!, ...right.preds] : right.preds);
-      const nullAware = x.subquery === 'in' && nullAwareNeeded(plan, right, right.preds);
-      plan = makeJoin('mark', plan, right.plan, on, { mark, nullAware });
+      const nullAware = x.subquery === 'in' && nullAwareNeeded(plan, right);
       const m = col(alias, '__mark', BOOL);
+      if (nullAware && right.preds.length > 0) {
+        // Null-aware per outer row: the mark says whether a value equals x; q's counts per key say if NULL.
+        plan = makeJoin('mark', plan, right.plan, on, { mark });
+        const counts = correlatedSide(quantifiedAsAggregate(x), plan, ctx, `${alias}_counts`);
+        plan = makeJoin('left', plan, counts.plan, conjoin(counts.preds), { singleMatch: true });
+        return inValue(x, m, counts.plan.schema.fields);
+      }
+      plan = makeJoin('mark', plan, right.plan, on, { mark, nullAware });
       return x.negated ? { kind: 'unary', op: 'not', expr: m, type: BOOL } : m;
     }),
   );
@@ -197,12 +245,18 @@ interface CorrelatedSide {
   readonly whenEmpty: Expr | null;
 }
 
-function correlatedSide(sub: SubqueryExpr, outer: LogicalPlan, ctx: OptimizerContext): CorrelatedSide {
+function correlatedSide(
+  sub: SubqueryExpr,
+  outer: LogicalPlan,
+  ctx: OptimizerContext,
+  alias = `__sq${sub.id}`,
+): CorrelatedSide {
   let inner = unnest(sub.plan, ctx);
   // EXISTS ignores the select list (it may even name outer columns) and any LIMIT ≥ 1.
   if (sub.subquery === 'exists') inner = stripForExists(inner);
-  const pulled = pullUpCorrelated(inner, { outer, alias: `__sq${sub.id}_outer` });
-  const remaining = findOuter(pulled.plan);
+  const pulled = pullUpCorrelated(inner, { outer, alias: `${alias}_outer` });
+  // References to queries further out may stay: that query's decorrelation pulls them up in turn.
+  const remaining = findOuter(pulled.plan, outer);
   if (remaining)
     throw new NotSupportedError(`a correlated reference to ${remaining} in this position is not supported yet`);
   const correlated = pulled.preds.length > 0;
@@ -219,7 +273,6 @@ function correlatedSide(sub: SubqueryExpr, outer: LogicalPlan, ctx: OptimizerCon
       [...fields, { name: PRESENT, qualifier: null, type: BOOL, nullable: false }],
     );
   }
-  const alias = `__sq${sub.id}`;
   const { plan: renamed, rename } = requalifyPlan(plan, alias);
   // Outer references to this query become its columns; ones further up stay outer (the next level pulls them).
   const inOuter = (x: Expr & { kind: 'outer_column' }) =>
@@ -251,13 +304,10 @@ function stripForExists(p: LogicalPlan): LogicalPlan {
 }
 
 /** NOT IN needs null-aware evaluation unless neither side of the equality can be NULL. */
-function nullAwareNeeded(left: LogicalPlan, right: CorrelatedSide, preds: readonly Expr[]): boolean {
+function nullAwareNeeded(left: LogicalPlan, right: CorrelatedSide): boolean {
   const key = right.key as Expr & { left: Expr; right: Expr };
   const nullable = (e: Expr, p: LogicalPlan) =>
     e.kind !== 'column' ||
     (p.schema.fields.find((f) => f.name === e.name && f.qualifier === e.qualifier)?.nullable ?? true);
-  const needed = nullable(key.left, left) || nullable(key.right, right.plan);
-  if (needed && preds.length > 0)
-    throw new NotSupportedError('a correlated NOT IN over a nullable column is not supported yet; use NOT EXISTS');
-  return needed;
+  return nullable(key.left, left) || nullable(key.right, right.plan);
 }

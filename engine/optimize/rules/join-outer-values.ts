@@ -1,6 +1,5 @@
 // Correlated conditions other than equalities: the enclosing query's distinct values of the columns they read are
 // joined to the subquery's rows by them, so each outer value has its own rows, found again by a NULL-safe equality.
-import { NotSupportedError } from '../../errors.js';
 import {
   col,
   columnsOf,
@@ -43,21 +42,24 @@ export interface OuterValues {
   readonly toValues: (e: Expr) => Expr;
 }
 
-export function outerValues(exprs: readonly Expr[], o: Outer): OuterValues {
+/** How many sets of outer values each `Outer` has made: each after the first gets its own alias. */
+const made = new WeakMap<Outer, number>();
+
+export function outerValues(exprs: readonly Expr[], outer: Outer): OuterValues {
+  const n = (made.get(outer) ?? 0) + 1;
+  made.set(outer, n);
+  const o = n === 1 ? outer : { ...outer, alias: `${outer.alias}_${n}` };
   const seen = new Map<string, OuterColumnExpr>();
   for (const c of exprs)
     someExpr(c, (x) => {
       if (x.kind === 'outer_column') seen.set(`${x.qualifier}.${x.name}`, x);
       return false;
     });
-  const outerCols = [...seen.values()];
   const field = (c: OuterColumnExpr) =>
     o.outer.schema.fields.find((f) => f.name === c.name && f.qualifier === c.qualifier);
-  const far = outerCols.find((c) => !field(c));
-  if (far)
-    throw new NotSupportedError(
-      `a correlated reference to ${far.qualifier ? `${far.qualifier}.` : ''}${far.name} two query levels up in this position is not supported yet`,
-    );
+  // References further up than the enclosing query stay outer: the next level out pulls them up in turn.
+  const outerCols = [...seen.values()].filter((c) => field(c));
+  const near = new Set(outerCols.map((c) => `${c.qualifier}.${c.name}`));
   const keys = outerCols.map((c) => col(c.qualifier, c.name, c.type));
   const fields: Field[] = outerCols.map((c) => ({
     name: c.name,
@@ -75,7 +77,10 @@ export function outerValues(exprs: readonly Expr[], o: Outer): OuterValues {
     plan,
     keys: outerCols.map((c) => col(o.alias, c.name, c.type)),
     preds: outerCols.flatMap((c) => sameValue(col(o.alias, c.name, c.type), c, field(c)!.nullable)),
-    toValues: (e) => transformExpr(e, (x) => (x.kind === 'outer_column' ? col(o.alias, x.name, x.type) : x)),
+    toValues: (e) =>
+      transformExpr(e, (x) =>
+        x.kind === 'outer_column' && near.has(`${x.qualifier}.${x.name}`) ? col(o.alias, x.name, x.type) : x,
+      ),
   };
 }
 

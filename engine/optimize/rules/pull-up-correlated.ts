@@ -25,8 +25,10 @@ import {
 } from '../../plan/logical/index.js';
 import { makeWindow } from '../../plan/logical/window.js';
 import { BOOL, type Field } from '../../plan/types.js';
-import { isCorrelated, joinOuterValues, type Outer, outerValues, splitEquality } from './join-outer-values.js';
+import { mapPlanExprs } from '../map-exprs.js';
+import { isCorrelated, type Outer, outerValues, splitEquality } from './join-outer-values.js';
 import { pullUpOuterJoin } from './pull-up-outer-join.js';
+import { pullUpSetOp } from './pull-up-set-op.js';
 import { partitionByCorrelation, topNPerKey } from './top-n-per-key.js';
 
 export interface Pulled {
@@ -54,12 +56,14 @@ export function pullUpCorrelated(p: LogicalPlan, o: Outer): Pulled {
       const below = pullUpCorrelated(p.input, o);
       if (p.exprs.some(isCorrelated)) return projectOuterValues(p, below, o);
       if (below.preds.length === 0) return { plan: withInputs(p, [below.plan]), preds: [] };
-      return passThroughProject(p, below);
+      return passThroughProject(p, below, o);
     }
     case 'aggregate': {
       const below = pullUpCorrelated(p.input, o);
-      if (below.preds.length === 0) return { plan: withInputs(p, [below.plan]), preds: [] };
-      return groupByCorrelation(p, below, o);
+      const reads = aggregateExprs(p).some(isCorrelated);
+      if (below.preds.length === 0 && !reads) return { plan: withInputs(p, [below.plan]), preds: [] };
+      if (p.groupingSets) throw new NotSupportedError('GROUPING SETS in a correlated subquery are not supported yet');
+      return reads ? groupByOuterRows(p, below, o) : groupByCorrelation(p, below, o);
     }
     case 'sort': {
       const below = pullUpCorrelated(p.input, o);
@@ -67,6 +71,19 @@ export function pullUpCorrelated(p: LogicalPlan, o: Outer): Pulled {
     }
     case 'limit':
       return pullUpLimit(p, o);
+    case 'union':
+    case 'set_op': {
+      const arms = (p.kind === 'union' ? p.inputs : [p.left, p.right]).map((x) => pullUpCorrelated(x, o));
+      if (arms.every((a) => a.preds.length === 0))
+        return {
+          plan: withInputs(
+            p,
+            arms.map((a) => a.plan),
+          ),
+          preds: [],
+        };
+      return pullUpSetOp(p, arms, o);
+    }
     case 'window': {
       const below = pullUpCorrelated(p.input, o);
       if (below.preds.length === 0) return { plan: withInputs(p, [below.plan]), preds: [] };
@@ -105,7 +122,7 @@ function pullUpLimit(p: Limit, o: Outer): Pulled {
     return { plan: withInputs(p, [top ? withInputs(top, [sorted]) : sorted]), preds: [] };
   }
   const perKey = topNPerKey(below.plan, below.preds, sort?.keys ?? [], p.skip, p.fetch, o);
-  return top ? passThroughProject(top, perKey) : perKey;
+  return top ? passThroughProject(top, perKey, o) : perKey;
 }
 
 /**
@@ -115,11 +132,11 @@ function pullUpLimit(p: Limit, o: Outer): Pulled {
 function projectOuterValues(p: Project, below: Pulled, o: Outer): Pulled {
   const v = outerValues([...below.preds, ...p.exprs], o);
   const joined = makeJoin('inner', below.plan, v.plan, conjoin(below.preds.map(v.toValues)));
-  return passThroughProject({ ...p, exprs: p.exprs.map(v.toValues) }, { plan: joined, preds: v.preds });
+  return passThroughProject({ ...p, exprs: p.exprs.map(v.toValues) }, { plan: joined, preds: v.preds }, o);
 }
 
 /** Keeps a projection's output while adding the inner columns the pulled conditions read. */
-function passThroughProject(p: Project, below: Pulled): Pulled {
+function passThroughProject(p: Project, below: Pulled, o: Outer): Pulled {
   const exprs = [...p.exprs];
   const fields = [...p.schema.fields];
   const mapped = new Map<string, ColumnExpr>();
@@ -128,14 +145,8 @@ function passThroughProject(p: Project, below: Pulled): Pulled {
     if (mapped.has(k)) continue;
     let at = exprs.findIndex((e) => e.kind === 'column' && e.name === c.name && e.qualifier === c.qualifier);
     if (at < 0) {
-      const clash = fields.some((f) => f.name === c.name && f.qualifier === c.qualifier);
       exprs.push(c);
-      fields.push({
-        name: clash ? `__corr_${fields.length}` : c.name,
-        qualifier: clash ? null : c.qualifier,
-        type: c.type,
-        nullable: true,
-      });
+      fields.push(freshField(o, c));
       at = exprs.length - 1;
     }
     const f = fields[at]!;
@@ -145,6 +156,26 @@ function passThroughProject(p: Project, below: Pulled): Pulled {
     transformExpr(e, (x) => (x.kind === 'column' ? (mapped.get(`${x.qualifier}.${x.name}`) ?? x) : x)),
   );
   return { plan: makeProject(below.plan, exprs, fields), preds };
+}
+
+/** The names of the columns pulling up with each `Outer` has added (under the qualifier `<alias>_c`). */
+const added = new WeakMap<Outer, Set<string>>();
+
+/**
+ * A column pulling up adds for a condition to read (`e`'s value), under a name no other column has: a copy of the
+ * enclosing query's rows (outer values) may bring its qualifiers into the subquery. Columns this pass made
+ * (qualified with the alias) keep their names.
+ */
+function freshField(o: Outer, e: Expr): Field {
+  if (e.kind === 'column' && e.qualifier?.startsWith(o.alias))
+    return { name: e.name, qualifier: e.qualifier, type: e.type, nullable: true };
+  const used = added.get(o) ?? new Set<string>();
+  added.set(o, used);
+  const base = e.kind === 'column' ? e.name : '__corr';
+  let name = base;
+  for (let k = 1; used.has(name) || name === '__corr'; k++) name = `${base}_${k}`;
+  used.add(name);
+  return { name, qualifier: `${o.alias}_c`, type: e.type, nullable: true };
 }
 
 /** Correlated equalities under an aggregate: the inner side becomes a group key, compared after grouping. */
@@ -163,12 +194,7 @@ function groupByCorrelation(p: Aggregate, below: Pulled, o: Outer): Pulled {
     let at = groupBy.findIndex((g) => exprText(g) === exprText(pair.inner));
     if (at < 0) {
       groupBy.push(pair.inner);
-      const e = pair.inner;
-      groupFields.push(
-        e.kind === 'column'
-          ? { name: e.name, qualifier: e.qualifier, type: e.type, nullable: true }
-          : { name: `__corr_${groupBy.length}`, qualifier: null, type: e.type, nullable: true },
-      );
+      groupFields.push(freshField(o, pair.inner));
       at = groupBy.length - 1;
     }
     const f = groupFields[at]!;
@@ -178,12 +204,28 @@ function groupByCorrelation(p: Aggregate, below: Pulled, o: Outer): Pulled {
   return { plan: agg, preds };
 }
 
+function aggregateExprs(p: Aggregate): Expr[] {
+  const out: Expr[] = [];
+  mapPlanExprs(p, (e) => {
+    out.push(e);
+    return e;
+  });
+  return out;
+}
+
 /**
  * Other correlated conditions under an aggregate (`WHERE t.k < outer.k`): the distinct outer values are joined
  * to the subquery's rows by those conditions and become group keys, compared by equality after grouping.
  */
 function groupByOuterRows(p: Aggregate, below: Pulled, o: Outer): Pulled {
-  const joined = joinOuterValues(below.plan, below.preds, o);
+  // Aggregate arguments may read outer columns too (`max(t.v + outer.k)`): they read the values instead.
+  const v = outerValues([...below.preds, ...aggregateExprs(p)], o);
+  const joined = {
+    plan: makeJoin('inner', below.plan, v.plan, conjoin(below.preds.map(v.toValues))),
+    keys: v.keys,
+    preds: v.preds,
+  };
+  p = mapPlanExprs(p, v.toValues) as Aggregate;
   const groupBy = [...p.groupBy, ...joined.keys];
   const keyFields = joined.keys.map((k): Field => {
     const c = k as ColumnExpr;

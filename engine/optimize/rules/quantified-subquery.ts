@@ -54,16 +54,10 @@ export function quantifiedAsAggregate(sub: SubqueryExpr): SubqueryExpr {
  * `fields` are that row's columns (all NULL for an outer row with no group, read as "no rows").
  */
 export function quantifiedValue(sub: SubqueryExpr, fields: readonly Field[]): Expr {
-  const [min, max, nonNull, rows] = COLUMNS.map((name) => {
-    const f = fields.find((x) => x.name === name)!;
-    return col(f.qualifier, f.name, f.type);
-  }) as [Expr, Expr, Expr, Expr];
+  const [min, max] = columnsOf(fields);
   const all = sub.subquery === 'all';
   const op = all ? NEGATED[sub.op!] : sub.op!;
   const x = sub.expr!;
-  const cmp = (l: Expr, o: ComparisonOp, r: Expr): Expr => ({ kind: 'binary', op: o, left: l, right: r, type: BOOL });
-  const or = (l: Expr, r: Expr): Expr => ({ kind: 'binary', op: 'or', left: l, right: r, type: BOOL });
-  const isNull = (e: Expr): Expr => ({ kind: 'unary', op: 'is_null', expr: e, type: BOOL });
   // Some value v of q with x op v is true: compare with the extreme that makes it most likely.
   // = ANY (and so <> ALL) is IN (NOT IN): the binder plans those as such, and MIN/MAX cannot decide them.
   if (op === '=') throw new InternalError('= ANY (subquery) is planned as IN');
@@ -73,6 +67,21 @@ export function quantifiedValue(sub: SubqueryExpr, fields: readonly Field[]): Ex
       : op === '>' || op === '>='
         ? cmp(x, op, min)
         : or(cmp(x, '<>', min), cmp(x, '<>', max));
+  return threeValued(sub, decides, all, fields);
+}
+
+/**
+ * `x [NOT] IN (q)` from `found` (a mark join's column: some row of q equals x) and q's counts: a correlated
+ * IN whose NULLs matter, where no null-aware join applies per outer row.
+ */
+export function inValue(sub: SubqueryExpr, found: Expr, fields: readonly Field[]): Expr {
+  return threeValued(sub, found, false, fields);
+}
+
+/** CASE: no rows -> `all`; `decides` -> NOT `all`; a NULL among x and q's values -> NULL; else `all`. */
+function threeValued(sub: SubqueryExpr, decides: Expr, all: boolean, fields: readonly Field[]): Expr {
+  const [, , nonNull, rows] = columnsOf(fields);
+  const x = sub.expr!;
   const empty = or(isNull(rows), cmp(rows, '=', lit(0, INT64)));
   const unknown = or(isNull(x), cmp(nonNull, '<', rows));
   const value: Expr = {
@@ -87,3 +96,14 @@ export function quantifiedValue(sub: SubqueryExpr, fields: readonly Field[]): Ex
   };
   return sub.negated ? { kind: 'unary', op: 'not', expr: value, type: BOOL } : value;
 }
+
+function columnsOf(fields: readonly Field[]): [Expr, Expr, Expr, Expr] {
+  return COLUMNS.map((name) => {
+    const f = fields.find((x) => x.name === name)!;
+    return col(f.qualifier, f.name, f.type);
+  }) as [Expr, Expr, Expr, Expr];
+}
+
+const cmp = (l: Expr, o: ComparisonOp, r: Expr): Expr => ({ kind: 'binary', op: o, left: l, right: r, type: BOOL });
+const or = (l: Expr, r: Expr): Expr => ({ kind: 'binary', op: 'or', left: l, right: r, type: BOOL });
+const isNull = (e: Expr): Expr => ({ kind: 'unary', op: 'is_null', expr: e, type: BOOL });

@@ -29,13 +29,18 @@ export function requalifyPlan(p: LogicalPlan, alias: string): { plan: LogicalPla
   return { plan, rename };
 }
 
-/** The first outer reference left anywhere in the plan (a position pulling up cannot handle), as text. */
-export function findOuter(p: LogicalPlan): string | null {
+/**
+ * The first reference to a column of `outer` left anywhere in `p` (a position pulling up cannot handle), as
+ * text; references to queries further out are not counted.
+ */
+export function findOuter(p: LogicalPlan, outer: LogicalPlan): string | null {
   let found: string | null = null;
+  const isOuter = (y: Expr) =>
+    y.kind === 'outer_column' && outer.schema.fields.some((f) => f.name === y.name && f.qualifier === y.qualifier);
   const visit = (x: LogicalPlan) => {
     mapPlanExprs(x, (e) => {
       someExpr(e, (y) => {
-        if (y.kind === 'outer_column') found ??= exprText(y);
+        if (isOuter(y)) found ??= exprText(y);
         return found !== null;
       });
       return e;

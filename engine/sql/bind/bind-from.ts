@@ -80,7 +80,7 @@ export function bindFrom(from: Ast[] | null, ctx: BindContext): Relation {
 
 function isLateral(item: Ast): boolean {
   if (!item.prefix || String(item.prefix).toLowerCase() !== 'lateral') return false;
-  if (!item.expr?.ast) throw new NotSupportedError('LATERAL is supported on subqueries only');
+  if (!item.expr?.ast) throw new NotSupportedError('LATERAL on anything but a subquery is not supported yet');
   return true;
 }
 
