@@ -219,7 +219,10 @@ function planJoin(p: Join, ctx: PhysicalPlanContext, below: readonly (readonly P
   const pairs: [Expr, Expr][] = [];
   const residual: Expr[] = [];
   for (const c of p.on ? splitConjuncts(p.on) : []) {
-    const pair = c.kind === 'binary' && c.op === '=' ? keyPair(c.left, c.right, p.left.schema, p.right.schema) : null;
+    const pair =
+      c.kind === 'binary' && c.op === '='
+        ? keyPair(c.left, c.right, p.left.schema, p.right.schema, p.nullAware === true)
+        : null;
     if (pair) pairs.push(pair);
     else residual.push(c);
   }
@@ -336,13 +339,18 @@ function uniqueColumn(p: LogicalPlan, col: ColumnExpr, catalog: Catalog): boolea
   }
 }
 
-function keyPair(a: Expr, b: Expr, left: Schema, right: Schema): [Expr, Expr] | null {
+/**
+ * The equality's (probe, build) sides as hash keys, or null. `constantProbe`: an expression of no column may be
+ * the probe key (a null-aware join's `5 NOT IN (SELECT b …)` has its IN equality as its only key).
+ */
+function keyPair(a: Expr, b: Expr, left: Schema, right: Schema, constantProbe: boolean): [Expr, Expr] | null {
   // Keys hash their stored values: both sides must have one type (decimals of one scale).
   if (!sameType(a.type, b.type)) return null;
   const sa = sideOfExpr(a, left.fields, right.fields);
   const sb = sideOfExpr(b, left.fields, right.fields);
-  if (sa === 'left' && sb === 'right') return [a, b];
-  if (sa === 'right' && sb === 'left') return [b, a];
+  const probe = (s: string) => s === 'left' || (constantProbe && s === 'none');
+  if (probe(sa) && sb === 'right') return [a, b];
+  if (sa === 'right' && probe(sb)) return [b, a];
   return null;
 }
 

@@ -44,9 +44,8 @@ const binary = (l: Sql, op: string, r: Sql, prec: number): Sql => ({
 /** A non-associative operator (comparison, IS, BETWEEN): both sides bind tighter. */
 const nonAssoc = (l: Sql, rest: string, prec: number): Sql => ({ sql: `${paren(l, prec + 1)} ${rest}`, prec });
 
-/** `x IS ...`: a comparison, IN, LIKE or BETWEEN operand goes bare (`a < b IS NULL`) unless that form is excluded. */
-const isOver = (ctx: ExprContext, l: Sql, rest: string): Sql =>
-  nonAssoc(ctx.allows('is-over-comparison') ? l : atom(paren(l, PREC.other)), rest, PREC.is);
+/** `x IS ...`: a comparison, IN, LIKE or BETWEEN operand goes bare (`a < b IS NULL`). */
+const isOver = (_ctx: ExprContext, l: Sql, rest: string): Sql => nonAssoc(l, rest, PREC.is);
 
 export function literal(rng: () => number, kind: Kind): Sql {
   switch (kind) {
@@ -138,7 +137,7 @@ function intExpr(ctx: ExprContext, d: number): Sql {
     case 10:
       return ctx.subquery('int', d) ?? leaf(ctx, 'int');
     default:
-      if (ctx.allows('lazy-coalesce') && chance(rng, 0.3)) return atom(`COALESCE(${int(rng, 1, 5)}, ${e().sql} / 0)`);
+      if (chance(rng, 0.3)) return atom(`COALESCE(${int(rng, 1, 5)}, ${e().sql} / 0)`);
       return { sql: `(${e().sql} - ${e().sql}) * 2`, prec: PREC.mul };
   }
 }
@@ -170,8 +169,7 @@ function textExpr(ctx: ExprContext, d: number): Sql {
     case 1: {
       // text || int: the int side may be arithmetic (`a + b || s`), which binds tighter than ||.
       const n = expr(ctx, 'int', d);
-      const side = n.prec < PREC.atom && !ctx.allows('arith-concat') ? atom(`(${n.sql})`) : n;
-      return chance(rng, 0.5) ? binary(side, '||', e(), PREC.other) : binary(e(), '||', side, PREC.other);
+      return chance(rng, 0.5) ? binary(n, '||', e(), PREC.other) : binary(e(), '||', n, PREC.other);
     }
     case 2:
       return atom(`${pick(rng, ['upper', 'lower'])}(${e().sql})`);
@@ -197,9 +195,7 @@ function caseExpr(ctx: ExprContext, kind: Kind, d: number): Sql {
   const elseSql = chance(rng, 0.6) ? ` ELSE ${value().sql}` : '';
   if (chance(rng, 0.35)) {
     let operand = expr(ctx, 'int', d).sql;
-    if (ctx.allows('case-paren-operand')) {
-      if (chance(rng, 0.3)) operand = `(${operand})`;
-    } else if (operand.startsWith('(')) operand = `0 + ${operand}`;
+    if (chance(rng, 0.3)) operand = `(${operand})`;
     if (!ctx.allows('duplicated-subquery') && operand.includes('(SELECT')) operand = leaf(ctx, 'int').sql;
     const whens = Array.from({ length: int(rng, 1, 3) }, () => `WHEN ${literal(rng, 'int').sql} THEN ${value().sql}`);
     return atom(`CASE ${operand} ${whens.join(' ')}${elseSql} END`);
@@ -221,18 +217,13 @@ function boolExpr(ctx: ExprContext, d: number): Sql {
     case 2:
       return binary(e('bool'), 'AND', e('bool'), PREC.and);
     case 3: {
-      // `a OR b AND c`: floe gives AND no precedence over OR unless that form is allowed (see EXCLUSIONS).
-      const side = (x: Sql) => (x.prec === PREC.and && !ctx.allows('and-or-precedence') ? atom(`(${x.sql})`) : x);
-      return binary(side(e('bool')), 'OR', side(e('bool')), PREC.or);
+      // `a OR b AND c`: AND binds tighter
+      return binary(e('bool'), 'OR', e('bool'), PREC.or);
     }
     case 4: {
       const x = e('bool');
-      // `NOT (a = b) IS NULL`, `NOT EXISTS (...) IS FALSE`: the parentheses after NOT are where floe's parser goes wrong.
-      const sql = paren(x, PREC.not);
-      return {
-        sql: /^\(|^EXISTS /.test(sql) && !ctx.allows('not-paren-operand') ? `NOT (${x.sql})` : `NOT ${sql}`,
-        prec: PREC.not,
-      };
+      // `NOT (a = b) IS NULL`, `NOT EXISTS (...) IS FALSE`: NOT binds looser than IS
+      return { sql: `NOT ${paren(x, PREC.not)}`, prec: PREC.not };
     }
     case 5:
       return isOver(ctx, e(), pick(rng, ['IS NULL', 'IS NOT NULL']));
