@@ -21,23 +21,25 @@ import { windowFilter } from './window-filter.js';
 
 /**
  * Each rewrite sees the output of the ones before it (tokenized afresh), so order matters only where two
- * match the same text: window-filter runs before aggregate-call, which then sees `f(x) OVER` and leaves it
- * alone. Add a gap as one file exporting a `SqlRewrite` and list it here.
+ * match the same text or one reads another's output: window-filter runs before aggregate-call, which then sees
+ * `f(x) OVER` and leaves it alone; predicate-chain's place is noted at its entry. Add a gap as one file exporting a `SqlRewrite` and list it here.
  */
 export const REWRITES: readonly SqlRewrite[] = [
   naturalJoin,
   commaAfterOn,
   substringFromFor,
   isDistinctFrom,
+  allQuantifier,
+  postfixNullTest,
+  // after is-distinct-from, all-quantifier and postfix-null-test (it reads their output), before aggregate-call
+  // (which marks the `DISTINCT (` this one may leave)
+  predicateChain,
   windowFilter,
   aggregateCall,
   limitNull,
   paramCast,
   positionIn,
-  allQuantifier,
-  postfixNullTest,
   caseOperand,
-  predicateChain,
   caretOperator,
 ];
 

@@ -14,7 +14,7 @@ const IS_KEYWORDS = new Set(['null', 'true', 'false', 'unknown']);
 /** Keywords that end an operand at their own nesting level (AND ends one too, except BETWEEN's). */
 const BOUNDARIES = new Set(
   (
-    'or not select from where having on using when then else group order by limit offset as union intersect ' +
+    'or not select distinct from where having on using when then else group order by limit offset as union intersect ' +
     'except join inner left right full cross natural returning values window over filter partition rows range ' +
     'groups asc desc nulls into set with lateral fetch for'
   ).split(' '),
@@ -56,7 +56,10 @@ function scanGroup(t: readonly Token[], start: number, edits: SqlEdit[]): number
     const tok = t[i]!;
     const word = keyword(tok);
     if (tok.text === '(' || word === 'case') {
+      const distinctOn = isWord(t[i - 1], 'on') && isWord(t[i - 2], 'distinct');
       i = scanGroup(t, i + 1, edits);
+      // DISTINCT ON (…) is no operand of what follows it
+      if (distinctOn) factorStart = i;
       continue;
     }
     if (tok.text === ')' || word === 'end') {
