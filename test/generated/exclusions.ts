@@ -13,14 +13,6 @@ export interface Exclusion {
  */
 export const EXCLUSIONS: readonly Exclusion[] = [
   {
-    form: 'quantified-subquery',
-    bug: 'x op ALL/ANY/SOME (subquery) is not supported: SELECT 1 < ALL (SELECT a FROM g2) (PostgreSQL: a boolean)',
-  },
-  {
-    form: 'in-subquery-nested',
-    bug: 'IN (subquery) under NOT/OR or in SELECT: SELECT t1.id FROM g1 t1 WHERE NOT (8 IN (SELECT u.a FROM g2 u) AND t1.flag) -> InternalError "a null-aware join needs its IN equality as a key"',
-  },
-  {
     form: 'duplicated-subquery',
     bug: 'a correlated scalar subquery as BETWEEN operand or simple-CASE operand (2+ WHENs): SELECT count(*) FROM g1 t1 WHERE (SELECT max(u.a) FROM g2 u WHERE u.b = t1.a) BETWEEN 1 AND 5 -> "more than one row returned by a subquery" (PostgreSQL: 7)',
   },
@@ -31,14 +23,6 @@ export const EXCLUSIONS: readonly Exclusion[] = [
   {
     form: 'empty-correlated-scalar',
     bug: 'a correlated scalar aggregate subquery whose filter leaves no inner row, under arithmetic or COALESCE, crashes: SELECT (SELECT max(u.a) FROM g2 u WHERE u.b = t1.id AND u.a > 100) + 1 FROM g1 t1 -> TypeError "Cannot read properties of null" (PostgreSQL: NULL; count(*) and a bare subquery are fine)',
-  },
-  {
-    form: 'subquery-in-aggregate',
-    bug: 'not supported yet (NotSupportedError): a subquery inside an aggregate argument, SELECT sum((SELECT max(u.a) FROM g2 u)) FROM g1',
-  },
-  {
-    form: 'correlated-not-in',
-    bug: 'not supported yet (NotSupportedError): a correlated NOT IN over a nullable column, WHERE t1.a NOT IN (SELECT u.b FROM g2 u WHERE u.a = t1.id)',
   },
 ];
 

@@ -248,7 +248,7 @@ function boolExpr(ctx: ExprContext, d: number): Sql {
     case 11:
       return ctx.subquery('exists', d) ?? leaf(ctx, 'bool');
     case 12:
-      return (ctx.allows('in-subquery-nested') ? ctx.subquery('in', d) : null) ?? leaf(ctx, 'bool');
+      return ctx.subquery('in', d) ?? leaf(ctx, 'bool');
     default:
       return leaf(ctx, 'bool');
   }

@@ -89,7 +89,7 @@ function subquery(
     const k = pick(rng, ['int', 'int', 'text'] as const);
     const col = k === 'int' ? `u.${pick(rng, ['a', 'b'])}` : 'u.s';
     const probe = paren(expr(rowContext(rng, allows, outer, false), k, 1), PREC.range + 1);
-    if (allows('quantified-subquery') && chance(rng, 0.25)) {
+    if (chance(rng, 0.25)) {
       const op = pick(rng, ['=', '<>', '<', '>=']);
       const q = pick(rng, ['ALL', 'ANY', 'SOME']);
       return {
@@ -97,8 +97,7 @@ function subquery(
         prec: PREC.cmp,
       };
     }
-    const notOk = !correlated || allows('correlated-not-in');
-    const not = chance(rng, 0.3) && notOk ? 'NOT ' : '';
+    const not = chance(rng, 0.3) ? 'NOT ' : '';
     return { sql: `${probe} ${not}IN (SELECT ${col} FROM g2 u${where})`, prec: PREC.range };
   }
   // Scalar: an aggregate, so exactly one row (a second row would be an error PostgreSQL raises only if it looks).
@@ -132,8 +131,8 @@ function query(rng: () => number, allows: (f: string) => boolean): string {
   const { from, scope } = fromClause(rng, allows);
   const row = rowContext(rng, allows, scope, true);
   const conjuncts = chance(rng, 0.7) ? [expr(row, 'bool', int(rng, 1, 4))] : [];
-  // With IN (subquery) kept out of nested positions, it still comes as a WHERE conjunct of its own.
-  if (!allows('in-subquery-nested') && chance(rng, 0.15)) conjuncts.push(subquery(rng, allows, scope, 'in', 2)!);
+  // IN (subquery) nests in expressions, and comes as a WHERE conjunct of its own too
+  if (chance(rng, 0.15)) conjuncts.push(subquery(rng, allows, scope, 'in', 2)!);
   const where = conjuncts.length > 0 ? ` WHERE ${conjuncts.map((c) => paren(c, PREC.and + 1)).join(' AND ')}` : '';
   const shape = int(rng, 0, 9);
   const select = chance(rng, 0.05) ? 'SELECT ALL' : 'SELECT';
@@ -201,8 +200,7 @@ function grouped(
   global: boolean,
 ): string {
   const keys = global ? [] : groupKeys(rng, row.scope);
-  // Aggregate arguments hold no subquery unless allowed (floe: NotSupportedError).
-  const inAggregate: ExprContext = allows('subquery-in-aggregate') ? row : { ...row, subquery: () => null };
+  const inAggregate: ExprContext = row;
   const byKind: Record<Kind, Sql[]> = { int: [], num: [], text: [], date: [], bool: [] };
   for (const k of keys) byKind[k.kind].push(k.sql);
   const agg: ExprContext = {
