@@ -28,7 +28,7 @@ import { BOOL, type Field } from '../../plan/types.js';
 import { mapPlanExprs } from '../map-exprs.js';
 import { isCorrelated, type Outer, outerValues, splitEquality } from './join-outer-values.js';
 import { pullUpOuterJoin } from './pull-up-outer-join.js';
-import { pullUpSetOp } from './pull-up-set-op.js';
+import { pullUpSetOp, pullUpValues } from './pull-up-set-op.js';
 import { partitionByCorrelation, topNPerKey } from './top-n-per-key.js';
 
 export interface Pulled {
@@ -71,6 +71,8 @@ export function pullUpCorrelated(p: LogicalPlan, o: Outer): Pulled {
     }
     case 'limit':
       return pullUpLimit(p, o);
+    case 'values':
+      return p.rows.some((r) => r.some(isCorrelated)) ? pullUpValues(p, o) : { plan: p, preds: [] };
     case 'union':
     case 'set_op': {
       const arms = (p.kind === 'union' ? p.inputs : [p.left, p.right]).map((x) => pullUpCorrelated(x, o));

@@ -70,7 +70,8 @@ export function bindFrom(from: Ast[] | null, ctx: BindContext): Relation {
 
 function isLateral(item: Ast): boolean {
   if (!item.prefix || String(item.prefix).toLowerCase() !== 'lateral') return false;
-  if (!item.expr?.ast) throw new NotSupportedError('LATERAL on anything but a subquery is not supported yet');
+  if (!item.expr?.ast && item.expr?.type !== 'values')
+    throw new NotSupportedError('LATERAL on anything but a subquery or VALUES is not supported yet');
   return true;
 }
 
