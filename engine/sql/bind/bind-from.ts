@@ -25,6 +25,8 @@ export interface CteDefinition {
   readonly references: number;
   /** The CTEs visible to this one's body (those defined before it). */
   readonly ctes: ReadonlyMap<string, CteDefinition>;
+  /** The scope enclosing the WITH (a WITH inside a subquery may read the outer query's columns). */
+  readonly outer?: Scope | null;
   bound: LogicalPlan | null;
   id: number;
 }
@@ -159,8 +161,10 @@ function bindCteReference(
   names: readonly string[] | null,
   ctx: BindContext,
 ): Relation {
+  // A body inlined once may read the outer query's columns (decorrelation sees them); a shared one is a leaf.
   const bindBody = () => {
-    const body = ctx.bindQuery(cte.ast, { ...ctx, ctes: cte.ctes, outer: null });
+    const outer = cte.references < 2 ? (cte.outer ?? null) : null;
+    const body = cte.references < 2 ? bindCteBody(cte, outer, ctx) : bindSharedBody(cte, ctx);
     if (!cte.columns) return body;
     return requalify(body, cte.name, cte.columns).plan;
   };
@@ -177,6 +181,27 @@ function bindCteReference(
   const fields = body.schema.fields.map((f, i) => ({ ...f, name: names?.[i] ?? f.name, qualifier: alias }));
   const plan: LogicalPlan = { kind: 'cte_scan', id: cte.id, name: cte.name, alias, plan: body, schema: { fields } };
   return { plan, columns: plainColumns(plan.schema) };
+}
+
+function bindCteBody(cte: CteDefinition, outer: Scope | null, ctx: BindContext): LogicalPlan {
+  return ctx.bindQuery(cte.ast, { ...ctx, ctes: cte.ctes, outer });
+}
+
+/** A shared body is computed once for all references: one reading the outer query's columns is refused. */
+function bindSharedBody(cte: CteDefinition, ctx: BindContext): LogicalPlan {
+  try {
+    return bindCteBody(cte, null, ctx);
+  } catch (e) {
+    if (!(e instanceof PlanError) || !cte.outer) throw e;
+    try {
+      bindCteBody(cte, cte.outer, ctx);
+    } catch {
+      throw e;
+    }
+    throw new NotSupportedError(
+      `a WITH query referenced more than once that reads the outer query's columns ("${cte.name}") is not supported yet`,
+    );
+  }
 }
 
 const JOIN_TYPES: Record<string, JoinType> = { INNER: 'inner', LEFT: 'left', RIGHT: 'right', FULL: 'full' };

@@ -26,6 +26,7 @@ export function bindWith(
       columns,
       references: countReferences(ast, key),
       ctes: new Map(ctes),
+      outer: ctx.outer,
       bound: null,
       id: 0,
     };
