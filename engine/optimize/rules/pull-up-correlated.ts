@@ -28,7 +28,7 @@ import { BOOL, type Field } from '../../plan/types.js';
 import { mapPlanExprs } from '../map-exprs.js';
 import { isCorrelated, type Outer, outerValues, splitEquality } from './join-outer-values.js';
 import { pullUpOuterJoin } from './pull-up-outer-join.js';
-import { pullUpSetOp } from './pull-up-set-op.js';
+import { pullUpSetOp, pullUpValues } from './pull-up-set-op.js';
 import { partitionByCorrelation, topNPerKey } from './top-n-per-key.js';
 
 export interface Pulled {
@@ -61,6 +61,7 @@ export function pullUpCorrelated(p: LogicalPlan, o: Outer): Pulled {
     case 'aggregate': {
       const below = pullUpCorrelated(p.input, o);
       const reads = aggregateExprs(p).some(isCorrelated);
+      if (reads) rejectOuterAggregates(p);
       if (below.preds.length === 0 && !reads) return { plan: withInputs(p, [below.plan]), preds: [] };
       if (p.groupingSets) throw new NotSupportedError('GROUPING SETS in a correlated subquery are not supported yet');
       return reads ? groupByOuterRows(p, below, o) : groupByCorrelation(p, below, o);
@@ -71,6 +72,8 @@ export function pullUpCorrelated(p: LogicalPlan, o: Outer): Pulled {
     }
     case 'limit':
       return pullUpLimit(p, o);
+    case 'values':
+      return p.rows.some((r) => r.some(isCorrelated)) ? pullUpValues(p, o) : { plan: p, preds: [] };
     case 'union':
     case 'set_op': {
       const arms = (p.kind === 'union' ? p.inputs : [p.left, p.right]).map((x) => pullUpCorrelated(x, o));
@@ -202,6 +205,20 @@ function groupByCorrelation(p: Aggregate, below: Pulled, o: Outer): Pulled {
   }
   const agg: Aggregate = { ...p, input: below.plan, groupBy, schema: { fields: [...groupFields, ...aggFields] } };
   return { plan: agg, preds };
+}
+
+/**
+ * SQL gives an aggregate whose arguments read only outer columns (`max(outer.k)`) to the outer query, which
+ * then aggregates: floe does not bind it so, and refuses it rather than answer per inner row.
+ */
+function rejectOuterAggregates(p: Aggregate): void {
+  for (const a of p.aggregates) {
+    const parts = [...a.args, ...(a.filter ? [a.filter] : [])];
+    if (parts.some(isCorrelated) && parts.every((e) => columnsOf(e).length === 0))
+      throw new NotSupportedError(
+        `an aggregate of only outer columns in a subquery (${a.name}, an outer query's aggregate) is not supported yet`,
+      );
+  }
 }
 
 function aggregateExprs(p: Aggregate): Expr[] {

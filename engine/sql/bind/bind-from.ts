@@ -27,6 +27,8 @@ export interface CteDefinition {
   readonly references: number;
   /** The CTEs visible to this one's body (those defined before it). */
   readonly ctes: ReadonlyMap<string, CteDefinition>;
+  /** The scope enclosing the WITH (a WITH inside a subquery may read the outer query's columns). */
+  readonly outer?: Scope | null;
   bound: LogicalPlan | null;
   id: number;
   /** WITH RECURSIVE: the body reads the CTE itself (a `RecursiveCte`). */
@@ -80,7 +82,8 @@ export function bindFrom(from: Ast[] | null, ctx: BindContext): Relation {
 
 function isLateral(item: Ast): boolean {
   if (!item.prefix || String(item.prefix).toLowerCase() !== 'lateral') return false;
-  if (!item.expr?.ast) throw new NotSupportedError('LATERAL on anything but a subquery is not supported yet');
+  if (!item.expr?.ast && item.expr?.type !== 'values')
+    throw new NotSupportedError('LATERAL on anything but a subquery or VALUES is not supported yet');
   return true;
 }
 
@@ -171,12 +174,13 @@ function bindCteReference(
   ctx: BindContext,
 ): Relation {
   if (cte.binding) return recursiveReference(cte, alias, names, ctx);
+  // A body inlined once may read the outer query's columns (decorrelation sees them); a shared one is a leaf.
   const bindBody = () => {
     if (cte.recursive) return bindRecursiveCte(cte, ctx);
     cte.binding = true;
     let body: LogicalPlan;
     try {
-      body = ctx.bindQuery(cte.ast, { ...ctx, ctes: cte.ctes, outer: null, cteBody: cte });
+      body = cte.references < 2 ? bindCteBody(cte, cte.outer ?? null, ctx) : bindSharedBody(cte, ctx);
     } finally {
       cte.binding = false;
     }
@@ -210,6 +214,27 @@ function recursiveReference(
   if (!cte.workTable)
     throw new PlanError(`recursive reference to query "${cte.name}" must not appear within its non-recursive term`);
   return workTableReference(cte, alias, names);
+}
+
+function bindCteBody(cte: CteDefinition, outer: Scope | null, ctx: BindContext): LogicalPlan {
+  return ctx.bindQuery(cte.ast, { ...ctx, ctes: cte.ctes, outer, cteBody: cte });
+}
+
+/** A shared body is computed once for all references: one reading the outer query's columns is refused. */
+function bindSharedBody(cte: CteDefinition, ctx: BindContext): LogicalPlan {
+  try {
+    return bindCteBody(cte, null, ctx);
+  } catch (e) {
+    if (!(e instanceof PlanError) || !cte.outer) throw e;
+    try {
+      bindCteBody(cte, cte.outer, ctx);
+    } catch {
+      throw e;
+    }
+    throw new NotSupportedError(
+      `a WITH query referenced more than once that reads the outer query's columns ("${cte.name}") is not supported yet`,
+    );
+  }
 }
 
 const JOIN_TYPES: Record<string, JoinType> = { INNER: 'inner', LEFT: 'left', RIGHT: 'right', FULL: 'full' };

@@ -19,11 +19,15 @@ export function bindSubqueryExpr(ast: Ast, ctx: ExprContext): Expr | null {
     return exists(ast.args.value[0].ast, false, ctx);
   if (ast.type === 'binary_expr' && (op === 'IN' || op === 'NOT IN') && subqueryOf(ast.right))
     return inSubquery(ast.left, subqueryOf(ast.right), op === 'NOT IN', ctx);
+  const valuesRows =
+    ast.type === 'binary_expr' ? valuesOf(ast.right?.type === 'function' ? ast.right.args : ast.right) : null;
+  if (valuesRows && (op === 'IN' || op === 'NOT IN'))
+    return bindExpr({ ...ast, right: { type: 'expr_list', value: valuesRows } }, ctx);
   if (ast.type === 'binary_expr' && ast.right?.type === 'function') {
     const quantifier = functionName(ast.right);
     const sub = subqueryOf(ast.right.args);
     const isQuantifier = quantifier === 'any' || quantifier === 'some' || quantifier === 'all';
-    const array = isQuantifier ? arrayOf(ast.right.args) : null;
+    const array = isQuantifier ? (arrayOf(ast.right.args) ?? valuesRows) : null;
     if (array) return bindExpr(quantifiedArray(ast.left, op, quantifier === 'all', array), ctx);
     if (sub && isQuantifier) {
       const cmp = SQL_COMPARISONS[op];
@@ -53,6 +57,19 @@ function arrayOf(list: Ast): Ast[] | null {
   if (list?.type !== 'expr_list' || list.value?.length !== 1) return null;
   const a = list.value[0];
   return a?.type === 'array' && a.expr_list?.type === 'expr_list' ? a.expr_list.value : null;
+}
+
+/**
+ * `(VALUES (a), (b))` as the parser reads it inside IN / ANY / ALL (a call of VALUES, then the other rows):
+ * its one column's values, or null. IN (VALUES …) is IN (a, b); op ANY|ALL (VALUES …) is as over an ARRAY.
+ */
+function valuesOf(list: Ast): Ast[] | null {
+  const first = list?.type === 'expr_list' ? list.value?.[0] : null;
+  if (first?.type !== 'function' || functionName(first) !== 'values') return null;
+  const row = first.args?.value ?? [];
+  if (row.length !== 1)
+    throw new NotSupportedError('VALUES of more than one column in IN / ANY / ALL is not supported yet');
+  return [row[0], ...list.value.slice(1)];
 }
 
 /** `x op ANY (ARRAY[a, b])` -> `x op a OR x op b`; ALL joins them with AND (SQL's three-valued logic either way). */

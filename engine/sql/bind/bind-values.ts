@@ -15,7 +15,7 @@ import { Scope } from './scope.js';
  * each column unifies across rows as PostgreSQL does (`VALUES (1), (2.5)` is numeric; all-NULL is text).
  */
 export function bindValues(rows: readonly Ast[], ctx: BindContext): Values {
-  const exprCtx = { scope: new Scope({ fields: [] }), params: ctx.params, aggregates: 'VALUES' };
+  const exprCtx = { scope: new Scope({ fields: [] }, ctx.outer), params: ctx.params, aggregates: 'VALUES' };
   const bound = rows.map((r) => (r.type === 'expr_list' ? r.value : [r]).map((v: Ast) => bindExpr(v, exprCtx)));
   const width = bound[0]?.length ?? 0;
   if (width === 0) throw new PlanError('VALUES lists must have at least one column');

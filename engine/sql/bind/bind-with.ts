@@ -29,6 +29,7 @@ export function bindWith(
       columns,
       references: countReferences(ast, key) - selfReferences,
       ctes: recursive ? ctes : new Map(ctes),
+      outer: ctx.outer,
       bound: null,
       id: 0,
       recursive: selfReferences > 0,
