@@ -196,7 +196,6 @@ function caseExpr(ctx: ExprContext, kind: Kind, d: number): Sql {
   if (chance(rng, 0.35)) {
     let operand = expr(ctx, 'int', d).sql;
     if (chance(rng, 0.3)) operand = `(${operand})`;
-    if (!ctx.allows('duplicated-subquery') && operand.includes('(SELECT')) operand = leaf(ctx, 'int').sql;
     const whens = Array.from({ length: int(rng, 1, 3) }, () => `WHEN ${literal(rng, 'int').sql} THEN ${value().sql}`);
     return atom(`CASE ${operand} ${whens.join(' ')}${elseSql} END`);
   }
@@ -229,9 +228,7 @@ function boolExpr(ctx: ExprContext, d: number): Sql {
       return isOver(ctx, e(), pick(rng, ['IS NULL', 'IS NOT NULL']));
     case 6: {
       const not = chance(rng, 0.3) ? 'NOT ' : '';
-      let x = e();
-      if (!ctx.allows('duplicated-subquery') && x.sql.includes('(SELECT')) x = leaf(ctx, k);
-      return nonAssoc(x, `${not}BETWEEN ${paren(e(), PREC.range + 1)} AND ${paren(e(), PREC.range + 1)}`, PREC.range);
+      return nonAssoc(e(), `${not}BETWEEN ${paren(e(), PREC.range + 1)} AND ${paren(e(), PREC.range + 1)}`, PREC.range);
     }
     case 7: {
       const items = Array.from({ length: int(rng, 1, 4) }, () => (chance(rng, 0.15) ? 'NULL' : literal(rng, k).sql));

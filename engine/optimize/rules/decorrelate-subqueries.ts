@@ -191,45 +191,55 @@ function replaceSubqueries(
   ctx: OptimizerContext,
 ): { input: LogicalPlan; exprs: Expr[] } {
   let plan = input;
+  // A subquery the binder copied (BETWEEN's operand, a simple CASE's) is one value per row: joined once.
+  const done = new Map<number, Expr>();
   const out = exprs.map((e) =>
     transformExpr(oneRowSubqueries(e), (x) => {
       if (x.kind !== 'subquery') return x;
-      if (x.subquery === 'any' || x.subquery === 'all') {
-        const right = correlatedSide(quantifiedAsAggregate(x), plan, ctx);
-        plan = makeJoin('left', plan, right.plan, conjoin(right.preds), { singleMatch: true });
-        return quantifiedValue(x, right.plan.schema.fields);
-      }
-      const right = correlatedSide(x, plan, ctx);
-      const alias = `__sq${x.id}`;
-      if (x.subquery === 'scalar') {
-        plan = makeJoin('left', plan, right.plan, conjoin(right.preds), { singleMatch: true });
-        const value = right.plan.schema.fields[0]!;
-        const v = col(value.qualifier, value.name, value.type);
-        if (!right.whenEmpty) return v;
-        const present = col(alias, PRESENT, BOOL);
-        return {
-          kind: 'case',
-          whens: [{ when: { kind: 'unary', op: 'is_null', expr: present, type: BOOL }, result: right.whenEmpty }],
-          otherwise: v,
-          type: v.type,
-        };
-      }
-      const mark: Field = { name: '__mark', qualifier: alias, type: BOOL, nullable: true };
-      const on = conjoin(x.subquery === 'in' ? [right.key!, ...right.preds] : right.preds);
-      const nullAware = x.subquery === 'in' && nullAwareNeeded(plan, right);
-      const m = col(alias, '__mark', BOOL);
-      if (nullAware && right.preds.length > 0) {
-        // Null-aware per outer row: the mark says whether a value equals x; q's counts per key say if NULL.
-        plan = makeJoin('mark', plan, right.plan, on, { mark });
-        const counts = correlatedSide(quantifiedAsAggregate(x), plan, ctx, `${alias}_counts`);
-        plan = makeJoin('left', plan, counts.plan, conjoin(counts.preds), { singleMatch: true });
-        return inValue(x, m, counts.plan.schema.fields);
-      }
-      plan = makeJoin('mark', plan, right.plan, on, { mark, nullAware });
-      return x.negated ? { kind: 'unary', op: 'not', expr: m, type: BOOL } : m;
+      const seen = done.get(x.id);
+      if (seen) return seen;
+      const value = replaceOne(x);
+      done.set(x.id, value);
+      return value;
     }),
   );
   return { input: plan, exprs: out };
+
+  function replaceOne(x: SubqueryExpr): Expr {
+    if (x.subquery === 'any' || x.subquery === 'all') {
+      const right = correlatedSide(quantifiedAsAggregate(x), plan, ctx);
+      plan = makeJoin('left', plan, right.plan, conjoin(right.preds), { singleMatch: true });
+      return quantifiedValue(x, right.plan.schema.fields);
+    }
+    const right = correlatedSide(x, plan, ctx);
+    const alias = `__sq${x.id}`;
+    if (x.subquery === 'scalar') {
+      plan = makeJoin('left', plan, right.plan, conjoin(right.preds), { singleMatch: true });
+      const value = right.plan.schema.fields[0]!;
+      const v = col(value.qualifier, value.name, value.type);
+      if (!right.whenEmpty) return v;
+      const present = col(alias, PRESENT, BOOL);
+      return {
+        kind: 'case',
+        whens: [{ when: { kind: 'unary', op: 'is_null', expr: present, type: BOOL }, result: right.whenEmpty }],
+        otherwise: v,
+        type: v.type,
+      };
+    }
+    const mark: Field = { name: '__mark', qualifier: alias, type: BOOL, nullable: true };
+    const on = conjoin(x.subquery === 'in' ? [right.key!, ...right.preds] : right.preds);
+    const nullAware = x.subquery === 'in' && nullAwareNeeded(plan, right);
+    const m = col(alias, '__mark', BOOL);
+    if (nullAware && right.preds.length > 0) {
+      // Null-aware per outer row: the mark says whether a value equals x; q's counts per key say if NULL.
+      plan = makeJoin('mark', plan, right.plan, on, { mark });
+      const counts = correlatedSide(quantifiedAsAggregate(x), plan, ctx, `${alias}_counts`);
+      plan = makeJoin('left', plan, counts.plan, conjoin(counts.preds), { singleMatch: true });
+      return inValue(x, m, counts.plan.schema.fields);
+    }
+    plan = makeJoin('mark', plan, right.plan, on, { mark, nullAware });
+    return x.negated ? { kind: 'unary', op: 'not', expr: m, type: BOOL } : m;
+  }
 }
 
 const PRESENT = '__present';
