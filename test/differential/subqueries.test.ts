@@ -167,6 +167,10 @@ const cases: DiffCase[] = [
   {
     sql: 'SELECT s.k, (SELECT count(*) FROM items i WHERE i.grp < 3 AND i.qty < (SELECT count(*) FROM specials t WHERE t.k < s.k AND t.i32 <> i.grp)) FROM specials s ORDER BY 1',
   },
+  // A subquery condition over columns of two outer tables (the distinct outer values name each column apart)
+  {
+    sql: 'SELECT a.k, b.k, (SELECT max(i.qty) FROM items i WHERE i.grp = a.k AND a.i32 >= b.i32) FROM specials a, specials b ORDER BY 1, 2',
+  },
   // Set operations in correlated subqueries
   {
     sql: 'SELECT s.k, (SELECT count(*) FROM (SELECT i.cat FROM items i WHERE i.grp = s.k AND i.id < 200 UNION SELECT t.s FROM specials t WHERE t.k = s.k) u) FROM specials s ORDER BY 1',

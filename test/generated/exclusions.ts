@@ -11,12 +11,7 @@ export interface Exclusion {
  * The default run leaves these forms out (or spells them another way); `FLOE_GEN_EXCLUDE=none` brings them all
  * back, `FLOE_GEN_EXCLUDE=a,b` keeps out only those. Remove an entry when its bug is fixed.
  */
-export const EXCLUSIONS: readonly Exclusion[] = [
-  {
-    form: 'correlated-outer-predicate',
-    bug: 'a subquery filter over columns of two outer tables joins its outer values back wrongly: SELECT count(x) FROM (SELECT (SELECT max(u.a) FROM g2 u WHERE t1.id >= t2.id) x FROM g1 t1, g2 t2) q gives 25 (PostgreSQL: 700)',
-  },
-];
+export const EXCLUSIONS: readonly Exclusion[] = [];
 
 /** The excluded form names for this run, from $FLOE_GEN_EXCLUDE (default: every entry of EXCLUSIONS). */
 export function excludedForms(env: string | undefined = process.env.FLOE_GEN_EXCLUDE): ReadonlySet<string> {

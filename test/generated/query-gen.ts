@@ -66,8 +66,8 @@ function subquery(
   depth: number,
 ): Sql | null {
   const inner = scopeOf([['g2', 'u']]);
-  // Outer columns in the subquery's filter, beyond the correlating equality, unless excluded (see EXCLUSIONS).
-  let correlated = chance(rng, 0.5) && allows('correlated-outer-predicate');
+  // Outer columns in the subquery's filter, beyond the correlating equality.
+  let correlated = chance(rng, 0.5);
   const ctx = rowContext(rng, allows, correlated ? merge(inner, outer) : inner, false);
   const outerInt = outer.cols.int.length > 0 ? pick(rng, outer.cols.int) : null;
   const conds: string[] = [];

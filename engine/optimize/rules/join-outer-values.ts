@@ -59,7 +59,10 @@ export function outerValues(exprs: readonly Expr[], outer: Outer): OuterValues {
     o.outer.schema.fields.find((f) => f.name === c.name && f.qualifier === c.qualifier);
   // References further up than the enclosing query stay outer: the next level out pulls them up in turn.
   const outerCols = [...seen.values()].filter((c) => field(c));
-  const near = new Set(outerCols.map((c) => `${c.qualifier}.${c.name}`));
+  // Each value column needs its own name under the one alias: `t1.id` and `t2.id` both read would otherwise
+  // become the same column, and a condition comparing them would compare one with itself.
+  const names = valueNames(outerCols);
+  const valueCol = (c: OuterColumnExpr) => col(o.alias, names.get(`${c.qualifier}.${c.name}`)!, c.type);
   const keys = outerCols.map((c) => col(c.qualifier, c.name, c.type));
   const fields: Field[] = outerCols.map((c) => ({
     name: c.name,
@@ -71,17 +74,30 @@ export function outerValues(exprs: readonly Expr[], outer: Outer): OuterValues {
   const plan = makeProject(
     distinct,
     keys,
-    fields.map((f) => ({ ...f, qualifier: o.alias })),
+    outerCols.map((c, i) => ({ ...fields[i]!, name: valueCol(c).name, qualifier: o.alias })),
   );
   return {
     plan,
-    keys: outerCols.map((c) => col(o.alias, c.name, c.type)),
-    preds: outerCols.flatMap((c) => sameValue(col(o.alias, c.name, c.type), c, field(c)!.nullable)),
+    keys: outerCols.map(valueCol),
+    preds: outerCols.flatMap((c) => sameValue(valueCol(c), c, field(c)!.nullable)),
     toValues: (e) =>
-      transformExpr(e, (x) =>
-        x.kind === 'outer_column' && near.has(`${x.qualifier}.${x.name}`) ? col(o.alias, x.name, x.type) : x,
-      ),
+      transformExpr(e, (x) => (x.kind === 'outer_column' && names.has(`${x.qualifier}.${x.name}`) ? valueCol(x) : x)),
   };
+}
+
+/** A distinct name per outer column: its own where no other column read shares it, else qualified by its table. */
+function valueNames(cols: readonly OuterColumnExpr[]): Map<string, string> {
+  const names = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const c of cols) {
+    const shared = cols.some((d) => d !== c && d.name === c.name);
+    const base = shared ? `${c.qualifier}_${c.name}` : c.name;
+    let name = base;
+    for (let k = 1; taken.has(name); k++) name = `${base}_${k}`;
+    taken.add(name);
+    names.set(`${c.qualifier}.${c.name}`, name);
+  }
+  return names;
 }
 
 /** `plan`'s rows joined to the distinct outer values for which `preds` (with outer references) hold. */
