@@ -6,6 +6,7 @@ import { allQuantifier } from './all-quantifier.js';
 import { caretOperator } from './caret-operator.js';
 import { caseOperand } from './case-operand.js';
 import { commaAfterOn } from './comma-after-on.js';
+import { cteValues } from './cte-values.js';
 import { applyEdits, type OffsetMap } from './edit.js';
 import { isDistinctFrom } from './is-distinct-from.js';
 import { limitNull } from './limit-null.js';
@@ -26,6 +27,7 @@ import { windowFilter } from './window-filter.js';
  */
 export const REWRITES: readonly SqlRewrite[] = [
   naturalJoin,
+  cteValues,
   commaAfterOn,
   substringFromFor,
   isDistinctFrom,
