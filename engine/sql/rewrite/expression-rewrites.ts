@@ -16,6 +16,7 @@ import { positionIn } from './position-in.js';
 import { postfixNullTest } from './postfix-null-test.js';
 import { predicateChain } from './predicate-chain.js';
 import type { SqlRewrite } from './rewrite.js';
+import { subqueryParenItem } from './subquery-paren-item.js';
 import { substringFromFor } from './substring-from-for.js';
 import { tokenize } from './tokenize.js';
 import { windowFilter } from './window-filter.js';
@@ -42,6 +43,7 @@ export const REWRITES: readonly SqlRewrite[] = [
   paramCast,
   positionIn,
   caseOperand,
+  subqueryParenItem,
   caretOperator,
 ];
 
