@@ -18,7 +18,7 @@ import { predicateChain } from './predicate-chain.js';
 import type { SqlRewrite } from './rewrite.js';
 import { subqueryParenItem } from './subquery-paren-item.js';
 import { substringFromFor } from './substring-from-for.js';
-import { tokenize } from './tokenize.js';
+import { type Token, tokenize } from './tokenize.js';
 import { windowFilter } from './window-filter.js';
 
 /**
@@ -57,11 +57,15 @@ export interface Rewritten {
 export function rewriteSql(sql: string, rewrites: readonly SqlRewrite[] = REWRITES): Rewritten {
   let text = sql;
   const maps: OffsetMap[] = [];
+  // Most rewrites find nothing to edit: the tokens are made again only after one that changed the text.
+  let tokens: Token[] | null = null;
   for (const r of rewrites) {
-    const edits = r.edit(tokenize(text), text);
+    tokens ??= tokenize(text);
+    const edits = r.edit(tokens, text);
     if (edits.length === 0) continue;
     const next = applyEdits(text, edits);
     text = next.sql;
+    tokens = null;
     maps.unshift(next.toOriginal);
   }
   return { sql: text, toOriginal: (o) => maps.reduce((at, m) => m(at), o) };
