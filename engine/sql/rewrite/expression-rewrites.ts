@@ -16,6 +16,7 @@ import { positionIn } from './position-in.js';
 import { postfixNullTest } from './postfix-null-test.js';
 import { predicateChain } from './predicate-chain.js';
 import type { SqlRewrite } from './rewrite.js';
+import { standardStrings } from './standard-strings.js';
 import { subqueryParenItem } from './subquery-paren-item.js';
 import { substringFromFor } from './substring-from-for.js';
 import { type Token, tokenize } from './tokenize.js';
@@ -27,6 +28,7 @@ import { windowFilter } from './window-filter.js';
  * `f(x) OVER` and leaves it alone; predicate-chain's place is noted at its entry. Add a gap as one file exporting a `SqlRewrite` and list it here.
  */
 export const REWRITES: readonly SqlRewrite[] = [
+  standardStrings,
   naturalJoin,
   cteValues,
   commaAfterOn,
