@@ -196,7 +196,11 @@ export function parseText(text: string, to: DataType): number | bigint | boolean
       if (t === 'infinity' || t === 'inf' || t === '+infinity') return Number.POSITIVE_INFINITY;
       if (t === '-infinity' || t === '-inf') return Number.NEGATIVE_INFINITY;
       if (!NUM_RE.test(text) || !/\d/.test(text)) throw bad();
-      return Number(t);
+      const v = Number(t);
+      // PostgreSQL: '1e400' is out of range, '1e-400' underflows (only a written zero is zero)
+      if (!Number.isFinite(v) || (v === 0 && /[1-9]/.test(t.replace(/e.*$/, ''))))
+        throw new ExecError(`"${text}" is out of range for type double precision`);
+      return v;
     }
     case 'decimal':
       return (

@@ -194,7 +194,32 @@ function floatArith(op: ArithOp, x: Float64Array, y: Float64Array, n: number, va
         out[i] = op === '/' ? (x[i] as number) / (y[i] as number) : (x[i] as number) % (y[i] as number);
       }
   }
+  if (op !== '%') checkFloatRange(op, x, y, out, n, valid);
   return out;
+}
+
+/**
+ * PostgreSQL's float8 checks: a result that is infinite from finite operands overflows; a product or quotient that
+ * is zero from non-zero finite operands underflows (IEEE would give ±Infinity and 0 silently).
+ */
+function checkFloatRange(
+  op: ArithOp,
+  x: Float64Array,
+  y: Float64Array,
+  out: Float64Array,
+  n: number,
+  valid: Uint8Array | null,
+): void {
+  for (let i = 0; i < n; i++) {
+    const r = out[i]!;
+    if (r - r === 0 && r !== 0) continue; // finite and non-zero: the common case, one test
+    if (valid !== null && valid[i] === 0) continue;
+    const a = x[i]!;
+    const b = y[i]!;
+    if (!Number.isFinite(a) || !Number.isFinite(b)) continue;
+    if (!Number.isFinite(r) && !Number.isNaN(r)) throw new ExecError('value out of range: overflow');
+    if (r === 0 && a !== 0 && (op === '*' ? b !== 0 : op === '/')) throw new ExecError('value out of range: underflow');
+  }
 }
 
 const INT64_MAX = 2n ** 63n - 1n;
