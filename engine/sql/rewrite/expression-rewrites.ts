@@ -8,6 +8,7 @@ import { caseOperand } from './case-operand.js';
 import { commaAfterOn } from './comma-after-on.js';
 import { cteValues } from './cte-values.js';
 import { applyEdits, type OffsetMap } from './edit.js';
+import { escapeStrings } from './escape-strings.js';
 import { isDistinctFrom } from './is-distinct-from.js';
 import { limitNull } from './limit-null.js';
 import { naturalJoin } from './natural-join.js';
@@ -28,6 +29,8 @@ import { windowFilter } from './window-filter.js';
  * `f(x) OVER` and leaves it alone; predicate-chain's place is noted at its entry. Add a gap as one file exporting a `SqlRewrite` and list it here.
  */
 export const REWRITES: readonly SqlRewrite[] = [
+  // escape-strings writes standard literals, which standard-strings then reads
+  escapeStrings,
   standardStrings,
   naturalJoin,
   cteValues,
