@@ -45,7 +45,7 @@ const binary = (l: Sql, op: string, r: Sql, prec: number): Sql => ({
 const nonAssoc = (l: Sql, rest: string, prec: number): Sql => ({ sql: `${paren(l, prec + 1)} ${rest}`, prec });
 
 /** `x IS ...`: a comparison, IN, LIKE or BETWEEN operand goes bare (`a < b IS NULL`). */
-const isOver = (_ctx: ExprContext, l: Sql, rest: string): Sql => nonAssoc(l, rest, PREC.is);
+const isOver = (l: Sql, rest: string): Sql => nonAssoc(l, rest, PREC.is);
 
 export function literal(rng: () => number, kind: Kind): Sql {
   switch (kind) {
@@ -99,7 +99,7 @@ export function expr(ctx: ExprContext, kind: Kind, depth: number): Sql {
     case 'text':
       return textExpr(ctx, depth - 1);
     case 'date':
-      return dateExpr(ctx, depth - 1);
+      return dateExpr(ctx);
     case 'bool':
       return boolExpr(ctx, depth - 1);
   }
@@ -182,7 +182,7 @@ function textExpr(ctx: ExprContext, d: number): Sql {
   }
 }
 
-function dateExpr(ctx: ExprContext, d: number): Sql {
+function dateExpr(ctx: ExprContext): Sql {
   if (chance(ctx.rng, 0.5))
     return binary(leaf(ctx, 'date'), pick(ctx.rng, ['+', '-']), atom(String(int(ctx.rng, 0, 9))), PREC.add);
   return atom(`COALESCE(${leaf(ctx, 'date').sql}, ${literal(ctx.rng, 'date').sql})`);
@@ -225,7 +225,7 @@ function boolExpr(ctx: ExprContext, d: number): Sql {
       return { sql: `NOT ${paren(x, PREC.not)}`, prec: PREC.not };
     }
     case 5:
-      return isOver(ctx, e(), pick(rng, ['IS NULL', 'IS NOT NULL']));
+      return isOver(e(), pick(rng, ['IS NULL', 'IS NOT NULL']));
     case 6: {
       const not = chance(rng, 0.3) ? 'NOT ' : '';
       return nonAssoc(e(), `${not}BETWEEN ${paren(e(), PREC.range + 1)} AND ${paren(e(), PREC.range + 1)}`, PREC.range);
@@ -239,9 +239,9 @@ function boolExpr(ctx: ExprContext, d: number): Sql {
       return nonAssoc(e('text'), `${chance(rng, 0.3) ? 'NOT ' : ''}LIKE '${pattern}'`, PREC.range);
     }
     case 9:
-      return isOver(ctx, e(), `IS ${chance(rng, 0.5) ? 'NOT ' : ''}DISTINCT FROM ${paren(e(), PREC.is + 1)}`);
+      return isOver(e(), `IS ${chance(rng, 0.5) ? 'NOT ' : ''}DISTINCT FROM ${paren(e(), PREC.is + 1)}`);
     case 10:
-      return isOver(ctx, e('bool'), pick(rng, ['IS TRUE', 'IS NOT TRUE', 'IS FALSE', 'IS NOT FALSE']));
+      return isOver(e('bool'), pick(rng, ['IS TRUE', 'IS NOT TRUE', 'IS FALSE', 'IS NOT FALSE']));
     case 11:
       return ctx.subquery('exists', d) ?? leaf(ctx, 'bool');
     case 12:

@@ -30,9 +30,14 @@ export class CteScanExec implements PhysicalOperator {
   }
 
   async *execute(ctx: ExecContext): AsyncIterable<Batch> {
-    for (const b of await this.#shared.batches(ctx)) {
-      checkCancelled(ctx);
-      yield makeBatch(this.schema, b.columns, b.length);
-    }
+    yield* replayBatches(await this.#shared.batches(ctx), this.schema, ctx);
+  }
+}
+
+/** Yields stored batches relabelled with a reader's schema (its alias and names); does not copy them. */
+export function* replayBatches(batches: readonly Batch[], schema: Schema, ctx: ExecContext): Iterable<Batch> {
+  for (const b of batches) {
+    checkCancelled(ctx);
+    yield makeBatch(schema, b.columns, b.length);
   }
 }

@@ -1,8 +1,9 @@
 // `WorkTableScanExec` reads a recursive query's working table: the rows its previous iteration produced.
-import { type Batch, makeBatch } from '../../arrow/batch.js';
+import type { Batch } from '../../arrow/batch.js';
 import type { Schema } from '../../plan/types.js';
-import { checkCancelled, type ExecContext } from '../context.js';
+import type { ExecContext } from '../context.js';
 import type { PhysicalOperator } from '../operator.js';
+import { replayBatches } from './cte-scan-exec.js';
 
 /** The working table one `RecursiveCteExec` fills before each run of its recursive term. */
 export class WorkTable {
@@ -20,9 +21,6 @@ export class WorkTableScanExec implements PhysicalOperator {
 
   /** Yields the working table's batches relabelled with this scan's schema; does not copy them. */
   async *execute(ctx: ExecContext): AsyncIterable<Batch> {
-    for (const b of this.#table.batches) {
-      checkCancelled(ctx);
-      yield makeBatch(this.schema, b.columns, b.length);
-    }
+    yield* replayBatches(this.#table.batches, this.schema, ctx);
   }
 }
