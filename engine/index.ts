@@ -19,11 +19,9 @@ export { isValid, strings } from './arrow/column.js';
 export { cellText, formatFloat, jsonKind } from './arrow/format.js';
 export type { Catalog, ScanRequest, TableProvider, TableStatistics } from './catalog.js';
 export * from './errors.js';
-export { createMemoryTable, type MemoryTableData } from './exec/memory-table.js';
 export {
   type ColumnInput,
   createParquetTable,
-  loadParquetTable,
   type ParquetWriteOptions,
   writeParquetFile,
 } from './io/parquet/index.js';
@@ -32,6 +30,8 @@ export type { DataType, Field, Schema } from './plan/types.js';
 export { arrowTypeName, typeName } from './plan/types.js';
 export { PLAN_CACHE_ENTRIES } from './plan-cache.js';
 export type { ParamValues } from './sql/sql-to-plan.js';
+export { loadParquetTable } from './storage/memory/load-parquet-table.js';
+export { createMemoryTable, type MemoryTableData } from './storage/memory/memory-table.js';
 
 export interface ExecuteOptions {
   /** `$1…` (array) or `:name` (object) parameter values, as plain JSON values. */

@@ -2,7 +2,6 @@
 import { type Column, movableBuffers } from '../../arrow/column.js';
 import type { EngineErrorKind } from '../../errors.js';
 import type { StatementOptions } from '../../plan-statement.js';
-import type { MemoryTableData } from '../memory-table.js';
 import type { NamedSharedTable } from './fragment.js';
 
 /** One partition of one parallel aggregate of a statement. */
@@ -26,7 +25,8 @@ export interface FragmentTask extends StatementOptions {
 export interface FragmentTable {
   readonly name: string;
   readonly id: string;
-  readonly data?: MemoryTableData;
+  readonly kind: string;
+  readonly data?: unknown;
 }
 
 export interface FragmentRequest extends Omit<FragmentTask, 'tables'> {
