@@ -100,7 +100,7 @@ export function createEngine(options: EngineOptions): Engine {
       const { explain: isExplain, plan: p, tables, readOnly } = planned;
       if (isExplain) return textResult('plan', await explain(planned), tables);
       const takeBack = options.parallel?.takeBack ?? true;
-      const parallel = threads > 0 ? parallelPlanning(planned, sql, opts, threads, minRows, takeBack) : undefined;
+      const parallel = threads > 0 ? parallelPlanning(planned, threads, minRows, takeBack) : undefined;
       const { schema, batches } = executePlan(p, { catalog, signal, parallel });
       return { schema, batches, tables, readOnly };
     },
@@ -114,25 +114,12 @@ export function createEngine(options: EngineOptions): Engine {
 }
 
 /** What the physical planner needs to split an aggregate of `planned` across `threads` helper threads. */
-function parallelPlanning(
-  planned: CachedPlan,
-  sql: string,
-  opts: ExecuteOptions,
-  threads: number,
-  minRows: number,
-  takeBack: boolean,
-): ParallelPlanning {
-  let nodes: Map<LogicalPlan, number> | undefined;
+function parallelPlanning(planned: CachedPlan, threads: number, minRows: number, takeBack: boolean): ParallelPlanning {
   let tables: readonly NamedSharedTable[] | null | undefined;
   return {
     pool: sharedExecPool(threads),
     minRows,
     takeBack,
-    statement: { sql, params: opts.params, disabledRules: opts.disabledRules },
-    nodeIndex: (p) => {
-      nodes ??= new Map(planNodes(planned.plan).map((n, i) => [n, i]));
-      return nodes.get(p);
-    },
     tables: () => {
       if (tables === undefined) tables = sharedTables(planned.lookups);
       return tables;
