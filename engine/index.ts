@@ -20,6 +20,14 @@ export { cellText, formatFloat, jsonKind } from './arrow/format.js';
 export type { Catalog, ScanRequest, TableProvider, TableStatistics } from './catalog.js';
 export * from './errors.js';
 export {
+  type ObjectMeta,
+  ObjectNotFoundError,
+  type ObjectStore,
+  objectStoreFor,
+  PreconditionFailedError,
+  type PutCondition,
+} from './io/object-store/index.js';
+export {
   type ColumnInput,
   createParquetTable,
   type ParquetWriteOptions,
