@@ -1,8 +1,8 @@
 // `resolveFiles`: maps a `file:` dataset source to the sorted list of Parquet files it names.
-import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { glob, isDynamicPattern } from 'tinyglobby';
+import { objectStoreFor } from '../engine/index.js';
 
 /** The source names no readable Parquet file; the message says what was looked at. */
 export class DatasetSourceError extends Error {}
@@ -18,10 +18,18 @@ export async function resolveFiles(from: string, baseDir: string): Promise<strin
   if (isDynamicPattern(path)) {
     return nonEmpty(await glob(path, { absolute: true, onlyFiles: true, expandDirectories: false }), path);
   }
-  const info = await stat(path).catch(() => null);
-  if (info === null) throw new DatasetSourceError(`no such file or folder: ${path}`);
-  if (info.isFile()) return [path];
-  return nonEmpty(await glob('**/*.parquet', { cwd: path, absolute: true, onlyFiles: true }), `${path}/**/*.parquet`);
+  // Through the object store (a glob is still expanded on the local file system, above).
+  const store = objectStoreFor(path);
+  const isObject = await store.head(path).then(
+    () => true,
+    () => false,
+  );
+  if (isObject) return [path];
+  const below = await store.list(`${path}/`);
+  if (below.length === 0) throw new DatasetSourceError(`no such file or folder: ${path}`);
+  // `**/*.parquet`: names and folders starting with a dot are left out, as a glob leaves them.
+  const parquet = below.map((m) => m.location).filter((f) => f.endsWith('.parquet') && !f.includes('/.', path.length));
+  return nonEmpty(parquet, `${path}/**/*.parquet`);
 }
 
 /** The filesystem path of a `file:` source, absolute. */

@@ -1,6 +1,5 @@
 // Interfaces between the engine and whatever owns tables: `Catalog` resolves names, `TableProvider` scans.
 import type { Batch } from './arrow/batch.js';
-import type { MemoryTableData } from './exec/memory-table.js';
 import type { Expr } from './plan/expr/index.js';
 import type { Schema } from './plan/types.js';
 
@@ -68,7 +67,10 @@ export interface ScanRequest {
 export interface SharedTable {
   /** Identifies these exact rows (a refreshed table gets a new id), so a thread builds each table once. */
   readonly id: string;
-  readonly data: MemoryTableData;
+  /** The storage that made `data`; only it reads `data` back (`storage/rebuild-shared-table.ts`): `memory` today. */
+  readonly kind: string;
+  /** Structured-cloneable and opaque to the engine: handed back to the storage of `kind` in the other thread. */
+  readonly data: unknown;
 }
 
 export interface TableProvider {

@@ -19,11 +19,17 @@ export { isValid, strings } from './arrow/column.js';
 export { cellText, formatFloat, jsonKind } from './arrow/format.js';
 export type { Catalog, ScanRequest, TableProvider, TableStatistics } from './catalog.js';
 export * from './errors.js';
-export { createMemoryTable, type MemoryTableData } from './exec/memory-table.js';
+export {
+  type ObjectMeta,
+  ObjectNotFoundError,
+  type ObjectStore,
+  objectStoreFor,
+  PreconditionFailedError,
+  type PutCondition,
+} from './io/object-store/index.js';
 export {
   type ColumnInput,
   createParquetTable,
-  loadParquetTable,
   type ParquetWriteOptions,
   writeParquetFile,
 } from './io/parquet/index.js';
@@ -32,6 +38,8 @@ export type { DataType, Field, Schema } from './plan/types.js';
 export { arrowTypeName, typeName } from './plan/types.js';
 export { PLAN_CACHE_ENTRIES } from './plan-cache.js';
 export type { ParamValues } from './sql/sql-to-plan.js';
+export { loadParquetTable } from './storage/memory/load-parquet-table.js';
+export { createMemoryTable, type MemoryTableData } from './storage/memory/memory-table.js';
 
 export interface ExecuteOptions {
   /** `$1…` (array) or `:name` (object) parameter values, as plain JSON values. */
@@ -100,7 +108,7 @@ export function createEngine(options: EngineOptions): Engine {
       const { explain: isExplain, plan: p, tables, readOnly } = planned;
       if (isExplain) return textResult('plan', await explain(planned), tables);
       const takeBack = options.parallel?.takeBack ?? true;
-      const parallel = threads > 0 ? parallelPlanning(planned, sql, opts, threads, minRows, takeBack) : undefined;
+      const parallel = threads > 0 ? parallelPlanning(planned, threads, minRows, takeBack) : undefined;
       const { schema, batches } = executePlan(p, { catalog, signal, parallel });
       return { schema, batches, tables, readOnly };
     },
@@ -114,25 +122,12 @@ export function createEngine(options: EngineOptions): Engine {
 }
 
 /** What the physical planner needs to split an aggregate of `planned` across `threads` helper threads. */
-function parallelPlanning(
-  planned: CachedPlan,
-  sql: string,
-  opts: ExecuteOptions,
-  threads: number,
-  minRows: number,
-  takeBack: boolean,
-): ParallelPlanning {
-  let nodes: Map<LogicalPlan, number> | undefined;
+function parallelPlanning(planned: CachedPlan, threads: number, minRows: number, takeBack: boolean): ParallelPlanning {
   let tables: readonly NamedSharedTable[] | null | undefined;
   return {
     pool: sharedExecPool(threads),
     minRows,
     takeBack,
-    statement: { sql, params: opts.params, disabledRules: opts.disabledRules },
-    nodeIndex: (p) => {
-      nodes ??= new Map(planNodes(planned.plan).map((n, i) => [n, i]));
-      return nodes.get(p);
-    },
     tables: () => {
       if (tables === undefined) tables = sharedTables(planned.lookups);
       return tables;

@@ -1,5 +1,5 @@
 // `StatementPlanner`: SQL text to an optimized plan (parse, bind, optimize), through a plan cache. The engine
-// plans statements with it; a parallel aggregate's helper threads plan the same statement with their own.
+// plans statements with it (a parallel aggregate's helper threads get plan data, not statements).
 import type { Catalog } from './catalog.js';
 import { evaluateConstant } from './exec/execute.js';
 import { optimize } from './optimize/optimizer.js';

@@ -3,7 +3,6 @@ import { InternalError, PlanError } from '../errors.js';
 import { type ColumnExpr, conjoin, type Expr, sideOfExpr, splitConjuncts, transformExpr } from '../plan/expr/index.js';
 import type { Aggregate, Join, LogicalPlan, Scan } from '../plan/logical/index.js';
 import { type Schema, sameType } from '../plan/types.js';
-import type { StatementOptions } from '../plan-statement.js';
 import type { ExecContext } from './context.js';
 import {
   applyFilters,
@@ -73,9 +72,6 @@ export interface ParallelPlanning {
   readonly minRows: number;
   /** Whether this thread runs the partitions no helper has started (`EngineOptions.parallel`). */
   readonly takeBack: boolean;
-  readonly statement: { readonly sql: string } & StatementOptions;
-  /** The node's position in `planNodes` of the statement's plan. */
-  nodeIndex(p: LogicalPlan): number | undefined;
   /** The statement's tables as helpers rebuild them; null when one cannot be shared. */
   tables(): readonly NamedSharedTable[] | null;
 }

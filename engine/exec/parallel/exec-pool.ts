@@ -104,10 +104,10 @@ export class ExecPool {
       slot.task = task;
       slot.worker ??= this.#spawn(slot);
       slot.worker.ref();
-      const tables = task.task.tables.map(({ name, id, data }) => {
-        if (slot.held.get(name) === id) return { name, id };
+      const tables = task.task.tables.map(({ name, id, kind, data }) => {
+        if (slot.held.get(name) === id) return { name, id, kind };
         slot.held.set(name, id);
-        return { name, id, data };
+        return { name, id, kind, data };
       });
       slot.worker.postMessage({ ...task.task, tables, id: task.id } satisfies FragmentRequest);
     }

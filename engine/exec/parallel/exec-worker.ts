@@ -3,7 +3,7 @@ import { parentPort } from 'node:worker_threads';
 import type { TableProvider } from '../../catalog.js';
 import { EngineError, InternalError } from '../../errors.js';
 import { createMapCatalog } from '../../map-catalog.js';
-import { createMemoryTable } from '../memory-table.js';
+import { rebuildSharedTable } from '../../storage/rebuild-shared-table.js';
 import {
   type FragmentReply,
   type FragmentRequest,
@@ -21,12 +21,12 @@ const tables = new Map<string, { id: string; provider: TableProvider }>();
 const running = new Map<number, AbortController>();
 let chain: Promise<void> = Promise.resolve();
 
-function providerOf({ name, id, data }: FragmentTable): TableProvider {
+function providerOf({ name, id, kind, data }: FragmentTable): TableProvider {
   const known = tables.get(name);
   if (known?.id === id) return known.provider;
   const same = [...tables.values()].find((t) => t.id === id);
   if (same === undefined && data === undefined) throw new InternalError(`parallel query: table ${name} was not sent`);
-  const provider = same?.provider ?? createMemoryTable(data!);
+  const provider = same?.provider ?? rebuildSharedTable(kind, data);
   tables.set(name, { id, provider });
   return provider;
 }

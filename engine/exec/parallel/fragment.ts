@@ -4,7 +4,7 @@
 // merge (SUM, COUNT, MIN, MAX, ANY_VALUE, AVG as a sum and a count: a partial result per partition, folded again).
 // By key ranges (`keySplit`): the same probed table split on an ordered key column, with the build sides joined on
 // that key split alike, so that each partition joins its own rows; no merge when the groups are by that key. The
-// same rules run on the coordinating thread and on the helpers, over the same optimized plan.
+// rules run on the coordinating thread only: helpers get the chosen plan and scans (`FragmentTask`).
 import type { Catalog, SharedTable, TableProvider } from '../../catalog.js';
 import { splitConjuncts } from '../../plan/expr/index.js';
 import type { Aggregate, AggregateCall, Join, LogicalPlan, Scan } from '../../plan/logical/index.js';

@@ -1,23 +1,28 @@
 // What the coordinating thread and a parallel-aggregate helper thread send each other.
 import { type Column, movableBuffers } from '../../arrow/column.js';
 import type { EngineErrorKind } from '../../errors.js';
-import type { StatementOptions } from '../../plan-statement.js';
-import type { MemoryTableData } from '../memory-table.js';
+import type { Aggregate } from '../../plan/logical/index.js';
 import type { NamedSharedTable } from './fragment.js';
 
-/** One partition of one parallel aggregate of a statement. */
-export interface FragmentTask extends StatementOptions {
-  readonly sql: string;
-  /** The aggregate's position in `planNodes` of the optimized plan. */
-  readonly node: number;
+/**
+ * One partition of one parallel aggregate, as plan data: helpers plan it physically and never see SQL text. The
+ * logical plan is plain data (no functions or class instances), so structured cloning keeps it whole, a node
+ * read twice included (the clone keeps shared references shared, so `planNodes` positions match).
+ */
+export interface FragmentTask {
+  /** The aggregate each partition runs: the partial one (`partialAggregate`), or the aggregate itself. */
+  readonly plan: Aggregate;
+  /** The split scan's position in `planNodes(plan)`. */
+  readonly scan: number;
   readonly part: number;
   readonly parts: number;
   /** The run's chunk counter in shared memory, when the threads claim chunks (`ScanRequest.partition.next`). */
   readonly next?: Int32Array;
-  /** A key split's split points (`KeySplit`); absent for a split in scan order. */
-  readonly keys?: readonly number[];
-  /** The coordinator's threshold, so the helper picks the same scan. */
-  readonly minRows: number;
+  /**
+   * A key split (`KeySplit`): its split points, and each split scan's position in `planNodes(plan)` with its key
+   * column; absent for a split in scan order.
+   */
+  readonly keys?: { readonly bounds: readonly number[]; readonly scans: readonly (readonly [number, string])[] };
   /** Every table the statement's planning looked up. */
   readonly tables: readonly NamedSharedTable[];
 }
@@ -26,7 +31,8 @@ export interface FragmentTask extends StatementOptions {
 export interface FragmentTable {
   readonly name: string;
   readonly id: string;
-  readonly data?: MemoryTableData;
+  readonly kind: string;
+  readonly data?: unknown;
 }
 
 export interface FragmentRequest extends Omit<FragmentTask, 'tables'> {

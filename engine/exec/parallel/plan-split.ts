@@ -1,6 +1,7 @@
 // `planSplitAggregate`: an aggregate's physical plan across helper threads (`ParallelAggregateExec`): split in scan
 // order (`partitionScan`) or by key ranges (`keySplit`), each partition planned by the caller.
 import type { Catalog } from '../../catalog.js';
+import { InternalError } from '../../errors.js';
 import type { Aggregate, Scan } from '../../plan/logical/index.js';
 import type { PhysicalExpr } from '../expr/physical-expr.js';
 import type { PhysicalOperator } from '../operator.js';
@@ -8,7 +9,15 @@ import { HashAggregateExec } from '../operators/hash-aggregate-exec.js';
 import { ProjectExec } from '../operators/project-exec.js';
 import type { ParallelPlanning, PhysicalPlanContext } from '../plan-physical.js';
 import { finishAverages } from './finish-averages.js';
-import { type KeySplit, keyRange, keySplit, mergeCall, partialAggregate, partitionScan } from './fragment.js';
+import {
+  type KeySplit,
+  keyRange,
+  keySplit,
+  mergeCall,
+  partialAggregate,
+  partitionScan,
+  planNodes,
+} from './fragment.js';
 import { ParallelAggregateExec } from './parallel-aggregate-exec.js';
 
 /** One partition's partial aggregate `partial` over the aggregate's input, its scans split as `partition` says. */
@@ -18,8 +27,8 @@ export type PlanPartition = (
 ) => PhysicalOperator;
 
 /**
- * `p` across threads, or null when it stays on one thread. The statement's node positions and shared tables are
- * looked up only for a split (a small query's aggregate, every HTTP request's, builds neither).
+ * `p` across threads, or null when it stays on one thread. The statement's shared tables are looked up only for
+ * a split (a small query's aggregate, every HTTP request's, builds none).
  */
 export function planSplitAggregate(
   p: Aggregate,
@@ -30,31 +39,24 @@ export function planSplitAggregate(
   const scan = partitionScan(p, catalog, par.minRows);
   const split = scan === null ? keySplit(p, catalog, par.minRows) : null;
   if (scan === null && split === null) return null;
-  const node = par.nodeIndex(p);
-  if (node === undefined || par.tables() === null) return null;
-  if (scan !== null) return planParallelAggregate(p, scan, node, par, plan);
+  if (par.tables() === null) return null;
+  if (scan !== null) return planParallelAggregate(p, scan, par, plan);
   const parts = par.pool.threads + 1;
   const bounds = catalog.table(split!.scan.table)?.statistics().splitPoints?.(split!.column, parts);
   // Fewer rows than partitions: fewer split points, and one thread.
-  return bounds?.length === parts - 1 ? planKeySplitAggregate(p, split!, bounds, node, par, plan) : null;
+  return bounds?.length === parts - 1 ? planKeySplitAggregate(p, split!, bounds, par, plan) : null;
 }
 
 /**
  * `p` split by the rows of `scan`: one partition per helper thread plus this thread's; each partial aggregate has
  * `p`'s own schema, and the final one folds them (`mergeCall`).
  */
-function planParallelAggregate(
-  p: Aggregate,
-  scan: Scan,
-  node: number,
-  par: ParallelPlanning,
-  plan: PlanPartition,
-): PhysicalOperator {
+function planParallelAggregate(p: Aggregate, scan: Scan, par: ParallelPlanning, plan: PlanPartition): PhysicalOperator {
   const parts = par.pool.threads + 1;
   const partial = partialAggregate(p);
   const local = (index: number, next?: Int32Array) => plan(partial, { scan, index, count: parts, next });
   const final = (partials: PhysicalOperator) => mergePartials(p, partial, partials);
-  const task = { ...par.statement, node, parts, minRows: par.minRows, tables: par.tables()! };
+  const task = { plan: partial, scan: positionIn(partial, scan), parts, tables: par.tables()! };
   const spec = { local, final, task, pool: par.pool, partialSchema: partial.schema, takeBack: par.takeBack };
   return new ParallelAggregateExec({ ...spec, fixedShares: !par.takeBack }, p.schema);
 }
@@ -83,7 +85,6 @@ function planKeySplitAggregate(
   p: Aggregate,
   split: KeySplit,
   bounds: readonly number[],
-  node: number,
   par: ParallelPlanning,
   plan: PlanPartition,
 ): PhysicalOperator {
@@ -94,7 +95,16 @@ function planKeySplitAggregate(
     return plan(partial, { scan: split.scan, index, count: parts, keys });
   };
   const final = (partials: PhysicalOperator) => (split.disjoint ? partials : mergePartials(p, partial, partials));
-  const task = { ...par.statement, node, parts, minRows: par.minRows, tables: par.tables()!, keys: bounds };
+  const scans = [...split.scans].map(([s, column]) => [positionIn(partial, s), column] as const);
+  const keys = { bounds, scans };
+  const task = { plan: partial, scan: positionIn(partial, split.scan), parts, tables: par.tables()!, keys };
   const spec = { local, final, task, pool: par.pool, partialSchema: partial.schema, takeBack: par.takeBack };
   return new ParallelAggregateExec({ ...spec, fixedShares: true }, p.schema);
+}
+
+/** `scan`'s position in `planNodes(plan)`: how a helper finds it in its clone of the plan (`runFragment`). */
+function positionIn(plan: Aggregate, scan: Scan): number {
+  const at = planNodes(plan).indexOf(scan);
+  if (at < 0) throw new InternalError('a parallel aggregate whose split scan is not in its plan');
+  return at;
 }

@@ -2,8 +2,8 @@
 import { parentPort } from 'node:worker_threads';
 import type { ParquetFile } from 'parquet-wasm';
 import { type Column, movableBuffers } from '../../arrow/column.js';
+import { SharedSlabs } from '../../arrow/shared-slabs.js';
 import { type DecodedGroup, decodeRowGroup, openParquet } from './decode.js';
-import { SharedSlabs } from './shared-slabs.js';
 
 /** One row group to decode: `columns` in output order, at most `limit` rows when set. */
 export interface DecodeRequest {

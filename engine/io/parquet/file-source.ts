@@ -1,9 +1,11 @@
 // `openFileSource`: a Parquet file as the Blob-like byte source parquet-wasm reads, served with a footer rewritten
 // so that parquet-wasm decodes less: INT64 decimals as plain INT64, short dictionary-encoded text as dictionaries.
-import { open } from 'node:fs/promises';
 import { parquetMetadata } from 'hyparquet';
 import { withDictionaryFields } from '../../arrow/dictionary-hint.js';
+import { ExecError } from '../../errors.js';
 import type { DataType } from '../../plan/types.js';
+import { PreconditionFailedError } from '../object-store/object-store.js';
+import { objectStoreFor } from '../object-store/object-store-for.js';
 import { withPlainDecimals } from './plain-decimals.js';
 import { varint } from './thrift-compact.js';
 
@@ -19,57 +21,54 @@ const TAIL_BYTES = 8; // int32 footer length + "PAR1"
 const DICTIONARY_ENCODINGS = new Set(['RLE_DICTIONARY', 'PLAIN_DICTIONARY']);
 const NONE: ReadonlyMap<string, DataType> = new Map();
 
+/** Reads `length` bytes from `offset` of one version of the file. */
+type ReadRange = (offset: number, length: number) => Promise<Uint8Array>;
+
 /**
- * Opens `path` (reading only its footer now). Byte ranges are read when parquet-wasm asks, through a handle
- * that closes once reads stop coming (`FileSource`), so nothing stays open between scans. The footer served is
- * rewritten twice: INT64 columns annotated DECIMAL lose the annotation (`withPlainDecimals`; the reader puts the
- * decimal type back from `decimals`), and a text column whose pages are all dictionary-encoded, with a small
- * dictionary, is declared Dictionary<Int32, Utf8> in its `ARROW:schema` (`withDictionaryHints`: parquet-wasm then
- * hands out dictionary indices instead of copying each row's string; `columnsFromFFI` expands them). Any other
- * file, a footer it cannot parse included, is served unchanged (parquet-wasm reports its problems).
+ * Opens `location` through its object store (reading only its footer now). Byte ranges are read when
+ * parquet-wasm asks, every one from the version whose footer was read (`ifMatch` its etag: a file replaced
+ * meanwhile fails the read rather than mix two versions; the local store shares one open handle between the
+ * reads that come close together). The footer served is rewritten twice: INT64 columns annotated DECIMAL lose the
+ * annotation (`withPlainDecimals`; the reader puts the decimal type back from `decimals`), and a text column whose
+ * pages are all dictionary-encoded, with a small dictionary, is declared Dictionary<Int32, Utf8> in its
+ * `ARROW:schema` (`withDictionaryHints`: parquet-wasm then hands out dictionary indices instead of copying each
+ * row's string; `columnsFromFFI` expands them). Any other file, a footer it cannot parse included, is served
+ * unchanged (parquet-wasm reports its problems).
  */
-export async function openFileSource(path: string): Promise<ByteSource> {
-  const fh = await open(path, 'r');
-  try {
-    const { size } = await fh.stat();
-    if (size < 2 * TAIL_BYTES) return new FileSource(path, size, null, NONE);
-    const tail = await readAt(path, fh, size - TAIL_BYTES, TAIL_BYTES);
-    const footerLength = new DataView(tail.buffer).getUint32(0, true);
-    if (footerLength > size - 2 * TAIL_BYTES) return new FileSource(path, size, null, NONE);
-    const at = size - TAIL_BYTES - footerLength;
-    const footer = await readAt(path, fh, at, footerLength + TAIL_BYTES);
-    const plain = withPlainDecimals(footer);
-    const base = plain?.footer ?? footer;
-    const served = withDictionaryHints(base) ?? base;
-    return new FileSource(path, size, served === footer ? null : { at, bytes: served }, plain?.types ?? NONE);
-  } finally {
-    await fh.close();
-  }
+export async function openFileSource(location: string): Promise<ByteSource> {
+  const store = objectStoreFor(location);
+  const { size, etag } = await store.head(location);
+  const read: ReadRange = (offset, length) =>
+    store.read(location, { offset, length }, { ifMatch: etag }).catch((e: unknown) => {
+      if (!(e instanceof PreconditionFailedError)) throw e;
+      throw new ExecError(`Parquet file ${location} changed since floe opened it (restart to reload)`);
+    });
+  if (size < 2 * TAIL_BYTES) return new FileSource(read, size, null, NONE);
+  const tail = await read(size - TAIL_BYTES, TAIL_BYTES);
+  const footerLength = new DataView(tail.buffer, tail.byteOffset, tail.byteLength).getUint32(0, true);
+  if (footerLength > size - 2 * TAIL_BYTES) return new FileSource(read, size, null, NONE);
+  const at = size - TAIL_BYTES - footerLength;
+  const footer = await read(at, footerLength + TAIL_BYTES);
+  const plain = withPlainDecimals(footer);
+  const base = plain?.footer ?? footer;
+  const served = withDictionaryHints(base) ?? base;
+  return new FileSource(read, size, served === footer ? null : { at, bytes: served }, plain?.types ?? NONE);
 }
 
-/** A file handle left open this long after its last read is closed (a scan reads a file's chunks back to back). */
-const IDLE_CLOSE_MS = 200;
-
-/**
- * The file's bytes below `footer.at`, then `footer.bytes` (a rewritten footer and tail) instead of the rest. Reads
- * share one handle while they come close together (opening and closing one per column chunk was ~2.6% of a decode
- * thread); it closes once no read has come for IDLE_CLOSE_MS, so nothing stays open between scans.
- */
+/** The file's bytes below `footer.at`, then `footer.bytes` (a rewritten footer and tail) instead of the rest. */
 class FileSource implements ByteSource {
   readonly size: number;
   readonly decimals: ReadonlyMap<string, DataType>;
-  readonly #path: string;
+  readonly #read: ReadRange;
   readonly #footer: { at: number; bytes: Uint8Array } | null;
-  /** The handle reads share while they come close together; null when closed (or dropped after a failure). */
-  #open: SharedHandle | null = null;
 
   constructor(
-    path: string,
+    read: ReadRange,
     fileSize: number,
     footer: { at: number; bytes: Uint8Array } | null,
     decimals: ReadonlyMap<string, DataType>,
   ) {
-    this.#path = path;
+    this.#read = read;
     this.#footer = footer;
     this.decimals = decimals;
     this.size = footer === null ? fileSize : footer.at + footer.bytes.length;
@@ -78,92 +77,26 @@ class FileSource implements ByteSource {
   slice(start: number, end = this.size) {
     const from = Math.max(0, Math.min(start, this.size));
     const to = Math.max(from, Math.min(end, this.size));
-    return { arrayBuffer: () => this.#read(from, to) };
+    return { arrayBuffer: () => this.#bytes(from, to) };
   }
 
-  async #read(from: number, to: number): Promise<ArrayBuffer> {
+  /** A whole ArrayBuffer of bytes `from`..`to` (parquet-wasm takes the buffer, not a view). */
+  async #bytes(from: number, to: number): Promise<ArrayBuffer> {
     const split = this.#footer === null ? to : Math.min(to, Math.max(from, this.#footer.at));
-    // Every byte is written below (file or footer): no need to zero it first. Never pooled: the whole
-    // ArrayBuffer is handed to parquet-wasm.
-    const out = new Uint8Array(Buffer.allocUnsafeSlow(to - from).buffer, 0, to - from);
-    if (split > from) {
-      const shared = this.#acquire();
-      let failed = true;
-      try {
-        await readInto(this.#path, await shared.handle, out.subarray(0, split - from), from);
-        failed = false;
-      } finally {
-        this.#release(shared, failed);
-      }
-    }
-    if (to > split && this.#footer !== null) {
-      const { at, bytes } = this.#footer;
-      out.set(bytes.subarray(split - at, to - at), split - from);
-    }
-    return out.buffer as ArrayBuffer;
-  }
-
-  #acquire(): SharedHandle {
-    let shared = this.#open;
-    if (shared === null) {
-      shared = { handle: open(this.#path, 'r'), users: 0, idle: null };
-      // A failed open is reported by the reads that await it; it must not be "unhandled" here.
-      shared.handle.catch(() => {});
-      this.#open = shared;
-    }
-    if (shared.idle !== null) clearTimeout(shared.idle);
-    shared.idle = null;
-    shared.users++;
-    return shared;
-  }
-
-  /** After a failure the handle is dropped (the next read opens afresh); it closes once its last read is done. */
-  #release(shared: SharedHandle, failed: boolean): void {
-    shared.users--;
-    if (failed && this.#open === shared) this.#open = null;
-    if (shared.users > 0) return;
-    if (this.#open !== shared) {
-      closeQuietly(shared);
-      return;
-    }
-    shared.idle = setTimeout(() => {
-      if (this.#open !== shared || shared.users > 0) return;
-      this.#open = null;
-      closeQuietly(shared);
-    }, IDLE_CLOSE_MS);
-    shared.idle.unref();
+    if (split === to) return wholeBuffer(await this.#read(from, to - from));
+    // Across the served footer (parquet-wasm's first reads): the file's part, then the rewritten bytes.
+    const out = new Uint8Array(to - from);
+    if (split > from) out.set(await this.#read(from, split - from));
+    const { at, bytes } = this.#footer!;
+    out.set(bytes.subarray(split - at, to - at), split - from);
+    return out.buffer;
   }
 }
 
-interface SharedHandle {
-  readonly handle: Promise<Handle>;
-  users: number;
-  idle: ReturnType<typeof setTimeout> | null;
-}
-
-function closeQuietly(shared: SharedHandle): void {
-  shared.handle.then(
-    (fh) => fh.close().catch(() => {}),
-    () => {},
-  );
-}
-
-type Handle = Awaited<ReturnType<typeof open>>;
-
-async function readAt(path: string, fh: Handle, position: number, length: number): Promise<Uint8Array> {
-  const out = new Uint8Array(length);
-  await readInto(path, fh, out, position);
-  return out;
-}
-
-/** Fills `out` from `position`; a file that ends early (it shrank) fails rather than yield short data. */
-async function readInto(path: string, fh: Handle, out: Uint8Array, position: number): Promise<void> {
-  let done = 0;
-  while (done < out.length) {
-    const { bytesRead } = await fh.read(out, done, out.length - done, position + done);
-    if (bytesRead === 0) throw new Error(`${path} ended at byte ${position + done}, before the bytes asked for`);
-    done += bytesRead;
-  }
+/** `bytes`' buffer when they fill it (an object store's reads do), else a copy that does. */
+function wholeBuffer(bytes: Uint8Array): ArrayBuffer {
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  return (whole ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
 }
 
 /** `footer` (metadata, length, "PAR1") with dictionary hints in its `ARROW:schema`, or null to serve it as is. */

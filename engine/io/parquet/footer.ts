@@ -1,6 +1,7 @@
 // Parquet footers through hyparquet: row counts and per-row-group min/max/null-count statistics.
-import { asyncBufferFromFile, parquetMetadataAsync } from 'hyparquet';
+import { type AsyncBuffer, parquetMetadataAsync } from 'hyparquet';
 import { PlanError } from '../../errors.js';
+import { objectStoreFor } from '../object-store/object-store-for.js';
 
 export interface ColumnStats {
   /** Numbers (decimals unscaled, as doubles), bigints, strings, or Dates for dates and timestamps. */
@@ -21,9 +22,12 @@ export interface FileFooter {
   readonly rowGroups: readonly RowGroupInfo[];
 }
 
-/** The footer of `path`; a file that is not Parquet (or is truncated) fails with a `PlanError` naming it. */
+/**
+ * The footer of `path` (a location: see `ObjectStore`); a file that is missing, not Parquet or truncated fails
+ * with a `PlanError` naming it.
+ */
 export async function readFooter(path: string): Promise<FileFooter> {
-  const meta = await parquetMetadataAsync(await asyncBufferFromFile(path)).catch((e: unknown) => {
+  const meta = await parquetMetadataAsync(await storeBuffer(path)).catch((e: unknown) => {
     throw new PlanError(`cannot read Parquet file ${path}: ${e instanceof Error ? e.message : String(e)}`);
   });
   const rowGroups = meta.row_groups.map((rg, index): RowGroupInfo => {
@@ -43,4 +47,17 @@ export async function readFooter(path: string): Promise<FileFooter> {
     return { index, numRows: Number(rg.num_rows), stats };
   });
   return { path, numRows: Number(meta.num_rows), rowGroups };
+}
+
+/** hyparquet's view of the file: its size, and byte ranges read through its object store (of one version). */
+async function storeBuffer(location: string): Promise<AsyncBuffer> {
+  const store = objectStoreFor(location);
+  const { size, etag } = await store.head(location).catch((e: unknown) => {
+    throw new PlanError(`cannot read Parquet file ${location}: ${e instanceof Error ? e.message : String(e)}`);
+  });
+  const slice = async (start: number, end = size): Promise<ArrayBuffer> => {
+    const bytes = await store.read(location, { offset: start, length: end - start }, { ifMatch: etag });
+    return bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : bytes.slice().buffer;
+  };
+  return { byteLength: size, slice };
 }

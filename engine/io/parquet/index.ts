@@ -1,4 +1,3 @@
 // The Parquet adapter's public surface (the only home of parquet-wasm and hyparquet).
-export { loadParquetTable } from './load.js';
 export { createParquetTable } from './parquet-table.js';
 export { type ColumnInput, type ParquetWriteOptions, writeParquetFile } from './write.js';

@@ -1,9 +1,9 @@
 // `createParquetTable`: a TableProvider over Parquet files that reads the files on every scan.
-import { stat } from 'node:fs/promises';
 import type { ParquetFile } from 'parquet-wasm';
 import type { ScanRequest, TableProvider } from '../../catalog.js';
 import { ExecError, PlanError } from '../../errors.js';
 import { type Field, type Schema, sameType } from '../../plan/types.js';
+import { objectStoreFor } from '../object-store/object-store-for.js';
 import { fileSchema, openParquet } from './decode.js';
 import { defaultDecodeThreads, sharedDecodePool } from './decode-pool.js';
 import { type FileFooter, type RowGroupInfo, readFooter } from './footer.js';
@@ -50,10 +50,10 @@ export async function createParquetTable(
   const decodeThreads = options.decodeThreads ?? defaultDecodeThreads();
   if (paths.length === 0) throw new PlanError('a Parquet table needs at least one file');
   const footers = await Promise.all(paths.map(readFooter));
-  const stats = await Promise.all(paths.map((p) => stat(p)));
-  const sizes = stats.map((s) => s.size);
+  const metas = await Promise.all(paths.map((p) => objectStoreFor(p).head(p)));
+  const sizes = metas.map((m) => m.size);
   // Names the file's bytes for the decode threads' open-file cache.
-  const versions = stats.map((s) => `${s.size}:${s.mtimeMs}`);
+  const versions = metas.map((m) => m.etag);
   const files = await Promise.all(paths.map(openParquet));
   const schemas = files.map(fileSchema);
   const fields: Field[] = schemas[0]!
@@ -134,7 +134,9 @@ export type { FileFooter };
 async function checkUnchanged(paths: readonly string[], sizes: readonly number[]): Promise<void> {
   await Promise.all(
     paths.map(async (p, i) => {
-      const now = await stat(p).catch(() => null);
+      const now = await objectStoreFor(p)
+        .head(p)
+        .catch(() => null);
       if (now === null) throw new ExecError(`Parquet file ${p} no longer exists`);
       if (now.size !== sizes[i])
         throw new ExecError(`Parquet file ${p} changed since floe opened it (restart to reload)`);

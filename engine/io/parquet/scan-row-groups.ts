@@ -1,11 +1,11 @@
 // `scanRowGroups`: decodes a list of row groups with read-ahead and yields their batches in list order.
 import type { ParquetFile } from 'parquet-wasm';
 import type { Batch } from '../../arrow/batch.js';
+import { SharedSlabs } from '../../arrow/shared-slabs.js';
 import { CancelledError } from '../../errors.js';
 import type { Schema } from '../../plan/types.js';
 import { type DecodedGroup, decodeRowGroup } from './decode.js';
 import type { DecodePool } from './decode-pool.js';
-import { SharedSlabs } from './shared-slabs.js';
 
 /** One row group to read; `limit` caps its rows (the last group under a LIMIT). */
 export interface RowGroupRead {

@@ -1,8 +1,7 @@
 // `writeParquetFile`: columns of plain values -> one Parquet file (zstd, statistics on, bounded row groups).
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { Compression, EnabledStatistics, Table, WriterPropertiesBuilder, writeParquet } from 'parquet-wasm';
 import { type ColumnInput, toArrowIPC } from '../../arrow/to-arrow.js';
+import { objectStoreFor } from '../object-store/object-store-for.js';
 
 export interface ParquetWriteOptions {
   /** Rows per row group; default 122,880 (DuckDB's). */
@@ -13,8 +12,8 @@ export interface ParquetWriteOptions {
 const CODECS = { zstd: Compression.ZSTD, snappy: Compression.SNAPPY, none: Compression.UNCOMPRESSED } as const;
 
 /**
- * Writes `columns` to `path`, creating parent folders. The file appears atomically (written to a
- * temporary name, then renamed), so a reader never sees half a file.
+ * Writes `columns` to `path` (a location: see `ObjectStore`), creating parent folders. The file appears whole
+ * (`ObjectStore.put`), so a reader never sees half of it.
  */
 export async function writeParquetFile(
   path: string,
@@ -27,10 +26,7 @@ export async function writeParquetFile(
     .setStatisticsEnabled(EnabledStatistics.Chunk)
     .build();
   const bytes = writeParquet(Table.fromIPCStream(toArrowIPC(columns)), props);
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, bytes);
-  await rename(tmp, path);
+  await objectStoreFor(path).put(path, bytes);
 }
 
 export type { ColumnInput };

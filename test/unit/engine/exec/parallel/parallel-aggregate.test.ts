@@ -3,10 +3,12 @@
 // (Every differential case also runs on a splitting engine: test/helpers/engines.ts.)
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { isDeepStrictEqual } from 'node:util';
 import { makeBatch } from '../../../../../engine/arrow/batch.js';
 import { makeColumn } from '../../../../../engine/arrow/column.js';
 import type { PhysicalOperator } from '../../../../../engine/exec/operator.js';
-import type { ExecPool } from '../../../../../engine/exec/parallel/exec-pool.js';
+import { type ExecPool, sharedExecPool } from '../../../../../engine/exec/parallel/exec-pool.js';
+import type { FragmentTask } from '../../../../../engine/exec/parallel/messages.js';
 import { ParallelAggregateExec } from '../../../../../engine/exec/parallel/parallel-aggregate-exec.js';
 import {
   CancelledError,
@@ -19,6 +21,7 @@ import {
   type MemoryTableData,
   type TableProvider,
 } from '../../../../../engine/index.js';
+import type { Aggregate } from '../../../../../engine/plan/logical/index.js';
 import { INT32, type Schema } from '../../../../../engine/plan/types.js';
 import { queryRows } from '../../../../helpers/engines.js';
 import { type TestData, writeTestData } from '../../../../helpers/gen-data.js';
@@ -109,6 +112,42 @@ describe('which aggregates split', () => {
   });
 });
 
+describe('what a helper receives', () => {
+  it('gets the aggregate as plan data that structured clone keeps whole, never the SQL text', async () => {
+    const t = { a: createMemoryTable(sharedInts('k', 100_000)), b: createMemoryTable(sharedInts('k', 70_000)) };
+    const cases: [Record<string, TableProvider>, string][] = [
+      [tables(), "SELECT grp, avg(price), min(name) FROM items WHERE d >= DATE '1995-01-01' GROUP BY grp"],
+      [
+        tables(),
+        "SELECT l_returnflag, count(*) FROM items JOIN lineitem ON id = l_orderkey WHERE name LIKE 'a%' GROUP BY 1",
+      ],
+      [t, 'SELECT count(*), sum(a.k) FROM a JOIN b ON a.k = b.k WHERE b.k % 3 = 0'],
+    ];
+    const pool = sharedExecPool(1);
+    const submit = pool.submit;
+    const sent: FragmentTask[] = [];
+    pool.submit = (task, signal) => {
+      sent.push(task);
+      return submit.call(pool, task, signal);
+    };
+    try {
+      for (const [tbls, sql] of cases) {
+        sent.length = 0;
+        const rows = (await queryRows(engineOver(tbls), sql)).rows;
+        assert.deepEqual(rows, (await queryRows(engineOver(tbls, 0), sql)).rows, sql);
+        assert.equal(sent.length, 1, sql);
+        const { plan } = sent[0]!;
+        assert.equal('sql' in sent[0]!, false, sql);
+        // Plain data: a function would throw, a class instance would come back a plain object (another prototype).
+        assert.ok(isDeepStrictEqual(structuredClone(plan), plan), sql);
+        assert.equal(plan.kind, 'aggregate');
+      }
+    } finally {
+      pool.submit = submit;
+    }
+  });
+});
+
 describe('splits by key ranges', () => {
   const sort = (rows: (string | null)[][]) => rows.map((r) => JSON.stringify(r)).sort();
   const scans = async (engine: Engine, sql: string) =>
@@ -179,7 +218,8 @@ describe('splits by key ranges', () => {
     } as unknown as ExecPool;
     const run = async (fixedShares: boolean) => {
       const spec = { local: partition, final: (p: PhysicalOperator) => p, pool: idle, partialSchema: ONE_INT };
-      const task = { sql: '', node: 0, parts: 2, minRows: 1, tables: [] };
+      // The idle pool never reads the task's plan.
+      const task = { plan: {} as Aggregate, scan: 0, parts: 2, tables: [] };
       const op = new ParallelAggregateExec({ ...spec, task, takeBack: true, fixedShares }, ONE_INT);
       const out: number[] = [];
       for await (const b of op.execute({ catalog: createMapCatalog(new Map()), signal: NEVER }))

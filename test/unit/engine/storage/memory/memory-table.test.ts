@@ -2,9 +2,8 @@
 // and answer exactly as the file-backed table does, at chunk boundaries, for dates, decimals and NULLs.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { isSorted, makeColumn } from '../../../../engine/arrow/column.js';
-import { narrowOf } from '../../../../engine/arrow/narrow-values.js';
-import { ZONE_ROWS } from '../../../../engine/exec/column-facts.js';
+import { isSorted, makeColumn } from '../../../../../engine/arrow/column.js';
+import { narrowOf } from '../../../../../engine/arrow/narrow-values.js';
 import {
   createEngine,
   createMapCatalog,
@@ -12,12 +11,13 @@ import {
   createParquetTable,
   type Engine,
   loadParquetTable,
-} from '../../../../engine/index.js';
-import { type BinaryOp, col, type Expr, lit } from '../../../../engine/plan/expr/index.js';
-import { BOOL, DATE, type DataType, FLOAT64, INT32, INT64, UTF8 } from '../../../../engine/plan/types.js';
-import { bytesColumn } from '../../../helpers/batches.js';
-import { queryRows } from '../../../helpers/engines.js';
-import { type TestData, writeTestData } from '../../../helpers/gen-data.js';
+} from '../../../../../engine/index.js';
+import { type BinaryOp, col, type Expr, lit } from '../../../../../engine/plan/expr/index.js';
+import { BOOL, DATE, type DataType, FLOAT64, INT32, INT64, UTF8 } from '../../../../../engine/plan/types.js';
+import { ZONE_ROWS } from '../../../../../engine/storage/memory/column-facts.js';
+import { bytesColumn } from '../../../../helpers/batches.js';
+import { queryRows } from '../../../../helpers/engines.js';
+import { type TestData, writeTestData } from '../../../../helpers/gen-data.js';
 
 const NEVER = new AbortController().signal;
 let data: TestData;

@@ -1,14 +1,17 @@
 // `createMemoryTable`: a TableProvider over columns held in memory (SharedArrayBuffer-backed when loaded).
 import { randomUUID } from 'node:crypto';
-import { type Batch, sliceBatch } from '../arrow/batch.js';
-import { type Column, columnArrays, isUtf8Bytes, markSorted } from '../arrow/column.js';
-import { attachNarrow, type NarrowArray } from '../arrow/narrow-values.js';
-import { attachCodes, sliceCodes, type TextDictionary } from '../arrow/text-dictionary.js';
-import type { ScanRequest, SharedTable, TableProvider } from '../catalog.js';
-import { CancelledError, InternalError } from '../errors.js';
-import type { Schema } from '../plan/types.js';
+import { type Batch, sliceBatch } from '../../arrow/batch.js';
+import { type Column, columnArrays, isUtf8Bytes, markSorted } from '../../arrow/column.js';
+import { attachNarrow, type NarrowArray } from '../../arrow/narrow-values.js';
+import { attachCodes, sliceCodes, type TextDictionary } from '../../arrow/text-dictionary.js';
+import type { ScanRequest, SharedTable, TableProvider } from '../../catalog.js';
+import { CancelledError, InternalError } from '../../errors.js';
+import type { Schema } from '../../plan/types.js';
 import { chunkInOrder, columnInOrder, INCREASING, SORTED, valueRangeOf, type ZoneFacts } from './column-facts.js';
 import { ZoneMaps } from './zone-maps.js';
+
+/** `SharedTable.kind` of a memory table: `rebuildSharedTable` hands its data back to `createMemoryTable`. */
+export const MEMORY_KIND = 'memory';
 
 /** Structured-cloneable table data: typed arrays over SharedArrayBuffers cross threads without copying. */
 export interface MemoryTableData {
@@ -109,7 +112,7 @@ export function createMemoryTable(data: MemoryTableData): TableProvider {
         : `chunks=${chunks.length} rows=${rowCount}`;
     },
     shared() {
-      shared ??= inSharedMemory(data) ? { id: randomUUID(), data } : null;
+      shared ??= inSharedMemory(data) ? { id: randomUUID(), kind: MEMORY_KIND, data } : null;
       return shared;
     },
     async *scan(req, signal) {

@@ -1,11 +1,11 @@
 // `loadParquetTable`: decodes whole Parquet files into SharedArrayBuffer-backed columns (acceleration).
 import type { Column, ColumnValues } from '../../arrow/column.js';
 import { type NarrowArray, narrowValues } from '../../arrow/narrow-values.js';
+import { SharedSlabs } from '../../arrow/shared-slabs.js';
 import { encodeDictionary } from '../../arrow/text-dictionary.js';
-import { zoneFactsOfField } from '../../exec/column-facts.js';
-import type { MemoryTableData, StoredDictionary } from '../../exec/memory-table.js';
-import { createParquetTable } from './parquet-table.js';
-import { SharedSlabs } from './shared-slabs.js';
+import { createParquetTable } from '../../io/parquet/parquet-table.js';
+import { zoneFactsOfField } from './column-facts.js';
+import type { MemoryTableData, StoredDictionary } from './memory-table.js';
 
 /**
  * Reads every row of `paths` into memory that worker threads can share: the result can be posted to

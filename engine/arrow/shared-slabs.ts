@@ -10,7 +10,7 @@
 // which give it back as it is freed. A load's decode threads fill slabs of their own for that load (the arrays
 // come back shared, not copied); the loader's slabs take what they did not make (dictionary codes, narrow copies).
 
-import type { ArrayAllocator, ArrayKind } from '../../arrow/from-ffi.js';
+import type { ArrayAllocator, ArrayKind } from './from-ffi.js';
 
 /** Bytes in one slab. Above glibc's largest mmap threshold (`DEFAULT_MMAP_THRESHOLD_MAX`, 32 MiB on 64-bit). */
 export const SLAB_BYTES = 64 * 1024 * 1024;

@@ -1,9 +1,9 @@
 // `ZoneMaps`: min/max statistics of an accelerated table's chunks and of the 4,096-row zones inside them, which
 // let pushed filters skip data (`createMemoryTable` scans only the row ranges they may match).
-import type { Column } from '../arrow/column.js';
-import type { ColumnStats } from '../io/parquet/footer.js';
-import { mayMatch } from '../io/parquet/prune.js';
-import { columnsOf, type Expr } from '../plan/expr/index.js';
+import type { Column } from '../../arrow/column.js';
+import type { ColumnStats } from '../../io/parquet/footer.js';
+import { mayMatch } from '../../io/parquet/prune.js';
+import { columnsOf, type Expr } from '../../plan/expr/index.js';
 import { SORTED, ZONE_ROWS, type ZoneFacts, zoneFactsOfField } from './column-facts.js';
 import type { MemoryTableData } from './memory-table.js';
 import { boundMayMatch, narrowToBounds, type ZoneBound, zoneBounds } from './zone-bounds.js';

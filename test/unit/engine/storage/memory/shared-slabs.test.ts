@@ -1,8 +1,8 @@
 // SharedSlabs: where a loaded table's arrays are carved from.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { SharedSlabs, SLAB_BYTES } from '../../../../../engine/arrow/shared-slabs.js';
 import { createParquetTable, loadParquetTable } from '../../../../../engine/index.js';
-import { SharedSlabs, SLAB_BYTES } from '../../../../../engine/io/parquet/shared-slabs.js';
 import { writeTestData } from '../../../../helpers/gen-data.js';
 
 test('SharedSlabs: arrays share a slab, aligned, without overlapping', () => {

@@ -1,7 +1,7 @@
 // `zoneFacts`: one pass over a chunk's number or date column recording, per zone of ZONE_ROWS rows, its min, max,
 // NULLs and order; the accelerated table's statistics (zone maps, value ranges, keys, sorted chunks) derive from it.
-import type { Column } from '../arrow/column.js';
-import { monomorphicCopy } from '../arrow/kernels/monomorphic.js';
+import type { Column } from '../../arrow/column.js';
+import { monomorphicCopy } from '../../arrow/kernels/monomorphic.js';
 
 /** Rows per zone: the unit a pushed filter skips inside a chunk (a point lookup reads one zone, not the chunk). */
 export const ZONE_ROWS = 4096;

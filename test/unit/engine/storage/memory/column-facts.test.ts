@@ -2,7 +2,9 @@
 // once and read by every thread for zone maps, value ranges, keys and sorted chunks.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Column, makeColumn } from '../../../../engine/arrow/column.js';
+import { type Column, makeColumn } from '../../../../../engine/arrow/column.js';
+import { createMemoryTable, loadParquetTable } from '../../../../../engine/index.js';
+import { DATE, type DataType, decimal, FLOAT64, INT32, UTF8 } from '../../../../../engine/plan/types.js';
 import {
   chunkInOrder,
   columnInOrder,
@@ -13,12 +15,10 @@ import {
   ZONE_ROWS,
   type ZoneFacts,
   zoneFacts,
-} from '../../../../engine/exec/column-facts.js';
-import type { MemoryTableData } from '../../../../engine/exec/memory-table.js';
-import { createMemoryTable, loadParquetTable } from '../../../../engine/index.js';
-import { DATE, type DataType, decimal, FLOAT64, INT32, UTF8 } from '../../../../engine/plan/types.js';
-import { bytesColumn } from '../../../helpers/batches.js';
-import { type TestData, writeTestData } from '../../../helpers/gen-data.js';
+} from '../../../../../engine/storage/memory/column-facts.js';
+import type { MemoryTableData } from '../../../../../engine/storage/memory/memory-table.js';
+import { bytesColumn } from '../../../../helpers/batches.js';
+import { type TestData, writeTestData } from '../../../../helpers/gen-data.js';
 
 const ints = (values: number[], type: DataType = INT32, valid: Uint8Array | null = null): Column =>
   makeColumn(type, Int32Array.from(values), valid, values.length);

@@ -1,6 +1,6 @@
 // `zoneBounds`: the pushed comparisons a sorted zone of an accelerated table can answer by binary search.
-import type { Expr } from '../plan/expr/index.js';
-import type { DataType } from '../plan/types.js';
+import type { Expr } from '../../plan/expr/index.js';
+import type { DataType } from '../../plan/types.js';
 
 /** `column op value`, with the column on the left. */
 export interface ZoneBound {
