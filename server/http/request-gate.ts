@@ -30,39 +30,75 @@ export interface RequestGateOptions {
 const ORIGIN = utf8Constant('origin');
 const CONTENT_TYPE = utf8Constant('content-type');
 const PREFLIGHT_METHOD = utf8Constant('access-control-request-method');
-const ALLOW_METHODS = 'GET, POST, OPTIONS';
-const ALLOW_HEADERS = 'Accept, Authorization, Cache-Control, Content-Type, Spice-Cache-Key, X-API-Key';
+const PREFLIGHT_HEADERS = {
+  'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+  'Access-Control-Allow-Headers': 'Accept, Authorization, Cache-Control, Content-Type, Spice-Cache-Key, X-API-Key',
+  'Access-Control-Max-Age': '600',
+};
 const EXPOSE_HEADERS = 'Results-Cache-Status, X-Cache, Retry-After';
 const UNAUTHORIZED_HEADERS = { 'WWW-Authenticate': 'Bearer' };
+const CROSS_ORIGIN_REFUSED = 'Forbidden: cross-origin request from an origin that runtime.cors does not allow';
 /** Content types a browser sends cross-origin without a preflight (the CORS-safelisted ones; '' = none sent). */
 const SIMPLE_CONTENT_TYPES = new Set(['', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data']);
 const DECODER = new TextDecoder();
 
 export function createRequestGate(options: RequestGateOptions): RequestGate {
-  const { auth, limiter, cors } = options;
-  const anyOrigin = cors.allowedOrigins.includes('*');
-  const allowed = new Set(cors.allowedOrigins);
+  return new Gate(options);
+}
+
+class Gate implements RequestGate {
+  readonly #auth: Authenticator;
+  readonly #limiter: RateLimiter | null;
+  readonly #cors: CorsConfig;
+  readonly #anyOrigin: boolean;
+  readonly #allowed: ReadonlySet<string>;
+
+  constructor(options: RequestGateOptions) {
+    this.#auth = options.auth;
+    this.#limiter = options.limiter;
+    this.#cors = options.cors;
+    this.#anyOrigin = options.cors.allowedOrigins.includes('*');
+    this.#allowed = new Set(options.cors.allowedOrigins);
+  }
+
+  open(res: HttpResponse, req: HttpRequest): boolean {
+    return this.#applyCors(res, req, req.getHeader(ORIGIN));
+  }
+
+  admit(res: HttpResponse, req: HttpRequest): Principal | null {
+    const origin = req.getHeader(ORIGIN);
+    if (!this.#applyCors(res, req, origin)) return null;
+    let address: string | null = null;
+    const addressOf = () => (address ??= DECODER.decode(res.getRemoteAddressAsText()));
+    const principal = this.#auth.authenticate((name) => req.getHeader(name), addressOf);
+    if (principal === null) {
+      if (!this.#limited(res, `addr:${addressOf()}`))
+        new Reply(res).send(401, TEXT_PLAIN, 'Unauthorized', UNAUTHORIZED_HEADERS);
+      return null;
+    }
+    if (this.#limited(res, principal.id)) return null;
+    if (origin !== '' && this.#allowOrigin(origin) === null && isSimplePost(req)) {
+      new Reply(res).send(403, TEXT_PLAIN, CROSS_ORIGIN_REFUSED);
+      return null;
+    }
+    return principal;
+  }
+
   /** The `Access-Control-Allow-Origin` value for `origin`, or null when not allowed (or CORS is off). */
-  const allowOrigin = (origin: string): string | null => {
-    if (!cors.enabled || origin === '') return null;
-    if (anyOrigin) return '*';
+  #allowOrigin(origin: string): string | null {
+    if (!this.#cors.enabled || origin === '') return null;
+    if (this.#anyOrigin) return '*';
     const lower = origin.toLowerCase();
-    return allowed.has(lower) ? lower : null;
-  };
-  /** Adds CORS headers, or answers a preflight; false once answered. */
-  const applyCors = (res: HttpResponse, req: HttpRequest, origin: string): boolean => {
-    const allow = allowOrigin(origin);
+    return this.#allowed.has(lower) ? lower : null;
+  }
+
+  /** Adds the CORS headers for an allowed origin, or answers its preflight; false once answered. */
+  #applyCors(res: HttpResponse, req: HttpRequest, origin: string): boolean {
+    const allow = this.#allowOrigin(origin);
     if (allow === null) return true;
     const vary: Record<string, string> = allow === '*' ? {} : { Vary: 'Origin' };
     if (req.getMethod() === 'options' && req.getHeader(PREFLIGHT_METHOD) !== '') {
-      const headers = {
-        'Access-Control-Allow-Origin': allow,
-        'Access-Control-Allow-Methods': ALLOW_METHODS,
-        'Access-Control-Allow-Headers': ALLOW_HEADERS,
-        'Access-Control-Max-Age': '600',
-        ...vary,
-      };
-      new Reply(res).send(204, TEXT_PLAIN, '', headers);
+      new Reply(res).send(204, TEXT_PLAIN, '', { ...PREFLIGHT_HEADERS, 'Access-Control-Allow-Origin': allow, ...vary });
       return false;
     }
     addReplyHeaders(res, {
@@ -71,38 +107,11 @@ export function createRequestGate(options: RequestGateOptions): RequestGate {
       ...vary,
     });
     return true;
-  };
-  return {
-    open(res, req) {
-      return applyCors(res, req, req.getHeader(ORIGIN));
-    },
-    admit(res, req) {
-      const origin = req.getHeader(ORIGIN);
-      if (!applyCors(res, req, origin)) return null;
-      let address: string | null = null;
-      const addressOf = () => (address ??= DECODER.decode(res.getRemoteAddressAsText()));
-      const principal = auth.authenticate((name) => req.getHeader(name), addressOf);
-      if (principal === null) {
-        if (!limited(res, `addr:${addressOf()}`))
-          new Reply(res).send(401, TEXT_PLAIN, 'Unauthorized', UNAUTHORIZED_HEADERS);
-        return null;
-      }
-      if (limited(res, principal.id)) return null;
-      if (origin !== '' && allowOrigin(origin) === null && isSimplePost(req)) {
-        new Reply(res).send(
-          403,
-          TEXT_PLAIN,
-          `Forbidden: cross-origin request from an origin that runtime.cors does not allow`,
-        );
-        return null;
-      }
-      return principal;
-    },
-  };
+  }
 
   /** Takes a token for `id`; answers 429 and returns true when there is none. */
-  function limited(res: HttpResponse, id: string): boolean {
-    const wait = limiter?.take(id) ?? 0;
+  #limited(res: HttpResponse, id: string): boolean {
+    const wait = this.#limiter?.take(id) ?? 0;
     if (wait === 0) return false;
     new Reply(res).send(429, TEXT_PLAIN, 'Too Many Requests', { 'Retry-After': String(wait) });
     return true;
