@@ -7,7 +7,9 @@ const READ_ONLY_TYPES = new Set(['select', 'set_op', 'values', 'show', 'set']);
 /**
  * True for INSERT, UPDATE, DELETE, REPLACE, DDL (CREATE, DROP, ALTER, TRUNCATE...), GRANT, CALL and any statement
  * type not known to only read, and for `SELECT ... INTO t` (it creates a table) anywhere in a query. EXPLAIN of
- * anything is false: EXPLAIN plans without running. Unknown types count as writes, so a new one fails closed.
+ * anything is false: EXPLAIN plans without running (`parseSql` refuses EXPLAIN ANALYZE, which would run the
+ * statement: supporting it must make this true for the statement it runs). Unknown types count as writes, so a
+ * new one fails closed.
  */
 export function writesData(statement: ParsedStatement): boolean {
   if (statement.explain) return false;
