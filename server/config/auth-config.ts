@@ -18,56 +18,70 @@ const HEADER_SAFE = /^[\x21-\x7e]+$/;
 
 const apiKeyEntry = z.union([z.string(), z.strictObject({ key: z.string() })]);
 
-const apiKeyProvider = z
-  .strictObject({
-    /** On when the section is given, unless set to false. */
-    enabled: z.boolean().default(true),
-    keys: z.array(apiKeyEntry).optional(),
-  })
-  .check((ctx) => {
-    if (!ctx.value.enabled) return;
-    const keys = ctx.value.keys ?? [];
-    if (keys.length === 0) {
-      ctx.issues.push({
-        code: 'custom',
-        message: 'API key auth is enabled but lists no keys',
-        input: undefined,
-        path: ['keys'],
-      });
-    }
-    const seen = new Map<string, number>();
-    keys.forEach((entry, i) => {
-      const problem = keyProblem(parseKey(entry), seen, i);
-      // Never the value: the message names the position only.
-      if (problem !== null) ctx.issues.push({ code: 'custom', message: problem, input: undefined, path: ['keys', i] });
-    });
+type Issue = { code: 'custom'; message: string; input: undefined; path: PropertyKey[] };
+const issue = (message: string, path: PropertyKey[]): Issue => ({ code: 'custom', message, input: undefined, path });
+
+const providerFields = {
+  /** On when the section is given, unless set to false (fail closed). */
+  enabled: z.boolean().optional(),
+  keys: z.array(apiKeyEntry).optional(),
+};
+
+/** An enabled provider's keys: at least one, each non-empty, header-safe and distinct. Never quotes a key. */
+function keyIssues(provider: { enabled?: boolean; keys?: readonly z.infer<typeof apiKeyEntry>[] }): Issue[] {
+  if (provider.enabled === false) return [];
+  const keys = provider.keys ?? [];
+  const issues = keys.length === 0 ? [issue('API key auth is enabled but lists no keys', ['keys'])] : [];
+  const seen = new Map<string, number>();
+  keys.forEach((entry, i) => {
+    const problem = keyProblem(parseKey(entry), seen, i);
+    if (problem !== null) issues.push(issue(problem, ['keys', i]));
   });
+  return issues;
+}
+
+const apiKeyProvider = z.strictObject(providerFields).check((ctx) => {
+  ctx.issues.push(...keyIssues(ctx.value));
+});
+
+const PROVIDERS = new Set(['api-key', 'api_key', 'enabled', 'keys']);
 
 /**
- * `runtime.auth`: the `api-key` provider (Spice also spells it `api_key`). Any other provider is refused: auth
- * that floe cannot honour must stop the start, never serve everyone.
+ * `runtime.auth`: the `api-key` provider (Spice also spells it `api_key`), or `enabled` and `keys` right under
+ * `runtime.auth` (the contract's form). Exactly one of these; any other provider, or none, is refused: auth that
+ * floe cannot honour must stop the start, never serve everyone.
  */
 export const authSchema = z
-  .object({ 'api-key': apiKeyProvider.optional(), api_key: apiKeyProvider.optional() })
+  .object({ 'api-key': apiKeyProvider.optional(), api_key: apiKeyProvider.optional(), ...providerFields })
   .catchall(z.unknown())
   .check((ctx) => {
-    for (const name of Object.keys(ctx.value)) {
-      if (name === 'api-key' || name === 'api_key') continue;
-      const message = `auth provider '${name}' is not supported; floe supports api-key`;
-      ctx.issues.push({ code: 'custom', message, input: undefined, path: [name] });
+    const auth = ctx.value;
+    for (const name of Object.keys(auth)) {
+      if (!PROVIDERS.has(name))
+        ctx.issues.push(issue(`auth provider '${name}' is not supported; floe supports api-key`, [name]));
     }
-    if (ctx.value['api-key'] !== undefined && ctx.value.api_key !== undefined) {
-      const message = 'api_key and api-key name the same provider; give only one of them';
-      ctx.issues.push({ code: 'custom', message, input: undefined, path: ['api_key'] });
+    const direct = auth.enabled !== undefined || auth.keys !== undefined;
+    const forms = [
+      auth['api-key'] !== undefined && 'api-key',
+      auth.api_key !== undefined && 'api_key',
+      direct && 'keys',
+    ];
+    const given = forms.filter((f): f is string => f !== false);
+    if (Object.keys(auth).length === 0) ctx.issues.push(issue('no auth provider given; expected api-key', []));
+    if (given.length > 1) {
+      const message = `${given.join(' and ')} configure the same API keys; give only one of them`;
+      ctx.issues.push(issue(message, [given[1] as string]));
     }
+    if (direct) ctx.issues.push(...keyIssues(auth));
   });
 
 type Auth = z.infer<typeof authSchema>;
 
 /** The keys to check, or null when auth is off (no section, or `enabled: false`). Values were validated. */
 export function authConfig(auth: Auth | undefined): AuthConfig | null {
-  const provider = auth?.['api-key'] ?? auth?.api_key;
-  if (provider === undefined || !provider.enabled) return null;
+  if (auth === undefined) return null;
+  const provider = auth['api-key'] ?? auth.api_key ?? auth;
+  if (provider.enabled === false) return null;
   return { keys: (provider.keys ?? []).map(parseKey) };
 }
 

@@ -38,6 +38,15 @@ describe('runtime.auth', () => {
     assert.deepEqual(m.warnings, []);
   });
 
+  it("reads the contract's form: enabled and keys (with a key field) right under runtime.auth", () => {
+    const m = parse({ auth: { enabled: true, keys: [{ key: `${SECRET}:rw` }, 'k2'] } });
+    assert.deepEqual(m.auth?.keys, [
+      { secret: SECRET, canWrite: true },
+      { secret: 'k2', canWrite: false },
+    ]);
+    assert.equal(parse({ auth: { enabled: false } }).auth, null);
+  });
+
   it('is off without the section or with enabled: false', () => {
     assert.equal(parse({}).auth, null);
     assert.equal(parse({ auth: { 'api-key': { enabled: false } } }).auth, null);
@@ -71,6 +80,13 @@ describe('runtime.auth', () => {
       /^runtime\.auth\.oidc: auth provider 'oidc' is not supported; floe supports api-key$/,
     ],
     ['both spellings', { 'api-key': { keys: ['a'] }, api_key: { keys: ['b'] } }, /^runtime\.auth\.api_key: /],
+    ['no provider', {}, /^runtime\.auth: no auth provider given; expected api-key$/],
+    ['enabled without keys', { enabled: true }, /^runtime\.auth\.keys: API key auth is enabled but lists no keys$/],
+    [
+      'keys here and under api-key',
+      { keys: ['a'], 'api-key': { keys: ['b'] } },
+      /^runtime\.auth\.keys: api-key and keys /,
+    ],
     ['a bad type', { 'api-key': { enabled: 'yes', keys: ['a'] } }, /^runtime\.auth\.api-key\.enabled: /],
     ['an unknown key', { 'api-key': { keys: ['a'], roles: [] } }, /^runtime\.auth\.api-key\.roles: unknown key$/],
   ];
