@@ -1,6 +1,6 @@
 // The engine's error classes; `kind` tells the server which HTTP status an error maps to.
 
-export type EngineErrorKind = 'parse' | 'plan' | 'exec' | 'not_supported' | 'cancelled' | 'internal';
+export type EngineErrorKind = 'parse' | 'plan' | 'exec' | 'not_supported' | 'forbidden' | 'cancelled' | 'internal';
 
 export class EngineError extends Error {
   readonly kind: EngineErrorKind;
@@ -36,6 +36,13 @@ export class ExecError extends EngineError {
 export class NotSupportedError extends EngineError {
   constructor(message: string) {
     super('not_supported', message);
+  }
+}
+
+/** The statement writes data but the caller may only read (`ExecuteOptions.allowWrites` false). */
+export class ForbiddenError extends EngineError {
+  constructor(message: string) {
+    super('forbidden', message);
   }
 }
 

@@ -48,6 +48,11 @@ export interface ExecuteOptions {
   readonly signal?: AbortSignal;
   /** Optimizer rules to skip, by name (e.g. `push-down-filter`). */
   readonly disabledRules?: readonly string[];
+  /**
+   * Default true. False: a statement that writes (INSERT, UPDATE, DELETE, CREATE, DROP, SELECT INTO...) raises
+   * `ForbiddenError` right after parsing, before it is planned (a read-only API key).
+   */
+  readonly allowWrites?: boolean;
 }
 
 export interface QueryResult {

@@ -1,15 +1,19 @@
 // `StatementPlanner`: SQL text to an optimized plan (parse, bind, optimize), through a plan cache. The engine
 // plans statements with it (a parallel aggregate's helper threads get plan data, not statements).
 import type { Catalog } from './catalog.js';
+import { ForbiddenError } from './errors.js';
 import { evaluateConstant } from './exec/execute.js';
 import { optimize } from './optimize/optimizer.js';
 import { type CachedPlan, PlanCache, planKey, recordingCatalog } from './plan-cache.js';
-import { parseSql } from './sql/parse.js';
+import { type ParsedStatement, parseSql } from './sql/parse.js';
 import { type ParamValues, sqlToPlan } from './sql/sql-to-plan.js';
+import { writesData } from './sql/writes-data.js';
 
 export interface StatementOptions {
   readonly params?: ParamValues;
   readonly disabledRules?: readonly string[];
+  /** False: a statement that writes raises `ForbiddenError` before it is planned (default true). */
+  readonly allowWrites?: boolean;
 }
 
 export class StatementPlanner {
@@ -28,7 +32,10 @@ export class StatementPlanner {
     const cache = this.#cache;
     const key = cache && planKey(sql, opts.params, opts.disabledRules ?? []);
     const hit = key === null ? undefined : cache?.get(key, catalog);
-    if (hit) return hit;
+    if (hit) {
+      if (!hit.readOnly && opts.allowWrites === false) throw forbidden(hit.plan.kind.toUpperCase());
+      return hit;
+    }
     const made = makePlan(sql, opts, catalog);
     if (key !== null) cache?.set(key, made);
     return made;
@@ -40,6 +47,8 @@ function makePlan(sql: string, opts: StatementOptions, catalog: Catalog): Cached
   const recorder = recordingCatalog(catalog);
   const seen = recorder.catalog;
   const statement = parseSql(sql);
+  const readOnly = !writesData(statement);
+  if (!readOnly && opts.allowWrites === false) throw forbidden(statementName(statement));
   const logical = sqlToPlan(statement.ast, { catalog: seen, params: opts.params });
   const optimized = optimize(logical, {
     disabled: opts.disabledRules ?? [],
@@ -53,9 +62,19 @@ function makePlan(sql: string, opts: StatementOptions, catalog: Catalog): Cached
   return {
     plan: optimized,
     explain: statement.explain,
-    readOnly: statement.explain || statement.ast?.type === 'select',
+    readOnly,
     tables: [...tables].sort(),
     lookups: recorder.lookups,
     tableNames: recorder.tableNames(),
   };
+}
+
+function forbidden(what: string): ForbiddenError {
+  return new ForbiddenError(`${what} is not allowed in a read-only SQL context`);
+}
+
+/** `INSERT`, `CREATE`, `SELECT INTO`...: the statement's kind as the error names it. */
+function statementName(statement: ParsedStatement): string {
+  const type = String(statement.ast?.type ?? 'statement');
+  return type === 'select' ? 'SELECT INTO' : type.toUpperCase();
 }

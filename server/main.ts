@@ -1,8 +1,11 @@
 // `startServer`: the composition root: manifest -> HTTP listener -> datasets -> worker pool -> ready.
 import { resolve } from 'node:path';
 import { resolveDatasets } from '../catalog/datasets.js';
+import { createAuthenticator } from './auth/authenticator.js';
+import { RateLimiter } from './auth/rate-limiter.js';
 import { ResultsCache } from './cache/results-cache.js';
 import { loadManifest, type Manifest, parseManifest } from './config/manifest.js';
+import { createRequestGate } from './http/request-gate.js';
 import { registerRoutes, type ServerPhase } from './http/routes.js';
 import { listenUws } from './http/uws-app.js';
 import { createQueryPool, type QueryPool } from './pool/pool.js';
@@ -74,6 +77,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         unavailableText: () => (phase === 'loading' ? 'not ready: datasets are loading' : 'Runtime is shutting down'),
         maxBodyBytes: manifest.maxBodyBytes,
         resultsCache,
+        gate: createRequestGate({
+          auth: createAuthenticator(manifest.auth),
+          limiter: manifest.rateLimit && new RateLimiter(manifest.rateLimit),
+          cors: manifest.cors,
+        }),
         track: (reply) => {
           inflight++;
           reply.onDone(() => {

@@ -1,7 +1,11 @@
 // The manifest's shape as zod schemas: the subset of Spice's spicepod.yaml that floe implements.
 import { z } from 'zod';
+import { authSchema } from './auth-config.js';
 import { checkSource } from './connectors.js';
+import { corsSchema } from './cors-config.js';
+import { rateLimitSchema } from './rate-limit-config.js';
 import { cachingSchema, legacyResultsCacheSchema } from './results-cache-config.js';
+import { tlsSchema } from './tls-config.js';
 
 /**
  * Sections Spice has and later floe issues implement. They are accepted (so a spicepod loads as is) and
@@ -76,9 +80,6 @@ export const DATASET_LATER_KEYS = [
 
 /** Runtime keys of Spice that floe ignores for now (with a warning). */
 export const RUNTIME_LATER_KEYS = [
-  'auth',
-  'tls',
-  'cors',
   'task_history',
   'query',
   'memory_limit',
@@ -123,11 +124,16 @@ const runtime = z.strictObject({
     .strictObject({
       /** Largest accepted request body in bytes (413 above); default 128 MiB. A floe extension. */
       max_body_bytes: z.number().int().positive().optional(),
+      rate_limit: rateLimitSchema.optional(),
     })
     .optional(),
   caching: cachingSchema.optional(),
   /** Deprecated by Spice in favour of `caching.sql_results`; still read. */
   results_cache: legacyResultsCacheSchema.optional(),
+  // Security sections are validated, never warned about and ignored: what floe cannot honour stops the start.
+  auth: authSchema.optional(),
+  tls: tlsSchema.optional(),
+  cors: corsSchema.optional(),
   ...later(RUNTIME_LATER_KEYS),
 });
 

@@ -5,6 +5,8 @@ import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import type { DatasetSpec } from '../../catalog/datasets.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../http/read-body.js';
+import { type AuthConfig, authConfig } from './auth-config.js';
+import { type CorsConfig, corsConfig } from './cors-config.js';
 import {
   ACCELERATION_LATER_KEYS,
   DATASET_LATER_KEYS,
@@ -12,6 +14,7 @@ import {
   manifestSchema,
   RUNTIME_LATER_KEYS,
 } from './manifest-schema.js';
+import { type RateLimitConfig, rateLimitConfig } from './rate-limit-config.js';
 import { type ResultsCacheConfig, resultsCacheConfig } from './results-cache-config.js';
 import { SecretReferenceError, substituteSecrets } from './substitute-secrets.js';
 
@@ -24,6 +27,12 @@ export interface Manifest {
   readonly maxBodyBytes: number;
   /** `runtime.caching.sql_results` (or the deprecated `runtime.results_cache`) with Spice's defaults. */
   readonly resultsCache: ResultsCacheConfig;
+  /** `runtime.auth` API keys; null when auth is off. */
+  readonly auth: AuthConfig | null;
+  /** `runtime.http.rate_limit`; null when off. */
+  readonly rateLimit: RateLimitConfig | null;
+  /** `runtime.cors`. */
+  readonly cors: CorsConfig;
   /** Sections and keys that were accepted but are not implemented yet, as `path: what`. */
   readonly warnings: readonly string[];
 }
@@ -67,6 +76,9 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
     datasets: m.datasets.map((d) => ({ name: d.name, from: d.from, accelerated: d.acceleration?.enabled ?? false })),
     maxBodyBytes: m.runtime.http?.max_body_bytes ?? DEFAULT_MAX_BODY_BYTES,
     resultsCache: resultsCacheConfig(m.runtime.caching, m.runtime.results_cache),
+    auth: authConfig(m.runtime.auth),
+    rateLimit: rateLimitConfig(m.runtime.http?.rate_limit),
+    cors: corsConfig(m.runtime.cors),
     warnings: collectWarnings(m),
   };
 }

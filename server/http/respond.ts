@@ -3,10 +3,14 @@ import type { HttpResponse } from './uws-app.js';
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
   200: '200 OK',
+  204: '204 No Content',
   400: '400 Bad Request',
+  401: '401 Unauthorized',
+  403: '403 Forbidden',
   404: '404 Not Found',
   405: '405 Method Not Allowed',
   413: '413 Payload Too Large',
+  429: '429 Too Many Requests',
   500: '500 Internal Server Error',
   503: '503 Service Unavailable',
 };
@@ -30,6 +34,17 @@ const ENCODER = new TextEncoder();
 const ENCODED = new Map<string, Uint8Array>();
 const MAX_ENCODED = 1024;
 const CONTENT_TYPE = utf8Constant('Content-Type');
+
+/**
+ * Headers for every reply to one request, whoever writes it (CORS's `Access-Control-Allow-Origin`, set by the
+ * request gate before the route runs). Weak: an entry goes with its uWS response object.
+ */
+const EXTRA_HEADERS = new WeakMap<HttpResponse, Readonly<Record<string, string>>>();
+
+/** Adds `headers` to whatever reply `res` gets (values should be few distinct strings: see `utf8Constant`). */
+export function addReplyHeaders(res: HttpResponse, headers: Readonly<Record<string, string>>): void {
+  EXTRA_HEADERS.set(res, headers);
+}
 
 /** Shared empty handler list (never pushed to). */
 const NO_HANDLERS: readonly (() => void)[] = [];
@@ -173,6 +188,8 @@ export class Reply {
     if (status !== 200) res.writeStatus(utf8Constant(STATUS_TEXT[status] ?? String(status)));
     res.writeHeader(CONTENT_TYPE, utf8Constant(contentType));
     for (const k in headers) res.writeHeader(utf8Constant(k), utf8Constant(headers[k] as string));
+    const extra = EXTRA_HEADERS.get(res);
+    if (extra !== undefined) for (const k in extra) res.writeHeader(utf8Constant(k), utf8Constant(extra[k] as string));
   }
 
   #finish(): void {

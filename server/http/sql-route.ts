@@ -1,11 +1,13 @@
 // `handleSql`: POST /v1/sql: read the body, parse it, run the query on the pool, stream the answer back.
 
+import type { Principal } from '../auth/principal.js';
 import type { ResultsCache } from '../cache/results-cache.js';
 import { logInternalError } from '../pool/error-ref.js';
 import type { Head, WireError } from '../pool/messages.js';
 import type { QueryPool, QuerySink } from '../pool/pool.js';
 import type { ResultFormat } from '../serialize/serializer.js';
 import { type CacheRequestHeaders, lookUpCache } from './cache-lookup.js';
+import { errorAnswer } from './error-status.js';
 import { negotiateFormat } from './negotiate-format.js';
 import { BadRequestError, parseSqlRequest, type SqlRequest } from './parse-sql-request.js';
 import { readBody } from './read-body.js';
@@ -29,6 +31,8 @@ export interface SqlRouteContext {
 interface RequestHeaders extends CacheRequestHeaders {
   readonly contentType: string;
   readonly format: ResultFormat;
+  /** Not a header: the principal's `canWrite`, carried with the request to the engine. */
+  readonly allowWrites: boolean;
 }
 
 // Header names as bytes: uWS would encode a string name on every call.
@@ -38,16 +42,15 @@ const CACHE_CONTROL = utf8Constant('cache-control');
 const SPICE_CACHE_KEY = utf8Constant('spice-cache-key');
 const CONTENT_LENGTH = utf8Constant('content-length');
 
-const USER_ERROR_KINDS = new Set(['parse', 'plan', 'exec', 'not_supported', 'cancelled']);
-
 /**
- * 200 with the negotiated format; 400 text for a malformed body or an engine error the user caused;
+ * 200 with the negotiated format; 400 text for a malformed body or an engine error the user caused; 403 JSON
+ * for a write by a principal that may only read (see `errorAnswer`);
  * 413 over the body limit; 500 `Internal server error (ref …)` otherwise; 503 before the datasets are
  * loaded. An error after the 200 head cuts the connection. A client disconnect cancels the query.
  * With the results cache on, a hit is answered here on the main thread; a miss runs on the pool and a
  * successful body that fits the per-entry cap is stored (see `lookUpCache` for keys and headers).
  */
-export function handleSql(res: HttpResponse, req: HttpRequest, ctx: SqlRouteContext): void {
+export function handleSql(res: HttpResponse, req: HttpRequest, ctx: SqlRouteContext, principal: Principal): void {
   const reply = new Reply(res);
   ctx.track(reply);
   const headers: RequestHeaders = {
@@ -55,6 +58,7 @@ export function handleSql(res: HttpResponse, req: HttpRequest, ctx: SqlRouteCont
     format: negotiateFormat(req.getHeader(ACCEPT)),
     cacheControl: ctx.resultsCache === null ? '' : req.getHeader(CACHE_CONTROL),
     cacheKey: ctx.resultsCache === null ? '' : req.getHeader(SPICE_CACHE_KEY),
+    allowWrites: principal.canWrite,
   };
   readBody(
     res,
@@ -115,7 +119,7 @@ function answer(reply: Reply, request: SqlRequest, headers: RequestHeaders, ctx:
     return;
   }
   const sink = replySink(reply, lookup === null ? {} : lookup.headers);
-  const query = { ...request, format: headers.format };
+  const query = { ...request, format: headers.format, allowWrites: headers.allowWrites };
   if (cache === null || lookup === null) {
     reply.onAbort(pool.query(query, sink));
     return;
@@ -221,6 +225,8 @@ function storingSink(
 
 function sendError(reply: Reply, error: WireError): void {
   if (reply.started) reply.cut();
-  else if (USER_ERROR_KINDS.has(error.kind)) reply.send(400, TEXT_PLAIN, error.message);
-  else reply.send(500, TEXT_PLAIN, `Internal server error (ref ${error.ref ?? 'none'})`);
+  else {
+    const answer = errorAnswer(error);
+    reply.send(answer.status, answer.contentType, answer.body);
+  }
 }

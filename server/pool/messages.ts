@@ -19,6 +19,8 @@ export interface QueryTask {
   readonly sql: string;
   readonly params?: ParamValues;
   readonly format: ResultFormat;
+  /** False for a read-only principal: the engine refuses writes (`ExecuteOptions.allowWrites`). */
+  readonly allowWrites?: boolean;
 }
 
 /** One Piscina task: queries the worker runs one after the other (see `BatchQueue`). */

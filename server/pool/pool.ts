@@ -39,6 +39,8 @@ export interface QueryRequest {
   readonly sql: string;
   readonly params?: ParamValues;
   readonly format: ResultFormat;
+  /** False for a read-only principal (default true). */
+  readonly allowWrites?: boolean;
 }
 
 export interface QueryPool {

@@ -3,7 +3,7 @@ import { EngineError } from '../../engine/index.js';
 import { logInternalError } from './error-ref.js';
 import type { WireError } from './messages.js';
 
-const USER_KINDS = new Set(['parse', 'plan', 'exec', 'not_supported', 'cancelled']);
+const USER_KINDS = new Set(['parse', 'plan', 'exec', 'not_supported', 'forbidden', 'cancelled']);
 
 /**
  * Engine errors the user caused keep their kind and message. Anything else (an `InternalError`, a

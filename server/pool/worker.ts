@@ -83,7 +83,7 @@ async function runQuery(task: QueryTask): Promise<WorkerMessage | null> {
   running = query;
   try {
     const engine = await enginePromise;
-    const result = await engine.execute(task.sql, { params: task.params, signal });
+    const result = await engine.execute(task.sql, { params: task.params, signal, allowWrites: task.allowWrites });
     const { tables, readOnly } = result;
     const head = { status: 200, contentType: CONTENT_TYPES[task.format], tables, cacheable: readOnly };
     const sender = new ChunkSender(port, task.id, head, signal);

@@ -1,7 +1,10 @@
 // A fault inside a worker is a 500 with a reference id over real HTTP; the stack stays in the server's log.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { createAuthenticator } from '../../server/auth/authenticator.js';
 import { ResultsCache } from '../../server/cache/results-cache.js';
+import { DEFAULT_CORS } from '../../server/config/cors-config.js';
+import { createRequestGate } from '../../server/http/request-gate.js';
 import { registerRoutes } from '../../server/http/routes.js';
 import { listenUws, type UwsServer } from '../../server/http/uws-app.js';
 import { createQueryPool, type QueryPool } from '../../server/pool/pool.js';
@@ -25,6 +28,7 @@ before(async () => {
         unavailableText: () => 'not ready',
         maxBodyBytes: 1024,
         resultsCache,
+        gate: createRequestGate({ auth: createAuthenticator(null), limiter: null, cors: DEFAULT_CORS }),
         track: () => {},
       }),
     '127.0.0.1',
