@@ -1,6 +1,7 @@
 // The manifest's shape as zod schemas: the subset of Spice's spicepod.yaml that floe implements.
 import { z } from 'zod';
 import { checkSource } from './connectors.js';
+import { metricsSchema } from './metrics-config.js';
 import { cachingSchema, legacyResultsCacheSchema } from './results-cache-config.js';
 
 /**
@@ -91,7 +92,6 @@ export const RUNTIME_LATER_KEYS = [
   'telemetry',
   'flight',
   'mcp',
-  'metrics',
   'scheduler',
   'params',
 ] as const;
@@ -128,6 +128,8 @@ const runtime = z.strictObject({
   caching: cachingSchema.optional(),
   /** Deprecated by Spice in favour of `caching.sql_results`; still read. */
   results_cache: legacyResultsCacheSchema.optional(),
+  /** The Prometheus listener (a floe extension); --metrics overrides it. */
+  metrics: metricsSchema.optional(),
   ...later(RUNTIME_LATER_KEYS),
 });
 

@@ -5,6 +5,7 @@ import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import type { DatasetSpec } from '../../catalog/datasets.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../http/read-body.js';
+import type { MetricsListen } from '../metrics/metrics.js';
 import {
   ACCELERATION_LATER_KEYS,
   DATASET_LATER_KEYS,
@@ -12,6 +13,7 @@ import {
   manifestSchema,
   RUNTIME_LATER_KEYS,
 } from './manifest-schema.js';
+import { metricsConfig } from './metrics-config.js';
 import { type ResultsCacheConfig, resultsCacheConfig } from './results-cache-config.js';
 import { SecretReferenceError, substituteSecrets } from './substitute-secrets.js';
 
@@ -24,6 +26,8 @@ export interface Manifest {
   readonly maxBodyBytes: number;
   /** `runtime.caching.sql_results` (or the deprecated `runtime.results_cache`) with Spice's defaults. */
   readonly resultsCache: ResultsCacheConfig;
+  /** `runtime.metrics`: the Prometheus listener, or undefined when the manifest does not say. */
+  readonly metrics: MetricsListen | undefined;
   /** Sections and keys that were accepted but are not implemented yet, as `path: what`. */
   readonly warnings: readonly string[];
 }
@@ -67,6 +71,7 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
     datasets: m.datasets.map((d) => ({ name: d.name, from: d.from, accelerated: d.acceleration?.enabled ?? false })),
     maxBodyBytes: m.runtime.http?.max_body_bytes ?? DEFAULT_MAX_BODY_BYTES,
     resultsCache: resultsCacheConfig(m.runtime.caching, m.runtime.results_cache),
+    metrics: metricsConfig(m.runtime.metrics),
     warnings: collectWarnings(m),
   };
 }
