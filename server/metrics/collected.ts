@@ -40,23 +40,24 @@ export class CollectedFamily {
 
 /**
  * Histogram samples from per-bucket counts (not cumulative; one more than `bounds`, the last above every bound):
- * the cumulative `_bucket{le}` lines, `+Inf`, `_sum` and `_count`.
+ * the cumulative `_bucket{le}` lines, `+Inf`, `_sum` and `_count`, each with `labels`.
  */
 export function histogramSamples(
   name: string,
   bounds: readonly number[],
-  counts: readonly number[],
+  counts: ArrayLike<number>,
   sum: number,
+  labels: Readonly<Record<string, string>> = {},
 ): Sample[] {
   const samples: Sample[] = [];
   let total = 0;
   bounds.forEach((le, i) => {
     total += counts[i] ?? 0;
-    samples.push({ metricName: `${name}_bucket`, labels: { le }, value: total });
+    samples.push({ metricName: `${name}_bucket`, labels: { ...labels, le }, value: total });
   });
   total += counts[bounds.length] ?? 0;
-  samples.push({ metricName: `${name}_bucket`, labels: { le: '+Inf' }, value: total });
-  samples.push({ metricName: `${name}_sum`, labels: {}, value: sum });
-  samples.push({ metricName: `${name}_count`, labels: {}, value: total });
+  samples.push({ metricName: `${name}_bucket`, labels: { ...labels, le: '+Inf' }, value: total });
+  samples.push({ metricName: `${name}_sum`, labels, value: sum });
+  samples.push({ metricName: `${name}_count`, labels, value: total });
   return samples;
 }

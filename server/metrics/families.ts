@@ -1,5 +1,5 @@
 // The metric families floe publishes (Spice's names where it has one), registered into one prom-client registry.
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
 import { CollectedFamily, histogramSamples } from './collected.js';
 import { DURATION_BUCKETS_MS, FAILURE_KINDS, readTotals } from './shared-counters.js';
 
@@ -93,56 +93,4 @@ export function datasetStateGauge(registry: Registry): Gauge<'dataset'> {
     labelNames: ['dataset'],
     registers: [registry],
   });
-}
-
-type Child = { inc(): void; observe(ms: number): void };
-
-/**
- * `http_requests` and `http_requests_duration_ms{method,path,status}` recorded on the main thread when a response
- * ends. `path` is the route's pattern and `method` one of a fixed set, so the label sets stay few.
- */
-export function httpRecorder(registry: Registry): (method: string, path: string, status: number, ms: number) => void {
-  const labelNames = ['method', 'path', 'status'] as const;
-  const requests = new Counter({
-    name: 'http_requests',
-    help: 'HTTP requests answered',
-    labelNames,
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    name: 'http_requests_duration_ms',
-    help: 'Time from a request arriving to its response ending (ms)',
-    labelNames,
-    buckets: [...DURATION_BUCKETS_MS],
-    registers: [registry],
-  });
-  // path -> method -> status -> children: prom-client's labels() hashes its arguments on every call.
-  const children = new Map<string, Map<string, Map<number, Child>>>();
-  const childOf = (method: string, path: string, status: number): Child => {
-    const byStatus = entry(
-      entry(children, path, () => new Map()),
-      method,
-      () => new Map<number, Child>(),
-    );
-    return entry(byStatus, status, () => {
-      const labels = [method, path, status === 0 ? 'aborted' : String(status)] as const;
-      const c = requests.labels(...labels);
-      const h = duration.labels(...labels);
-      return { inc: () => c.inc(), observe: (ms: number) => h.observe(ms) };
-    });
-  };
-  return (method, path, status, ms) => {
-    const child = childOf(method, path, status);
-    child.inc();
-    child.observe(ms);
-  };
-}
-
-function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
-  let value = map.get(key);
-  if (value === undefined) {
-    value = make();
-    map.set(key, value);
-  }
-  return value;
 }

@@ -4,12 +4,12 @@ import {
   type CacheFigures,
   DatasetLoadState,
   datasetStateGauge,
-  httpRecorder,
   type PoolFigures,
   registerCacheFamilies,
   registerPoolFamilies,
   registerQueryFamilies,
 } from './families.js';
+import { httpRecorder } from './http-series.js';
 import { listenMetrics, type MetricsListener } from './listener.js';
 import { createCounterBuffer } from './shared-counters.js';
 
