@@ -27,11 +27,11 @@ const KNOWN = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS
  * its route pattern, method and start time, for `takeObserver` in `Reply`. Everything else passes through.
  */
 export function observeRoutes(app: TemplatedApp, observe: ResponseObserver): TemplatedApp {
-  return new Proxy(app, {
+  const observed: TemplatedApp = new Proxy(app, {
     get(target, prop) {
       const value = Reflect.get(target, prop, target);
       if (typeof value !== 'function') return value;
-      const fixed = typeof prop === 'string' ? ROUTE_METHODS[prop] : undefined;
+      const fixed = typeof prop === 'string' && Object.hasOwn(ROUTE_METHODS, prop) ? ROUTE_METHODS[prop] : undefined;
       if (fixed === undefined) return value.bind(target);
       return (pattern: string, handler: (res: HttpResponse, req: HttpRequest) => void) => {
         value.call(target, pattern, (res: Observed, req: HttpRequest) => {
@@ -41,10 +41,11 @@ export function observeRoutes(app: TemplatedApp, observe: ResponseObserver): Tem
           res[OBSERVE] = (status) => observe(method, pattern, status, performance.now() - start);
           handler(res, req);
         });
-        return app;
+        return observed;
       };
     },
   });
+  return observed;
 }
 
 /** The observer the route handler tagged `res` with (once: a second `Reply` on the same response gets none). */

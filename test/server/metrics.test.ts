@@ -129,16 +129,18 @@ describe('GET /metrics', () => {
   });
 
   it('labels HTTP requests by route pattern, never by the raw URL', async () => {
-    const [health, notFound, wrongMethod] = await delta(async () => {
+    const [health, notFound, wrongMethod, otherMethod] = await delta(async () => {
       assert.equal((await get(`${srv.base}/health`)).status, 200);
       assert.equal((await get(`${srv.base}/secret/path?token=abc`)).status, 404);
       assert.equal((await get(`${srv.base}/v1/sql`)).status, 405);
+      assert.equal((await get(`${srv.base}/health`, 'PROPFIND')).status, 405);
     }, [
       ['http_requests', { method: 'GET', path: '/health', status: '200' }],
       ['http_requests', { method: 'GET', path: '/*', status: '404' }],
       ['http_requests_duration_ms_count', { method: 'GET', path: '/v1/sql', status: '405' }],
+      ['http_requests', { method: 'OTHER', path: '/health', status: '405' }],
     ]);
-    assert.deepEqual([health, notFound, wrongMethod], [1, 1, 1]);
+    assert.deepEqual([health, notFound, wrongMethod, otherMethod], [1, 1, 1, 1]);
     const text = (await get(metricsUrl)).text;
     assert.doesNotMatch(text, /secret|token/);
   });
