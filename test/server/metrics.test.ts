@@ -133,12 +133,12 @@ describe('GET /metrics', () => {
       assert.equal((await get(`${srv.base}/health`)).status, 200);
       assert.equal((await get(`${srv.base}/secret/path?token=abc`)).status, 404);
       assert.equal((await get(`${srv.base}/v1/sql`)).status, 405);
-      assert.equal((await get(`${srv.base}/health`, 'PROPFIND')).status, 405);
+      assert.equal((await get(`${srv.base}/health`, 'DELETE')).status, 405);
     }, [
       ['http_requests', { method: 'GET', path: '/health', status: '200' }],
       ['http_requests', { method: 'GET', path: '/*', status: '404' }],
       ['http_requests_duration_ms_count', { method: 'GET', path: '/v1/sql', status: '405' }],
-      ['http_requests', { method: 'OTHER', path: '/health', status: '405' }],
+      ['http_requests', { method: 'DELETE', path: '/health', status: '405' }],
     ]);
     assert.deepEqual([health, notFound, wrongMethod, otherMethod], [1, 1, 1, 1]);
     const text = (await get(metricsUrl)).text;
