@@ -1,5 +1,6 @@
 // `parseCliArgs`: the `floe` command line: `floe run [--manifest PATH] [--http HOST:PORT] [--workers N]`.
 import { parseArgs } from 'node:util';
+import type { MetricsListen } from './metrics/metrics.js';
 
 export const USAGE = `Usage: floe run [options]
 
@@ -10,6 +11,9 @@ Options:
                      TPC-H sample written to ./.floe/sample/)
   --http HOST:PORT   HTTP listen address (default: 127.0.0.1:8090; port 0 picks a free port)
   --workers N        query worker threads (default: one per core)
+  --metrics HOST:PORT
+                     Prometheus metrics on GET /metrics (default: the manifest's runtime.metrics, else
+                     127.0.0.1:9090; port 0 picks a free port); --metrics off disables the listener
   -h, --help         show this help
 `;
 
@@ -19,6 +23,8 @@ export interface RunCommand {
   readonly host: string;
   readonly port: number;
   readonly workers: number | undefined;
+  /** --metrics; undefined when not given (the manifest's `runtime.metrics`, else the default, decides). */
+  readonly metrics?: MetricsListen;
 }
 
 export type CliCommand = RunCommand | { readonly command: 'help' };
@@ -40,7 +46,9 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (positionals[0] !== 'run' || positionals.length > 1)
     throw new UsageError(`unknown command '${positionals.join(' ')}'`);
   const { host, port } = parseHostPort(values.http ?? '127.0.0.1:8090');
-  return { command: 'run', manifest: values.manifest, host, port, workers: parseWorkers(values.workers) };
+  const run = { command: 'run', manifest: values.manifest, host, port, workers: parseWorkers(values.workers) } as const;
+  if (values.metrics === undefined) return run;
+  return { ...run, metrics: values.metrics === 'off' ? 'off' : parseHostPort(values.metrics, '--metrics') };
 }
 
 function parse(argv: readonly string[]) {
@@ -52,16 +60,17 @@ function parse(argv: readonly string[]) {
       manifest: { type: 'string' },
       http: { type: 'string' },
       workers: { type: 'string' },
+      metrics: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
 }
 
 /** `HOST:PORT`, `[::1]:PORT` or `:PORT` (host defaults to 127.0.0.1). */
-export function parseHostPort(text: string): { host: string; port: number } {
+export function parseHostPort(text: string, flag = '--http'): { host: string; port: number } {
   const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(text);
   const port = Number(match?.[3]);
-  if (match === null || port > 65_535) throw new UsageError(`--http expects HOST:PORT, got '${text}'`);
+  if (match === null || port > 65_535) throw new UsageError(`${flag} expects HOST:PORT, got '${text}'`);
   return { host: match[1] ?? (match[2] || '127.0.0.1'), port };
 }
 

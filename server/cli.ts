@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { DatasetError } from '../catalog/datasets.js';
 import { parseCliArgs, type RunCommand, USAGE, UsageError } from './cli-args.js';
 import { ManifestError } from './config/manifest.js';
+import { DEFAULT_METRICS_ENDPOINT } from './config/metrics-config.js';
 import { startServer } from './main.js';
 
 /** Exit codes: 0 clean stop, 1 runtime failure, 2 bad command line or bad manifest/datasets. */
@@ -28,7 +29,7 @@ async function main(argv: readonly string[]): Promise<void> {
 
 async function run(command: RunCommand): Promise<void> {
   const manifest = command.manifest ?? ['floe.yaml', 'spicepod.yaml'].find((f) => existsSync(f));
-  const server = await startServer({ manifest, host: command.host, port: command.port, workers: command.workers });
+  const server = await startServer({ ...command, manifest, metricsDefault: DEFAULT_METRICS_ENDPOINT });
   const url = `http://${command.host.includes(':') ? `[${command.host}]` : command.host}:${server.port}`;
   if (manifest === undefined) {
     process.stdout.write(
@@ -48,6 +49,9 @@ async function run(command: RunCommand): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  const { metrics: m } = server;
+  if (m !== null)
+    process.stdout.write(`floe metrics: http://${m.host.includes(':') ? `[${m.host}]` : m.host}:${m.port}/metrics\n`);
   // Only once the handlers are in place: a supervisor may signal as soon as it reads this line.
   process.stdout.write(`floe ready: ${url}\n`);
 }

@@ -5,9 +5,12 @@ import { createAuthenticator } from './auth/authenticator.js';
 import { RateLimiter } from './auth/rate-limiter.js';
 import { ResultsCache } from './cache/results-cache.js';
 import { loadManifest, type Manifest, parseManifest } from './config/manifest.js';
+import { chooseMetricsListen } from './config/metrics-config.js';
+import { observeRoutes } from './http/observe-routes.js';
 import { createRequestGate } from './http/request-gate.js';
 import { registerRoutes, type ServerPhase } from './http/routes.js';
 import { listenUws } from './http/uws-app.js';
+import { createMetrics, DatasetLoadState, type MetricsListen } from './metrics/metrics.js';
 import { createQueryPool, type QueryPool } from './pool/pool.js';
 import { prepareSample } from './sample/prepare-sample.js';
 
@@ -22,6 +25,10 @@ export interface ServerOptions {
   readonly port?: number;
   /** Query worker threads; default one per core. */
   readonly workers?: number;
+  /** Prometheus listener; overrides the manifest's `runtime.metrics`. */
+  readonly metrics?: MetricsListen;
+  /** The listener when neither `metrics` nor the manifest sets one; default 'off' (the CLI: 127.0.0.1:9090). */
+  readonly metricsDefault?: MetricsListen;
   /** How long `close` lets in-flight requests finish before cutting them; default 10 s. */
   readonly drainMs?: number;
   /** Environment for `${env:…}` substitution; default process.env. */
@@ -38,6 +45,8 @@ export interface RunningServer {
   readonly manifest: Manifest;
   /** The /v1/sql results cache; null when disabled in the manifest. */
   readonly resultsCache: ResultsCache | null;
+  /** Where the Prometheus listener is bound (its real port); null when metrics are off. */
+  readonly metrics: { readonly host: string; readonly port: number } | null;
   /**
    * Tells the server that these datasets' data changed (a refresh or reload): cached results that read
    * any of them are dropped, and queries already running will not store theirs. The hook a dataset
@@ -69,9 +78,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const resultsCache = cacheConfig.enabled
     ? new ResultsCache({ maxBytes: cacheConfig.maxBytes, ttlMs: cacheConfig.ttlMs })
     : null;
+  const metricsAt = chooseMetricsListen(options.metrics, manifest.metrics, options.metricsDefault);
+  const datasets = manifest.datasets.map((d) => d.name);
+  const metrics = createMetrics(metricsAt, { pool: () => pool, resultsCache, datasets });
   const server = await listenUws(
     (app) =>
-      registerRoutes(app, {
+      registerRoutes(metrics === null ? app : observeRoutes(app, metrics.observeHttp), {
         phase: () => phase,
         pool: () => (phase === 'ready' ? pool : null),
         unavailableText: () => (phase === 'loading' ? 'not ready: datasets are loading' : 'Runtime is shutting down'),
@@ -93,16 +105,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     options.port ?? 8090,
   );
   try {
+    await metrics?.listen();
     await options.onListening?.(server.port);
     await sample?.generate();
     const snapshot = await resolveDatasets(manifest.datasets, manifest.baseDir, (name, detail) =>
       log(`floe: dataset ${name}: ${detail}`),
     );
-    pool = createQueryPool({ snapshot, workers: options.workers });
+    pool = createQueryPool({ snapshot, workers: options.workers, queryCounters: metrics?.queryCounters });
     await pool.ready;
     phase = 'ready';
+    metrics?.datasetsState(datasets, DatasetLoadState.ready);
   } catch (e) {
     server.closeAll();
+    await metrics?.close();
     await pool?.close();
     throw e;
   }
@@ -113,14 +128,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     port: server.port,
     manifest,
     resultsCache,
+    metrics: metricsAt === 'off' ? null : { host: metricsAt.host, port: metrics?.port ?? 0 },
     datasetsChanged: (names) => resultsCache?.invalidate(names),
     close() {
       closing ??= (async () => {
         phase = 'stopping';
+        metrics?.datasetsState(datasets, DatasetLoadState.shuttingDown);
         server.stopListening();
         await drain(() => inflight, options.drainMs ?? 10_000);
         server.closeAll();
         await pool?.close();
+        await metrics?.close();
       })();
       return closing;
     },

@@ -162,6 +162,9 @@ function startFloe(dir: string, workers: number | undefined, cache: boolean): Pr
     manifest,
     '--http',
     '127.0.0.1:0',
+    // Metrics on, as `floe run` defaults, on a free port (9090 may be taken).
+    '--metrics',
+    '127.0.0.1:0',
   ];
   if (workers !== undefined) args.push('--workers', String(workers));
   return startServerProcess(args, /floe ready: http:\/\/127\.0\.0\.1:(\d+)/);

@@ -38,6 +38,8 @@ export class ResultsCache {
   readonly maxEntryBytes: number;
   #bytes = 0;
   #epoch = 0;
+  #hits = 0;
+  #misses = 0;
   /** The key last moved to (or set at) the end of `#entries`, when still there. */
   #newest: string | null = null;
 
@@ -51,6 +53,19 @@ export class ResultsCache {
   /** Bytes held (bodies, keys and overhead). */
   get bytes(): number {
     return this.#bytes;
+  }
+
+  /** `get` calls that found a live entry, and those that did not (results_cache_hits / _misses). */
+  get hits(): number {
+    return this.#hits;
+  }
+
+  get misses(): number {
+    return this.#misses;
+  }
+
+  get maxBytes(): number {
+    return this.#maxBytes;
   }
 
   get size(): number {
@@ -68,11 +83,12 @@ export class ResultsCache {
   /** The live entry for `key` (made most recently used), or undefined. */
   get(key: string): CachedResult | undefined {
     const entry = this.#entries.get(key);
-    if (entry === undefined) return undefined;
-    if (entry.expiresAt <= this.#now()) {
-      this.#delete(key);
+    if (entry === undefined || entry.expiresAt <= this.#now()) {
+      if (entry !== undefined) this.#delete(key);
+      this.#misses++;
       return undefined;
     }
+    this.#hits++;
     // Already the most recently used (a hot key hit again): no need to move it to the end.
     if (key !== this.#newest) {
       this.#entries.delete(key);

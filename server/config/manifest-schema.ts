@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { authSchema } from './auth-config.js';
 import { checkSource } from './connectors.js';
 import { corsSchema } from './cors-config.js';
+import { metricsSchema } from './metrics-config.js';
 import { rateLimitSchema } from './rate-limit-config.js';
 import { cachingSchema, legacyResultsCacheSchema } from './results-cache-config.js';
 import { tlsSchema } from './tls-config.js';
@@ -92,7 +93,6 @@ export const RUNTIME_LATER_KEYS = [
   'telemetry',
   'flight',
   'mcp',
-  'metrics',
   'scheduler',
   'params',
 ] as const;
@@ -134,6 +134,8 @@ const runtime = z.strictObject({
   auth: authSchema.optional(),
   tls: tlsSchema.optional(),
   cors: corsSchema.optional(),
+  /** The Prometheus listener (a floe extension); --metrics overrides it. */
+  metrics: metricsSchema.optional(),
   ...later(RUNTIME_LATER_KEYS),
 });
 

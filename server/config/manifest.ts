@@ -5,6 +5,7 @@ import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import type { DatasetSpec } from '../../catalog/datasets.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../http/read-body.js';
+import type { MetricsListen } from '../metrics/metrics.js';
 import { type AuthConfig, authConfig } from './auth-config.js';
 import { type CorsConfig, corsConfig } from './cors-config.js';
 import {
@@ -14,6 +15,7 @@ import {
   manifestSchema,
   RUNTIME_LATER_KEYS,
 } from './manifest-schema.js';
+import { metricsConfig } from './metrics-config.js';
 import { type RateLimitConfig, rateLimitConfig } from './rate-limit-config.js';
 import { type ResultsCacheConfig, resultsCacheConfig } from './results-cache-config.js';
 import { SecretReferenceError, substituteSecrets } from './substitute-secrets.js';
@@ -33,6 +35,8 @@ export interface Manifest {
   readonly rateLimit: RateLimitConfig | null;
   /** `runtime.cors`. */
   readonly cors: CorsConfig;
+  /** `runtime.metrics`: the Prometheus listener, or undefined when the manifest does not say. */
+  readonly metrics: MetricsListen | undefined;
   /** Sections and keys that were accepted but are not implemented yet, as `path: what`. */
   readonly warnings: readonly string[];
 }
@@ -79,6 +83,7 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
     auth: authConfig(m.runtime.auth),
     rateLimit: rateLimitConfig(m.runtime.http?.rate_limit),
     cors: corsConfig(m.runtime.cors),
+    metrics: metricsConfig(m.runtime.metrics),
     warnings: collectWarnings(m),
   };
 }

@@ -1,4 +1,5 @@
 // `Reply`: one HTTP response over uWS, safe after the client has gone (every write checks `aborted`).
+import { takeObserver } from './observe-routes.js';
 import type { HttpResponse } from './uws-app.js';
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
@@ -71,9 +72,13 @@ export class Reply {
   #doneHandlers: (() => void)[] | null = null;
   /** True while a uWS callback for this response runs: uWS has corked the socket itself. */
   #corked = false;
+  /** The status sent (0 before); told to the metrics observer (`observeRoutes`) when the response ends. */
+  #status = 0;
+  readonly #observer: ((status: number) => void) | undefined;
 
   constructor(res: HttpResponse) {
     this.#res = res;
+    this.#observer = takeObserver(res);
     res.onAborted(() => {
       this.#aborted = true;
       this.#finish();
@@ -133,6 +138,7 @@ export class Reply {
   ): void {
     if (this.#aborted || this.#started) return;
     this.#started = true;
+    this.#status = status;
     this.#cork(() => {
       this.#head(status, contentType, headers);
       this.#res.end(body, close);
@@ -144,6 +150,7 @@ export class Reply {
   head(status: number, contentType: string, headers: Readonly<Record<string, string>> = {}): void {
     if (this.#aborted || this.#started) return;
     this.#started = true;
+    this.#status = status;
     this.#cork(() => this.#head(status, contentType, headers));
     this.#res.onWritable(() => {
       const handlers = this.#drainHandlers ?? NO_HANDLERS;
@@ -195,6 +202,7 @@ export class Reply {
   #finish(): void {
     if (this.#done) return;
     this.#done = true;
+    this.#observer?.(this.#status);
     const handlers = this.#doneHandlers;
     this.#doneHandlers = null;
     for (const h of handlers ?? NO_HANDLERS) h();

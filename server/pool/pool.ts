@@ -50,12 +50,16 @@ export interface QueryPool {
   query(request: QueryRequest, sink: QuerySink): () => void;
   /** Waits for the queued and running queries, then stops the workers. */
   close(): Promise<void>;
+  /** Queries waiting for a worker (the metrics' pool_queue_length). */
+  readonly queueLength: number;
 }
 
 export interface QueryPoolOptions {
   readonly snapshot: CatalogSnapshot;
   /** Worker threads; default `os.availableParallelism()`. */
   readonly workers?: number;
+  /** The metrics' shared query counters (`createCounterBuffer`), written by the workers; none when metrics are off. */
+  readonly queryCounters?: SharedArrayBuffer;
 }
 
 const WORKER_FILE = new URL('./worker.js', import.meta.url).href;
@@ -101,6 +105,7 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
   const threads = Math.max(1, options.workers ?? availableParallelism());
   const cancels = new Int32Array(new SharedArrayBuffer(4 * CANCEL_SLOTS));
   const claims = new Int32Array(new SharedArrayBuffer(4 * CLAIM_SLOTS));
+  const { queryCounters } = options;
   const piscina = new Piscina({
     filename: WORKER_FILE,
     minThreads: threads,
@@ -109,7 +114,7 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
     // Idle workers wait for tasks with Atomics.waitAsync: a new task wakes them without an event-loop message, and
     // their loops keep running, so their ports still receive acks and cancels (Atomics.wait, 'sync', would block them).
     atomics: 'async',
-    workerData: { snapshot: options.snapshot, cancels, claims } satisfies PoolWorkerData,
+    workerData: { snapshot: options.snapshot, cancels, claims, queryCounters } satisfies PoolWorkerData,
     // Piscina's run/wait-time histograms are not read anywhere; recording them cost every task.
     recordTiming: false,
     // Each query worker that scans Parquet starts its own decode threads: share the cores among the workers.
@@ -235,6 +240,9 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
   let nextId = 1;
   return {
     ready,
+    get queueLength() {
+      return queue.size;
+    },
     query(request, sink) {
       const id = nextId;
       // Ids stay positive int32s (they are stored in the cancel slots); reused only after 2^31 queries.

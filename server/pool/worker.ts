@@ -3,6 +3,7 @@ import { MessageChannel, parentPort, workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { type CatalogSnapshot, catalogFromSnapshot } from '../../catalog/snapshot.js';
 import { createEngine, type Engine } from '../../engine/index.js';
+import { openQueryCounters } from '../metrics/worker-counters.js';
 import { CONTENT_TYPES, createSerializer } from '../serialize/serializer.js';
 import { ChunkSender } from './chunk-sender.js';
 import { claimTicket } from './claims.js';
@@ -27,9 +28,12 @@ export interface PoolWorkerData {
   readonly cancels: Int32Array;
   /** The shared claim slots (see `CLAIM_SLOTS`). */
   readonly claims: Int32Array;
+  /** The metrics' query counters (see `openQueryCounters`); undefined when metrics are off. */
+  readonly queryCounters?: SharedArrayBuffer;
 }
 
-const { snapshot, cancels, claims } = workerData as PoolWorkerData;
+const { snapshot, cancels, claims, queryCounters } = workerData as PoolWorkerData;
+const counters = openQueryCounters(queryCounters);
 const isCancelled = (id: number) => Atomics.load(cancels, id & CANCEL_MASK) === id;
 
 const enginePromise: Promise<Engine> = catalogFromSnapshot(snapshot).then((catalog) => createEngine({ catalog }));
@@ -81,6 +85,9 @@ async function runQuery(task: QueryTask): Promise<WorkerMessage | null> {
   const signal = flag.asAbortSignal;
   const query: NonNullable<typeof running> = { id: task.id, sender: null, signal: flag };
   running = query;
+  const began = counters.start();
+  let rows = 0;
+  let failure: string | null = null;
   try {
     const engine = await enginePromise;
     const result = await engine.execute(task.sql, { params: task.params, signal, allowWrites: task.allowWrites });
@@ -92,6 +99,7 @@ async function runQuery(task: QueryTask): Promise<WorkerMessage | null> {
     await sender.write(serializer.begin(result.schema));
     for await (const batch of result.batches) {
       if (signal.aborted) return null;
+      rows += batch.length;
       await sender.write(serializer.batch(batch));
     }
     if (signal.aborted) return null;
@@ -100,11 +108,13 @@ async function runQuery(task: QueryTask): Promise<WorkerMessage | null> {
   } catch (e) {
     if (signal.aborted) return null;
     const error = { type: 'error', error: toWireError(e) } as const;
+    failure = error.error.kind;
     if (query.sender?.streaming !== true) return error;
     query.sender.fail(error.error);
     return null;
   } finally {
     running = null;
+    counters.end(began, rows, signal.aborted ? 'cancelled' : failure);
   }
 }
 

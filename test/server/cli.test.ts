@@ -7,7 +7,7 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { SERVER_NODE_FLAGS } from '../../server/node-flags.js';
 import { makeTempDir, writePeople } from '../helpers/fixtures.js';
-import { post } from '../helpers/http.js';
+import { get, post } from '../helpers/http.js';
 
 const CLI = fileURLToPath(new URL('../../server/cli.js', import.meta.url));
 
@@ -16,6 +16,8 @@ interface Cli {
   /** Resolves with the URL from the `floe ready: <url>` line (rejects if the process exits first). */
   readonly ready: Promise<string>;
   readonly exit: Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /** What the process has written to stdout so far. */
+  stdout(): string;
 }
 
 const running = new Set<ChildProcess>();
@@ -25,7 +27,9 @@ after(() => {
 });
 
 function runCli(args: readonly string[], cwd: string): Cli {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Off unless a test asks: the default metrics port (9090) is one for the whole machine.
+  const metrics = args[0] === 'run' && !args.includes('--metrics') ? ['--metrics', 'off'] : [];
+  const child = spawn(process.execPath, [CLI, ...args, ...metrics], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   child.on('exit', () => running.delete(child));
   let stdout = '';
@@ -43,7 +47,7 @@ function runCli(args: readonly string[], cwd: string): Cli {
     exit.then(({ code }) => reject(new Error(`floe exited with ${code} before ready:\n${stderr}`)));
   });
   ready.catch(() => {});
-  return { child, ready, exit };
+  return { child, ready, exit, stdout: () => stdout };
 }
 
 describe('floe run', () => {
@@ -54,11 +58,14 @@ describe('floe run', () => {
       join(dir, 'floe.yaml'),
       'version: v1\nkind: Spicepod\nname: t\ndatasets:\n  - from: file:data/\n    name: people\n',
     );
-    const cli = runCli(['run', '--manifest', join(dir, 'floe.yaml'), '--http', '127.0.0.1:0', '--workers', '1'], dir);
+    const args = ['run', '--manifest', join(dir, 'floe.yaml'), '--http', '127.0.0.1:0', '--workers', '1'];
+    const cli = runCli([...args, '--metrics', '127.0.0.1:0'], dir);
     const url = await cli.ready;
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
     const res = await post(`${url}/v1/sql`, 'SELECT name FROM people WHERE id = 2', { accept: 'text/csv' });
     assert.deepEqual([res.status, res.text], [200, '"name"\nBob\n']);
+    const metricsUrl = /^floe metrics: (http:\/\/127\.0\.0\.1:\d+\/metrics)$/m.exec(cli.stdout())?.[1] as string;
+    assert.match((await get(metricsUrl)).text, /^query_executions 1$/m);
     cli.child.kill('SIGTERM');
     const { code } = await cli.exit;
     assert.equal(code, 0);

@@ -26,6 +26,14 @@ describe('parseCliArgs', () => {
     assert.equal((parseCliArgs(['run', '--http', ':7000']) as { host: string }).host, '127.0.0.1');
   });
 
+  it('reads --metrics HOST:PORT or off (absent: left to the manifest and the default)', () => {
+    const metrics = (argv: string[]) => (parseCliArgs(['run', ...argv]) as { metrics?: unknown }).metrics;
+    assert.deepEqual(metrics(['--metrics', '0.0.0.0:9100']), { host: '0.0.0.0', port: 9100 });
+    assert.deepEqual(metrics(['--metrics', ':0']), { host: '127.0.0.1', port: 0 });
+    assert.equal(metrics(['--metrics', 'off']), 'off');
+    assert.equal(metrics([]), undefined);
+  });
+
   it('answers --help', () => {
     assert.deepEqual(parseCliArgs(['--help']), { command: 'help' });
     assert.deepEqual(parseCliArgs(['run', '-h']), { command: 'help' });
@@ -40,6 +48,7 @@ describe('parseCliArgs', () => {
     [['run', '--workers', '0'], /--workers expects a whole number/],
     [['run', '--workers', 'two'], /--workers expects a whole number/],
     [['run', '--manifest'], /argument missing/],
+    [['run', '--metrics', 'on'], /--metrics expects HOST:PORT, got 'on'/],
   ];
   for (const [argv, message] of bad) {
     it(`rejects ${argv.join(' ') || '(nothing)'}`, () => {

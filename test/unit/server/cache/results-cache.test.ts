@@ -66,6 +66,18 @@ describe('ResultsCache', () => {
     assert.equal(cache.bytes, 0, 'an expired entry gives its bytes back');
   });
 
+  it('counts hits and misses (an expired entry is a miss) for the metrics', () => {
+    let now = 0;
+    const cache = new ResultsCache({ maxBytes: 10_000, ttlMs: 100, now: () => now });
+    cache.get('k');
+    cache.set('k', result(10), cache.epoch);
+    cache.get('k');
+    cache.get('k');
+    now = 100;
+    cache.get('k');
+    assert.deepEqual([cache.hits, cache.misses, cache.maxBytes], [2, 2, 10_000]);
+  });
+
   it('drops the entries that read an invalidated table, case-insensitively', () => {
     const cache = new ResultsCache({ maxBytes: 10_000, ttlMs: 1000 });
     cache.set('orders', result(10, ['orders']), cache.epoch);
