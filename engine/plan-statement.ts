@@ -7,6 +7,9 @@ import { type CachedPlan, PlanCache, planKey, recordingCatalog } from './plan-ca
 import { parseSql } from './sql/parse.js';
 import { type ParamValues, sqlToPlan } from './sql/sql-to-plan.js';
 
+/** Statements that change nothing (SET only accepts what floe already does, see bind-set.ts). */
+const READ_ONLY_TYPES = new Set(['select', 'set', 'show']);
+
 export interface StatementOptions {
   readonly params?: ParamValues;
   readonly disabledRules?: readonly string[];
@@ -53,7 +56,7 @@ function makePlan(sql: string, opts: StatementOptions, catalog: Catalog): Cached
   return {
     plan: optimized,
     explain: statement.explain,
-    readOnly: statement.explain || statement.ast?.type === 'select',
+    readOnly: statement.explain || READ_ONLY_TYPES.has(statement.ast?.type),
     tables: [...tables].sort(),
     lookups: recorder.lookups,
     tableNames: recorder.tableNames(),

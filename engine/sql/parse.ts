@@ -34,7 +34,11 @@ export function parseSql(sql: string): ParsedStatement {
   } catch (e) {
     throw new ParseError(describeSyntaxError(e, sql, (offset) => rewritten.toOriginal(offset) + shift));
   }
-  const statements = Array.isArray(ast) ? ast.filter((s) => s !== null) : [ast];
+  // A lone `;` parses as an empty statement list (`[[]]`).
+  const statements = Array.isArray(ast)
+    ? ast.filter((s) => s !== null && !(Array.isArray(s) && s.length === 0))
+    : [ast];
+  if (statements.length === 0) throw new ParseError('empty query: the request holds no SQL statement');
   if (statements.length !== 1) {
     throw new ParseError(`expected exactly one SQL statement, found ${statements.length}`);
   }
