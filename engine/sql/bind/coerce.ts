@@ -93,7 +93,9 @@ export function arithmeticTypes(op: ArithmeticOp, l: Expr, r: Expr): [Expr, Expr
   if (dated) return [l, r, dated];
   if (a.id === 'null' || b.id === 'null') {
     const t = a.id === 'null' ? b : a;
-    return [l, r, isNumeric(t) ? t : FLOAT64];
+    const type = isNumeric(t) ? t : FLOAT64;
+    // The NULL side takes the result type: the kernels read typed value arrays (a NULL column has none).
+    return [a.id === 'null' ? castTo(l, type) : l, b.id === 'null' ? castTo(r, type) : r, type];
   }
   if (!isNumeric(a) || !isNumeric(b)) {
     throw new PlanError(`operator does not exist: ${typeName(a)} ${op} ${typeName(b)}`);

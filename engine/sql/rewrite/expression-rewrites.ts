@@ -11,6 +11,7 @@ import { applyEdits, type OffsetMap } from './edit.js';
 import { escapeStrings } from './escape-strings.js';
 import { isDistinctFrom } from './is-distinct-from.js';
 import { limitNull } from './limit-null.js';
+import { listLogicalOperand } from './list-logical-operand.js';
 import { naturalJoin } from './natural-join.js';
 import { paramCast } from './param-cast.js';
 import { positionIn } from './position-in.js';
@@ -50,6 +51,7 @@ export const REWRITES: readonly SqlRewrite[] = [
   caseOperand,
   subqueryParenItem,
   caretOperator,
+  listLogicalOperand,
 ];
 
 export interface Rewritten {
