@@ -2,13 +2,22 @@
 
 export type EngineErrorKind = 'parse' | 'plan' | 'exec' | 'not_supported' | 'cancelled' | 'internal';
 
+/** Longer messages are cut in the middle: an error quoting a 100 MB literal or name must not echo it back. */
+export const MAX_ERROR_MESSAGE = 8192;
+
 export class EngineError extends Error {
   readonly kind: EngineErrorKind;
   constructor(kind: EngineErrorKind, message: string) {
-    super(message);
+    super(boundedMessage(message));
     this.kind = kind;
     this.name = new.target.name;
   }
+}
+
+function boundedMessage(message: string): string {
+  if (message.length <= MAX_ERROR_MESSAGE) return message;
+  const keep = MAX_ERROR_MESSAGE / 2;
+  return `${message.slice(0, keep)}… (${message.length - 2 * keep} characters cut) …${message.slice(-keep)}`;
 }
 
 /** The SQL text does not parse. The message carries line and column. */
@@ -56,4 +65,13 @@ export class InternalError extends EngineError {
 /** True for errors the user caused (answered with 400), false for faults of floe (500). */
 export function isUserError(e: unknown): boolean {
   return e instanceof EngineError && e.kind !== 'internal';
+}
+
+/**
+ * A JavaScript stack overflow while planning or running a deeply nested statement (3,000 nested `NOT`s), in
+ * PostgreSQL's words, as a user error; any other error is returned unchanged.
+ */
+export function stackDepthError(e: unknown): unknown {
+  if (!(e instanceof RangeError && /call stack/i.test(e.message))) return e;
+  return new PlanError('stack depth limit exceeded: the statement nests too deeply');
 }
