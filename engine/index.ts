@@ -2,7 +2,7 @@
 import { type Batch, makeBatch } from './arrow/batch.js';
 import { makeColumn } from './arrow/column.js';
 import type { Catalog } from './catalog.js';
-import { stackDepthError } from './errors.js';
+import { limitError } from './errors.js';
 import { executePlan } from './exec/execute.js';
 import { defaultParallelThreads, sharedExecPool } from './exec/parallel/exec-pool.js';
 import { keySplit, type NamedSharedTable, partitionScan, planNodes, sharedTables } from './exec/parallel/fragment.js';
@@ -106,14 +106,14 @@ export function createEngine(options: EngineOptions): Engine {
         const { schema, batches } = executePlan(p, { catalog, signal, parallel });
         return { schema, batches: guardStack(batches), tables, readOnly };
       } catch (e) {
-        throw stackDepthError(e);
+        throw limitError(e);
       }
     },
     async explain(sql, opts = {}) {
       try {
         return await explain(plan(sql, opts));
       } catch (e) {
-        throw stackDepthError(e);
+        throw limitError(e);
       }
     },
     get cachedPlans() {
@@ -194,12 +194,12 @@ async function scanDetails(
   return out;
 }
 
-/** The batches, with a stack overflow while running them reported as `stackDepthError` does. */
+/** The batches, with a stack overflow or a too-long value while running them reported as `limitError` does. */
 async function* guardStack(batches: AsyncIterable<Batch>): AsyncIterable<Batch> {
   try {
     yield* batches;
   } catch (e) {
-    throw stackDepthError(e);
+    throw limitError(e);
   }
 }
 
