@@ -12,6 +12,7 @@ import { escapeStrings } from './escape-strings.js';
 import { isDistinctFrom } from './is-distinct-from.js';
 import { limitNull } from './limit-null.js';
 import { listLogicalOperand } from './list-logical-operand.js';
+import { logicGroupCast } from './logic-group-cast.js';
 import { naturalJoin } from './natural-join.js';
 import { paramCast } from './param-cast.js';
 import { positionIn } from './position-in.js';
@@ -47,6 +48,7 @@ export const REWRITES: readonly SqlRewrite[] = [
   aggregateCall,
   limitNull,
   paramCast,
+  logicGroupCast,
   positionIn,
   caseOperand,
   subqueryParenItem,
