@@ -2,13 +2,22 @@
 
 export type EngineErrorKind = 'parse' | 'plan' | 'exec' | 'not_supported' | 'forbidden' | 'cancelled' | 'internal';
 
+/** Longer messages are cut in the middle: an error quoting a 100 MB literal or name must not echo it back. */
+export const MAX_ERROR_MESSAGE = 8192;
+
 export class EngineError extends Error {
   readonly kind: EngineErrorKind;
   constructor(kind: EngineErrorKind, message: string) {
-    super(message);
+    super(boundedMessage(message));
     this.kind = kind;
     this.name = new.target.name;
   }
+}
+
+function boundedMessage(message: string): string {
+  if (message.length <= MAX_ERROR_MESSAGE) return message;
+  const keep = MAX_ERROR_MESSAGE / 2;
+  return `${message.slice(0, keep)}… (${message.length - 2 * keep} characters cut) …${message.slice(-keep)}`;
 }
 
 /** The SQL text does not parse. The message carries line and column. */
@@ -63,4 +72,33 @@ export class InternalError extends EngineError {
 /** True for errors the user caused (answered with 400), false for faults of floe (500). */
 export function isUserError(e: unknown): boolean {
   return e instanceof EngineError && e.kind !== 'internal';
+}
+
+/**
+ * JavaScript's limits met while planning or running a statement, in PostgreSQL's words, as user errors: a stack
+ * overflow (3,000 nested `NOT`s) and a string or array past V8's maximum length (concatenating values near
+ * MAX_TEXT_LENGTH). Any other error is returned unchanged.
+ */
+export function limitError(e: unknown): unknown {
+  if (!(e instanceof RangeError)) return e;
+  if (/call stack/i.test(e.message)) return new PlanError('stack depth limit exceeded: the statement nests too deeply');
+  if (/^Invalid (string|array|typed array) length/i.test(e.message))
+    return new ExecError(`requested length too large: a value passed JavaScript's limit (${e.message})`);
+  return e;
+}
+
+/**
+ * The longest text value floe builds, in UTF-16 code units (characters for ASCII): 256 Mi. PostgreSQL's limit is
+ * 1 GB per value; a JavaScript string holds at most 2^29 - 24 code units, and functions that build a value from a
+ * size the query gives (lpad, rpad, repeat) or from many rows (string_agg) must fail before the heap does.
+ */
+export const MAX_TEXT_LENGTH = 2 ** 28;
+
+/** Throws PostgreSQL's "requested length too large" when a text value of `length` code units would pass the limit. */
+export function checkTextLength(length: number, what: string): void {
+  if (length > MAX_TEXT_LENGTH) {
+    throw new ExecError(
+      `requested length too large: ${what} would be ${length} characters long (floe's limit for one value is ${MAX_TEXT_LENGTH})`,
+    );
+  }
 }

@@ -2,6 +2,7 @@
 import { type Batch, makeBatch } from './arrow/batch.js';
 import { makeColumn } from './arrow/column.js';
 import type { Catalog } from './catalog.js';
+import { limitError } from './errors.js';
 import { executePlan } from './exec/execute.js';
 import { defaultParallelThreads, sharedExecPool } from './exec/parallel/exec-pool.js';
 import { keySplit, type NamedSharedTable, partitionScan, planNodes, sharedTables } from './exec/parallel/fragment.js';
@@ -108,17 +109,25 @@ export function createEngine(options: EngineOptions): Engine {
   };
   return {
     async execute(sql, opts = {}) {
-      const signal = opts.signal ?? new AbortController().signal;
-      const planned = plan(sql, opts);
-      const { explain: isExplain, plan: p, tables, readOnly } = planned;
-      if (isExplain) return textResult('plan', await explain(planned), tables);
-      const takeBack = options.parallel?.takeBack ?? true;
-      const parallel = threads > 0 ? parallelPlanning(planned, threads, minRows, takeBack) : undefined;
-      const { schema, batches } = executePlan(p, { catalog, signal, parallel });
-      return { schema, batches, tables, readOnly };
+      try {
+        const signal = opts.signal ?? new AbortController().signal;
+        const planned = plan(sql, opts);
+        const { explain: isExplain, plan: p, tables, readOnly } = planned;
+        if (isExplain) return textResult('plan', await explain(planned), tables);
+        const takeBack = options.parallel?.takeBack ?? true;
+        const parallel = threads > 0 ? parallelPlanning(planned, threads, minRows, takeBack) : undefined;
+        const { schema, batches } = executePlan(p, { catalog, signal, parallel });
+        return { schema, batches: guardStack(batches), tables, readOnly };
+      } catch (e) {
+        throw limitError(e);
+      }
     },
     async explain(sql, opts = {}) {
-      return explain(plan(sql, opts));
+      try {
+        return await explain(plan(sql, opts));
+      } catch (e) {
+        throw limitError(e);
+      }
     },
     get cachedPlans() {
       return planner.size;
@@ -183,6 +192,15 @@ async function scanDetails(
   };
   await visit(plan);
   return out;
+}
+
+/** The batches, with a stack overflow or a too-long value while running them reported as `limitError` does. */
+async function* guardStack(batches: AsyncIterable<Batch>): AsyncIterable<Batch> {
+  try {
+    yield* batches;
+  } catch (e) {
+    throw limitError(e);
+  }
 }
 
 function textResult(name: string, lines: string[], tables: readonly string[]): QueryResult {

@@ -65,5 +65,7 @@ export function evaluateConstant(e: Expr): LiteralExpr {
     default:
       value = (col.values as Int32Array | Float64Array)[0]!;
   }
+  // An expression typed interval whose kernel answered text (a CASE or COALESCE over interval columns).
+  if (e.type.id === 'interval' && typeof value === 'string') value = parseIntervalText(value);
   return { kind: 'literal', value, type: e.type };
 }

@@ -1,20 +1,53 @@
-// Text forms of SQL values (PostgreSQL's output), and the parsing of date/time literals; no dependencies.
+// Text forms of SQL values (PostgreSQL's output), and the parsing of date/time literals; depends only on errors.ts.
+
+import { ExecError } from '../errors.js';
 
 export const MS_PER_DAY = 86_400_000;
 
-/** 'YYYY-MM-DD' for days since 1970-01-01 (proleptic Gregorian, years 1-9999). */
+/**
+ * 'YYYY-MM-DD' for days since 1970-01-01 (proleptic Gregorian; years before 1 as PostgreSQL writes them,
+ * '0044-03-15 BC'). A value that is no whole number (a NaN from arithmetic gone wrong) is an error, never text.
+ */
 export function formatDate(days: number): string {
-  const d = new Date(days * MS_PER_DAY);
-  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)}`;
+  const { year, month, day } = civilFromDays(checkedWhole(days, 'date'));
+  return `${yearText(year)}-${pad(month, 2)}-${pad(day, 2)}${year <= 0 ? ' BC' : ''}`;
 }
 
-/** 'YYYY-MM-DD HH:MM:SS[.ffffff]' for microseconds since the epoch. */
+/** 'YYYY-MM-DD HH:MM:SS[.ffffff]' for microseconds since the epoch ('… BC' after the time, as PostgreSQL). */
 export function formatTimestamp(micros: number): string {
-  const ms = Math.floor(micros / 1000);
-  const d = new Date(ms);
-  const frac = micros - Math.floor(micros / 1_000_000) * 1_000_000;
-  const base = `${formatDate(Math.floor(ms / MS_PER_DAY))} ${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)}`;
-  return frac === 0 ? base : `${base}.${pad(frac, 6).replace(/0+$/, '')}`;
+  const days = Math.floor(checkedWhole(micros, 'timestamp') / MICROS_PER_DAY);
+  const { year, month, day } = civilFromDays(days);
+  const inDay = micros - days * MICROS_PER_DAY;
+  const secs = Math.floor(inDay / 1_000_000);
+  const frac = inDay - secs * 1_000_000;
+  const clock = `${pad(Math.floor(secs / 3600), 2)}:${pad(Math.floor(secs / 60) % 60, 2)}:${pad(secs % 60, 2)}`;
+  const base = `${yearText(year)}-${pad(month, 2)}-${pad(day, 2)} ${clock}`;
+  const text = frac === 0 ? base : `${base}.${pad(frac, 6).replace(/0+$/, '')}`;
+  return year <= 0 ? `${text} BC` : text;
+}
+
+const MICROS_PER_DAY = MS_PER_DAY * 1000;
+
+function checkedWhole(x: number, type: string): number {
+  if (!Number.isInteger(x)) throw new ExecError(`${type} out of range`);
+  return x;
+}
+
+/** Year 0 is 1 BC: PostgreSQL writes the year before 1 as 0001 … BC. */
+function yearText(year: number): string {
+  return pad(year <= 0 ? 1 - year : year, 4);
+}
+
+/** Howard Hinnant's civil_from_days: integer arithmetic, exact for any day number (JavaScript's Date is not). */
+function civilFromDays(z: number): { year: number; month: number; day: number } {
+  const shifted = z + 719468;
+  const era = Math.floor(shifted / 146097);
+  const doe = shifted - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month, day: doy - Math.floor((153 * mp + 2) / 5) + 1 };
 }
 
 /** Exact decimal text of a scaled integer: (12345, 2) -> '123.45'. */

@@ -1,6 +1,7 @@
 // SQL text -> node-sql-parser AST (PostgreSQL dialect); the only importer of node-sql-parser.
 import nodeSqlParser from 'node-sql-parser';
 import { NotSupportedError, ParseError } from '../errors.js';
+import { BudgetedText } from './parse-budget.js';
 import { fixAst, rewriteSql } from './rewrite/expression-rewrites.js';
 import { parseWithRewrites } from './rewrite/index.js';
 import { reassociateOperators } from './rewrite/operator-precedence.js';
@@ -8,6 +9,8 @@ import { RewriteSyntaxError, rewriteWindowSql } from './rewrite/window-rewrite.j
 
 const parser = new nodeSqlParser.Parser();
 const OPTIONS = { database: 'postgresql' };
+// The parser reads a `BudgetedText` (parse-budget.ts), which it must not turn back into a plain string by trimming.
+const PARSE_OPTIONS = { database: 'postgresql', trimQuery: false };
 const EXPLAIN_RE = /^\s*explain\s+(?:(analyze|verbose)\s+)?/i;
 
 /** node-sql-parser's AST is untyped JSON; the binder reads it through this alias. */
@@ -27,14 +30,24 @@ export function parseSql(sql: string): ParsedStatement {
   if (body.trim() === '') throw new ParseError('empty query: the request holds no SQL statement');
   // Parser gaps are worked around by rewriting the text (rewrite/); error offsets map back to `sql`.
   const shift = m ? m[0].length : 0;
-  const rewritten = rewriteSql(body);
   let ast: Ast;
   try {
-    ast = reassociateOperators(fixAst(parseWithRewrites(rewritten.sql, astifyArm)));
+    const rewritten = rewriteSql(body);
+    try {
+      ast = reassociateOperators(fixAst(parseWithRewrites(rewritten.sql, astifyArm)));
+    } catch (e) {
+      throw tooDeep(e) ?? new ParseError(describeSyntaxError(e, sql, (o) => rewritten.toOriginal(o) + shift));
+    }
   } catch (e) {
-    throw new ParseError(describeSyntaxError(e, sql, (offset) => rewritten.toOriginal(offset) + shift));
+    // The text rewrites recurse too (10,000 nested parentheses overflow them before the parser runs).
+    throw tooDeep(e) ?? e;
   }
-  const statements = Array.isArray(ast) ? ast.filter((s) => s !== null) : [ast];
+
+  // A lone `;` parses as an empty statement list (`[[]]`).
+  const statements = Array.isArray(ast)
+    ? ast.filter((s) => s !== null && !(Array.isArray(s) && s.length === 0))
+    : [ast];
+  if (statements.length === 0) throw new ParseError('empty query: the request holds no SQL statement');
   if (statements.length !== 1) {
     throw new ParseError(`expected exactly one SQL statement, found ${statements.length}`);
   }
@@ -54,11 +67,22 @@ function astifyArm(text: string): Ast {
   }
   let ast: Ast;
   try {
-    ast = parser.astify(rewritten.text, OPTIONS);
+    ast = astify(rewritten.text);
   } catch (e) {
     throw shiftError(e, rewritten.toOriginal);
   }
   return rewritten.finish(ast, parseExprs);
+}
+
+/** node-sql-parser over a `BudgetedText`, trimmed as the parser trims by default (error offsets stay as before). */
+function astify(text: string): Ast {
+  return parser.astify(new BudgetedText(text.trim()) as unknown as string, PARSE_OPTIONS);
+}
+
+/** A statement nested too deeply for the recursion of the parser or the rewrites (10,000 `NOT`s): PostgreSQL's words. */
+function tooDeep(e: unknown): ParseError | null {
+  if (!(e instanceof RangeError && /call stack/i.test(e.message))) return null;
+  return new ParseError('stack depth limit exceeded: the statement nests too deeply to parse');
 }
 
 /** An expression list a rewrite cut out of the text at offset `at` (PARTITION BY, a frame offset). */
@@ -66,9 +90,7 @@ function parseExprs(text: string, at: number): Ast[] {
   const prefix = 'SELECT ';
   try {
     // `SELECT $1::int + 1` gives the cast as the item itself rather than under `expr`.
-    return (parser.astify(`${prefix}${text}`, OPTIONS) as Ast).columns.map((c: Ast) =>
-      c.type === 'expr' ? c.expr : c,
-    );
+    return (astify(`${prefix}${text}`) as Ast).columns.map((c: Ast) => (c.type === 'expr' ? c.expr : c));
   } catch (e) {
     throw shiftError(e, (o) => Math.max(0, o - prefix.length) + at);
   }
@@ -112,13 +134,24 @@ function describeSyntaxError(e: unknown, sql: string, toOriginal: (offset: numbe
   return `syntax error at line ${line}, column ${column}: unexpected ${found}${hint}\n${pointer(sql, line, column)}`;
 }
 
+/** Characters of the input an error quotes on each side of its position (a one-line body may be 100 MB). */
+export const ERROR_WINDOW = 60;
+
 function tokenAt(sql: string, offset: number): string {
-  const m = /^(\w+|\S)/.exec(sql.slice(offset));
+  const m = /^(\w{1,60}|\S)/.exec(sql.slice(offset, offset + ERROR_WINDOW + 1));
   return m ? m[1]! : sql.slice(offset, offset + 1);
 }
 
-/** The offending line with a caret under the column. */
+/** The offending line (at most ERROR_WINDOW characters each side of the column, cut with …) and a caret. */
 function pointer(sql: string, line: number, column: number): string {
-  const text = sql.split('\n')[line - 1] ?? '';
-  return `  ${text}\n  ${' '.repeat(Math.max(0, column - 1))}^`;
+  let start = 0;
+  for (let l = 1; l < line; l++) start = sql.indexOf('\n', start) + 1;
+  const lineEnd = sql.indexOf('\n', start);
+  const end = lineEnd < 0 ? sql.length : lineEnd;
+  const at = start + column - 1;
+  const from = Math.max(start, at - ERROR_WINDOW);
+  const to = Math.min(end, at + ERROR_WINDOW);
+  const head = from > start ? '…' : '';
+  const text = `${head}${sql.slice(from, to)}${to < end ? '…' : ''}`;
+  return `  ${text}\n  ${' '.repeat(head.length + at - from)}^`;
 }

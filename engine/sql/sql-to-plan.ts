@@ -7,12 +7,15 @@ import { BOOL, FLOAT64, INT32, INT64, NULL, UTF8 } from '../plan/types.js';
 import type { ParamBinder } from './bind/bind-expr.js';
 import type { BindContext } from './bind/bind-from.js';
 import { bindQuery } from './bind/bind-query.js';
+import { bindSet, bindShow } from './bind/bind-set.js';
 import type { Ast } from './parse.js';
 
 /** Positional values for `$1…` (array) or named values for `:name` (object); plain JSON scalars. */
 export type ParamValues = readonly unknown[] | Readonly<Record<string, unknown>>;
 
 export function sqlToPlan(ast: Ast, ctx: { catalog: Catalog; params: ParamValues | undefined }): LogicalPlan {
+  if (ast?.type === 'set') return bindSet(ast);
+  if (ast?.type === 'show') return bindShow(ast);
   const bind: BindContext = {
     catalog: ctx.catalog,
     params: paramBinder(ctx.params),

@@ -29,6 +29,7 @@ import { isPredicate, negate, not } from './logic.js';
 import { peelableColumn, peelGather } from './peel.js';
 import { mayRaise, mayRaiseOnRows, shortCircuit } from './short-circuit.js';
 import { addInterval, addIntervalRows, addIntervals, intervalSpans, mapIntervals, negateInterval } from './temporal.js';
+import { checkedTemporal } from './temporal-range.js';
 import { matchUtf8Literals } from './utf8-match.js';
 
 export interface PhysicalExpr {
@@ -166,7 +167,8 @@ function compileNode(e: Expr, schema: Schema, shared: Map<string, PhysicalExpr> 
         const op = e.op as ComparisonOp;
         return { evaluate: (b) => compare(op, intervalSpans(l.evaluate(b)), intervalSpans(r.evaluate(b))) };
       }
-      if (e.left.type.id === 'interval' || e.right.type.id === 'interval') return compileIntervalArith(e, schema);
+      if (e.left.type.id === 'interval' || e.right.type.id === 'interval')
+        return checkedTemporal(compileIntervalArith(e, schema));
       if (e.op === '=' || e.op === '<>' || e.op === '<' || e.op === '<=' || e.op === '>' || e.op === '>=') {
         const op = e.op as ComparisonOp;
         const general: PhysicalExpr = { evaluate: (b) => compare(op, l.evaluate(b), r.evaluate(b)) };
@@ -183,7 +185,8 @@ function compileNode(e: Expr, schema: Schema, shared: Map<string, PhysicalExpr> 
       }
       const single = arithmeticNode(e, l, r);
       // Two or more exact operators in a row (price * (1 - discount)): one pass for the whole tree.
-      return canFuse(e) ? fusedArithmetic(e, (leaf) => compileExpr(leaf, schema, shared), single) : single;
+      const node = canFuse(e) ? fusedArithmetic(e, (leaf) => compileExpr(leaf, schema, shared), single) : single;
+      return e.type.id === 'date' ? checkedTemporal(node) : node;
     }
     case 'unary': {
       const inner = compileExpr(e.expr, schema);

@@ -1,5 +1,6 @@
 // date/timestamp ± interval: calendar months (clamping the day, as PostgreSQL), then days, then microseconds.
 import { type Column, makeColumn, strings } from '../../arrow/column.js';
+import { ExecError } from '../../errors.js';
 import type { IntervalValue } from '../../plan/expr/index.js';
 import { formatInterval, type IntervalFields, intervalSpan, parseIntervalText } from '../../plan/interval-text.js';
 import { FLOAT64, INTERVAL } from '../../plan/types.js';
@@ -70,18 +71,24 @@ export function mapIntervals(cols: readonly Column[], f: (ivs: IntervalFields[])
 }
 
 /** -interval, and interval ± interval: field by field, as PostgreSQL (no carrying between fields). */
-export const negateInterval = ([a]: IntervalFields[]): IntervalFields => ({
-  months: -a!.months || 0,
-  days: -a!.days || 0,
-  micros: -a!.micros || 0,
-});
+export const negateInterval = ([a]: IntervalFields[]): IntervalFields =>
+  inIntervalRange({ months: -a!.months || 0, days: -a!.days || 0, micros: -a!.micros || 0 });
 
 export function addIntervals(sign: 1 | -1): (ivs: IntervalFields[]) => IntervalFields {
-  return ([a, b]) => ({
-    months: a!.months + sign * b!.months,
-    days: a!.days + sign * b!.days,
-    micros: a!.micros + sign * b!.micros,
-  });
+  return ([a, b]) =>
+    inIntervalRange({
+      months: a!.months + sign * b!.months,
+      days: a!.days + sign * b!.days,
+      micros: a!.micros + sign * b!.micros,
+    });
+}
+
+/** PostgreSQL's fields are int32 months, int32 days and int64 microseconds; past them, its error. */
+function inIntervalRange(iv: IntervalFields): IntervalFields {
+  const int32 = (x: number) => x >= -2_147_483_648 && x <= 2_147_483_647;
+  if (!int32(iv.months) || !int32(iv.days) || !(Math.abs(iv.micros) <= 2 ** 63))
+    throw new ExecError('interval out of range');
+  return iv;
 }
 
 /** `t ± iv` row by row, for an interval that is not a constant (age(…), a CASE). */

@@ -1,7 +1,9 @@
 // STRING_AGG(value, separator [ORDER BY …]) per group: collects the rows, sorts them at the end, joins them.
+
 import { type Column, makeColumn, strings } from '../../arrow/column.js';
 import { chainComparators, rowComparator } from '../../arrow/kernels/compare-rows.js';
 import { compareText } from '../../arrow/kernels/text-order.js';
+import { checkTextLength } from '../../errors.js';
 import type { AggregateCall } from '../../plan/logical/index.js';
 import { type Accumulator, columnFromValues, valueReader } from './accumulators.js';
 
@@ -56,7 +58,10 @@ export class StringAggAcc implements Accumulator {
     const valid = new Uint8Array(ngroups);
     for (const i of order) {
       const g = this.#groups[i]!;
-      out[g] = valid[g] ? out[g] + (this.#seps[i] ?? '') + this.#values[i]! : this.#values[i]!;
+      const next = valid[g] ? out[g] + (this.#seps[i] ?? '') + this.#values[i]! : this.#values[i]!;
+      // Concatenation makes ropes: checked at each step, the result fails before V8's string limit does.
+      checkTextLength(next.length, 'string_agg()');
+      out[g] = next;
       valid[g] = 1;
     }
     return makeColumn({ id: 'utf8' }, out, valid, ngroups);

@@ -85,13 +85,21 @@ function roundDecimal(x: Column, digits: Int32Array | null, returns: DataType, m
   const big = new BigInt64Array(n);
   for (let i = 0; i < n; i++) {
     if (valid !== null && valid[i] === 0) continue;
-    const d = digits ? digits[i]! : outScale;
+    const d = clampDigits(digits ? digits[i]! : outScale, Math.max(inScale, outScale));
     const v = src[i]!;
     // Round at d digits, then express at the output scale (they differ only when d is not constant).
     const q = typeof v === 'bigint' ? shiftDownBig(v, inScale - d, mode) : BigInt(shiftDown(v, inScale - d, mode));
     big[i] = shiftDownBig(q, d - outScale, 'trunc');
   }
   return makeColumn(returns, narrowExact(big), valid, n);
+}
+
+/**
+ * Digits past the value's own scale change nothing, and more than 40 below the point leave 0 (an 18-digit value is
+ * under 10^19): clamping keeps 10^shift small whatever `d` asks (round(1, -2147483648) is 0, as in PostgreSQL).
+ */
+function clampDigits(d: number, maxScale: number): number {
+  return Math.max(-40, Math.min(d, maxScale));
 }
 
 const FLOAT_MODES: Record<Mode, (v: number) => number> = {
@@ -116,7 +124,17 @@ function roundNumber(x: Column, digits: Int32Array | null, returns: DataType, mo
     if (digits === null) out[i] = FLOAT_MODES[mode](v);
     else {
       // round(double, d) is floe's (and DuckDB's) extension: half away from zero at d digits.
-      const p = 10 ** digits[i]!;
+      // Past 15 digits a double has no more places to round: the value stays (10 ** 400 would be Infinity).
+      const d = digits[i]!;
+      if (d > 15 || !Number.isFinite(v)) {
+        out[i] = v;
+        continue;
+      }
+      if (d < -308) {
+        out[i] = 0;
+        continue;
+      }
+      const p = 10 ** d;
       const scaled = Math.abs(v) * p;
       const r = mode === 'round' ? Math.round(scaled) : Math.trunc(scaled);
       out[i] = (Math.sign(v) * r) / p;

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { type Column, makeColumn } from '../../arrow/column.js';
 import { cellText } from '../../arrow/format.js';
-import { ExecError } from '../../errors.js';
+import { checkTextLength, ExecError } from '../../errors.js';
 import { BOOL, type DataType, INT32, isInteger, typeName, UTF8 } from '../../plan/types.js';
 import type { ScalarFunction } from '../function.js';
 import { BOOL_OUT, INT32_OUT, mapRows, numberArg, stringArg, UTF8_OUT } from './helpers.js';
@@ -51,12 +51,17 @@ function right(s: string, k: number): string {
   return c.slice(k < 0 ? Math.min(-k, c.length) : Math.max(c.length - k, 0)).join('');
 }
 
-function pad(s: string, len: number, fill: string, atStart: boolean): string {
+function pad(s: string, len: number, fill: string, atStart: boolean, name: string): string {
   const c = chars(s);
   if (len <= c.length) return c.slice(0, Math.max(len, 0)).join('');
   const f = chars(fill);
   if (f.length === 0) return s;
-  const padding = Array.from({ length: len - c.length }, (_, i) => f[i % f.length]).join('');
+  const n = len - c.length;
+  // Whole copies of the fill, then the first characters of one more (the fill may hold surrogate pairs).
+  const whole = Math.floor(n / f.length);
+  const rest = f.slice(0, n - whole * f.length).join('');
+  checkTextLength(s.length + whole * fill.length + rest.length, `${name}()`);
+  const padding = fill.repeat(whole) + rest;
   return atStart ? padding + s : s + padding;
 }
 
@@ -110,7 +115,7 @@ function translate(s: string, from: string, to: string): string {
 
 function repeat(s: string, k: number): string {
   if (k <= 0) return '';
-  if (s.length * k > 1 << 28) throw new ExecError('requested length too large');
+  checkTextLength(s.length * k, 'repeat()');
   return s.repeat(k);
 }
 
@@ -162,8 +167,20 @@ const utf8 = new TextEncoder();
 export const STRING_PART_FUNCTIONS: readonly ScalarFunction[] = [
   fn('left', ['text', 'int'], UTF8, (s, k) => left(s as string, k as number)),
   fn('right', ['text', 'int'], UTF8, (s, k) => right(s as string, k as number)),
-  fn('lpad', ['text', 'int', 'text'], UTF8, (s, k, f = ' ') => pad(s as string, k as number, f as string, true), 1),
-  fn('rpad', ['text', 'int', 'text'], UTF8, (s, k, f = ' ') => pad(s as string, k as number, f as string, false), 1),
+  fn(
+    'lpad',
+    ['text', 'int', 'text'],
+    UTF8,
+    (s, k, f = ' ') => pad(s as string, k as number, f as string, true, 'lpad'),
+    1,
+  ),
+  fn(
+    'rpad',
+    ['text', 'int', 'text'],
+    UTF8,
+    (s, k, f = ' ') => pad(s as string, k as number, f as string, false, 'rpad'),
+    1,
+  ),
   fn('split_part', ['text', 'text', 'int'], UTF8, (s, d, k) => splitPart(s as string, d as string, k as number)),
   withBytePath(
     fn('starts_with', ['text', 'text'], BOOL, (s, p) => (s as string).startsWith(p as string)),

@@ -76,6 +76,8 @@ export function literalText(e: LiteralExpr): string {
     case 'timestamp':
       return `TIMESTAMP '${formatTimestamp(v as number)}'`;
     case 'interval': {
+      // Interval columns hold text: a literal folded from one may carry its text instead of the three fields.
+      if (typeof v === 'string') return `INTERVAL '${v.replaceAll("'", "''")}'`;
       const i = v as { months: number; days: number; micros: number };
       return `INTERVAL '${i.months} months ${i.days} days ${i.micros / 1e6} seconds'`;
     }

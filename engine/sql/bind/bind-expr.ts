@@ -100,12 +100,7 @@ export function bindExpr(ast: Ast, ctx: ExprContext): Expr {
     case 'extract': {
       // EXTRACT(f FROM DATE '…') arrives as the string plus `cast_type`.
       const castType = String(ast.args.cast_type ?? '').toLowerCase();
-      const src: Expr =
-        castType === 'interval'
-          ? { kind: 'literal', value: parseInterval({ expr: ast.args.source }), type: { id: 'interval' } }
-          : castType
-            ? typedLiteral(castType, String(ast.args.source.value))
-            : bindExpr(ast.args.source, ctx);
+      const src = bindExpr(castType ? typedLeftmost(castType, ast.args.source) : ast.args.source, ctx);
       return bindCall('extract', [bindLiteral(String(ast.args.field).toLowerCase()), src]);
     }
     case 'expr_list':
@@ -122,6 +117,12 @@ function bindColumn(ast: Ast, ctx: ExprContext): Expr {
   const name = typeof ast.column === 'string' ? ast.column : ast.column?.expr?.value;
   if (name === '*') throw new PlanError('"*" is only allowed in the SELECT list and in count(*)');
   return ctx.scope.resolve(ast.table ?? null, String(name));
+}
+
+/** EXTRACT's `cast_type` put back on its literal: the source's leftmost operand (`DATE '…' + 7` arrives as '…' + 7). */
+function typedLeftmost(castType: string, source: Ast): Ast {
+  if (source?.type === 'binary_expr') return { ...source, left: typedLeftmost(castType, source.left) };
+  return castType === 'interval' ? { type: 'interval', expr: source } : { type: castType, value: source?.value };
 }
 
 function typedLiteral(kind: string, text: string): LiteralExpr {

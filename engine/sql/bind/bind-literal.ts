@@ -77,9 +77,32 @@ export function parseInterval(ast: Ast): IntervalValue {
     const unit = m[2]!.toLowerCase().replace(/s$/, '');
     const entry = UNIT_MICROS[unit === 'min' ? 'minute' : unit === 'sec' ? 'second' : unit];
     if (!entry) throw new PlanError(`invalid input syntax for type interval: "${source}"`);
-    out[entry[0]] += Number(m[1]) * entry[1];
+    addField(out, entry[0], Number(m[1]) * entry[1], unit === 'year');
     matched += m[0].length;
   }
   if (matched === 0) throw new PlanError(`invalid input syntax for type interval: "${source}"`);
+  // PostgreSQL's fields are int32 months, int32 days and int64 microseconds.
+  const int32 = (x: number) => x >= -2_147_483_648 && x <= 2_147_483_647;
+  if (!int32(out.months) || !int32(out.days) || !(Math.abs(out.micros) <= 2 ** 63))
+    throw new PlanError(`interval field value out of range: "${source}"`);
   return out;
+}
+
+/**
+ * Adds `value` of one field, carrying fractions down as PostgreSQL: a fraction of a month as days of 30, of a day
+ * as microseconds (`1.33 months` = 1 mon 9 days 21:36:00); fractions of years round to whole months.
+ */
+function addField(out: { months: number; days: number; micros: number }, field: string, value: number, year: boolean) {
+  let rest = value;
+  if (field === 'months') {
+    const whole = year ? Math.round(rest) : Math.trunc(rest);
+    out.months += whole;
+    rest = year ? 0 : (rest - whole) * 30;
+  }
+  if (field !== 'micros') {
+    const whole = Math.trunc(rest);
+    out.days += whole;
+    rest = (rest - whole) * 86_400e6;
+  }
+  out.micros += Math.round(rest);
 }

@@ -1,7 +1,7 @@
 // `bindSelect` turns a SELECT AST into a logical plan: FROM, WHERE, GROUP BY/HAVING, SELECT, DISTINCT, ORDER BY, LIMIT.
 import { NotSupportedError, PlanError } from '../../errors.js';
 import { exprText } from '../../plan/expr/display.js';
-import type { Expr } from '../../plan/expr/index.js';
+import { columnsOf, type Expr } from '../../plan/expr/index.js';
 import {
   GROUPING_ID_COLUMN,
   type LogicalPlan,
@@ -67,7 +67,11 @@ export function bindSelect(ast: Ast, ctx: BindContext): LogicalPlan {
 
   if (collector) {
     const grouping = bindGroupBy(ast.groupby?.columns ?? [], (g: Ast) =>
-      bindGroupItem(g, items, { ...base, aggregates: 'GROUP BY', windows: noWindows('GROUP BY') }),
+      notDerived(
+        bindGroupItem(g, items, { ...base, aggregates: 'GROUP BY', windows: noWindows('GROUP BY') }),
+        collector.calls.map((c) => c.name),
+        windows.names,
+      ),
     );
     const { groupBy, sets } = grouping;
     const fields = [
@@ -259,6 +263,16 @@ function bindGroupItem(g: Ast, items: readonly SelectItem[], ctx: ExprContext): 
     if (!isInput && item) return item.expr;
   }
   return bindExpr(g, ctx);
+}
+
+/** A GROUP BY position or output name must not stand for an aggregate or window result (`SELECT sum(1) GROUP BY 1`). */
+function notDerived(e: Expr, aggregates: readonly string[], windows: readonly string[]): Expr {
+  for (const c of columnsOf(e)) {
+    if (c.qualifier !== null) continue;
+    if (aggregates.includes(c.name)) throw new PlanError('aggregate functions are not allowed in GROUP BY');
+    if (windows.includes(c.name)) throw new PlanError('window functions are not allowed in GROUP BY');
+  }
+  return e;
 }
 
 /** SELECT DISTINCT (and UNION without ALL): an Aggregate grouping by every column, with no aggregates. */

@@ -16,7 +16,7 @@ import { Scope } from './scope.js';
  */
 export function bindValues(rows: readonly Ast[], ctx: BindContext): Values {
   const exprCtx = { scope: new Scope({ fields: [] }, ctx.outer), params: ctx.params, aggregates: 'VALUES' };
-  const bound = rows.map((r) => (r.type === 'expr_list' ? r.value : [r]).map((v: Ast) => bindExpr(v, exprCtx)));
+  const bound = rows.map((r) => (r.type === 'expr_list' ? (r.value ?? []) : [r]).map((v: Ast) => bindExpr(v, exprCtx)));
   const width = bound[0]?.length ?? 0;
   if (width === 0) throw new PlanError('VALUES lists must have at least one column');
   if (bound.some((r: Expr[]) => r.length !== width)) throw new PlanError('VALUES lists must all be the same length');

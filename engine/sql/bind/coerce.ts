@@ -55,9 +55,14 @@ export function isUntypedString(e: Expr): boolean {
 /** Casts `e` to `t` unless it already has that type. */
 export function castTo(e: Expr, t: DataType): Expr {
   if (sameType(e.type, t)) return e;
+  // `x::text::boolean` of a boolean x is x (these types read their own text back unchanged): folded, an equality
+  // under it stays a join key instead of turning the join into a nested loop.
+  if (e.kind === 'cast' && e.type.id === 'utf8' && TEXT_ROUND_TRIP.has(t.id) && sameType(e.expr.type, t)) return e.expr;
   if (e.kind === 'literal' && e.value === null) return { kind: 'literal', value: null, type: t };
   return { kind: 'cast', expr: e, type: t };
 }
+
+const TEXT_ROUND_TRIP: ReadonlySet<string> = new Set(['bool', 'int32', 'int64', 'date']);
 
 /** Brings two operands of a comparison (or CASE/IN/COALESCE arms) to one type. */
 export function unify(a: Expr, b: Expr, context: string): [Expr, Expr, DataType] {
@@ -93,7 +98,9 @@ export function arithmeticTypes(op: ArithmeticOp, l: Expr, r: Expr): [Expr, Expr
   if (dated) return [l, r, dated];
   if (a.id === 'null' || b.id === 'null') {
     const t = a.id === 'null' ? b : a;
-    return [l, r, isNumeric(t) ? t : FLOAT64];
+    const type = isNumeric(t) ? t : FLOAT64;
+    // The NULL side takes the result type: the kernels read typed value arrays (a NULL column has none).
+    return [a.id === 'null' ? castTo(l, type) : l, b.id === 'null' ? castTo(r, type) : r, type];
   }
   if (!isNumeric(a) || !isNumeric(b)) {
     throw new PlanError(`operator does not exist: ${typeName(a)} ${op} ${typeName(b)}`);

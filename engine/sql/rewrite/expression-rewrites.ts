@@ -11,6 +11,8 @@ import { applyEdits, type OffsetMap } from './edit.js';
 import { escapeStrings } from './escape-strings.js';
 import { isDistinctFrom } from './is-distinct-from.js';
 import { limitNull } from './limit-null.js';
+import { listLogicalOperand } from './list-logical-operand.js';
+import { logicGroupCast } from './logic-group-cast.js';
 import { naturalJoin } from './natural-join.js';
 import { paramCast } from './param-cast.js';
 import { positionIn } from './position-in.js';
@@ -46,10 +48,12 @@ export const REWRITES: readonly SqlRewrite[] = [
   aggregateCall,
   limitNull,
   paramCast,
+  logicGroupCast,
   positionIn,
   caseOperand,
   subqueryParenItem,
   caretOperator,
+  listLogicalOperand,
 ];
 
 export interface Rewritten {

@@ -48,7 +48,7 @@ export const paramCast: SqlRewrite = {
 };
 
 /** Index of the last token of the type name starting at `i`, or -1 when there is none. */
-function typeEnd(t: readonly Token[], i: number): number {
+export function typeEnd(t: readonly Token[], i: number): number {
   if (t[i]?.kind !== 'word' && t[i]?.kind !== 'quoted') return -1;
   const tails = TYPE_TAILS[t[i]!.text.toLowerCase()] ?? [];
   let end = tailEnd(

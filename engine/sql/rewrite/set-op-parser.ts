@@ -179,6 +179,12 @@ export class SetOpParser {
             ') AS __floe_values ',
           );
     const values = select.from[0].expr;
+    // `VALUES ()` reads as a call of a function named VALUES: an empty row list, which PostgreSQL rejects too.
+    if (!Array.isArray(values?.values)) {
+      let at = from + 1;
+      while (at < to - 1 && !(this.#tokens[at]!.text === '(' && this.#tokens[at + 1]!.text === ')')) at++;
+      throw this.#syntaxError(at + 1, 'a VALUES row needs at least one value');
+    }
     return {
       type: 'values',
       values: values.values,
