@@ -20,6 +20,8 @@ export { cellText, formatFloat, jsonKind } from './arrow/format.js';
 export type { Catalog, ScanRequest, TableProvider, TableStatistics } from './catalog.js';
 export * from './errors.js';
 export { createMemoryTable, type MemoryTableData } from './exec/memory-table.js';
+export { collectGarbage } from './exec/parallel/collect-garbage.js';
+export { retainSharedTables } from './exec/parallel/exec-pool.js';
 export {
   type ColumnInput,
   createParquetTable,

@@ -4,6 +4,7 @@ import type { TableProvider } from '../../catalog.js';
 import { EngineError, InternalError } from '../../errors.js';
 import { createMapCatalog } from '../../map-catalog.js';
 import { createMemoryTable } from '../memory-table.js';
+import { collectGarbage } from './collect-garbage.js';
 import {
   type FragmentReply,
   type FragmentRequest,
@@ -11,7 +12,7 @@ import {
   type HelperMessage,
   transferList,
 } from './messages.js';
-import { runFragment } from './run-fragment.js';
+import { forgetFragmentPlans, runFragment } from './run-fragment.js';
 
 /**
  * Tables by the name the statement looked them up by: the latest version sent (a refresh sends a new id). The
@@ -50,7 +51,22 @@ async function run(request: FragmentRequest): Promise<void> {
   parentPort!.postMessage(reply);
 }
 
+/** Drops the tables not in `ids` and the plans that may reference them, then lets their memory go. */
+function retain(ids: ReadonlySet<string>): void {
+  let dropped = false;
+  for (const [name, t] of tables) {
+    if (ids.has(t.id)) continue;
+    tables.delete(name);
+    dropped = true;
+  }
+  if (!dropped) return;
+  forgetFragmentPlans();
+  collectGarbage();
+}
+
 parentPort!.on('message', (m: HelperMessage) => {
   if ('cancel' in m) running.get(m.cancel)?.abort();
+  // In turn with the fragments: one sent before it still finds its tables.
+  else if ('retain' in m) chain = chain.then(() => retain(new Set(m.retain)));
   else chain = chain.then(() => run(m));
 });

@@ -17,6 +17,11 @@ const DIFFERENT = 'a parallel aggregate planned differently on a helper thread';
 const PLANS = 128;
 const planner = new StatementPlanner(PLANS);
 
+/** Forgets the cached plans: a released table's provider must not stay reachable through their lookups. */
+export function forgetFragmentPlans(): void {
+  planner.clear();
+}
+
 export async function runFragment(
   task: Omit<FragmentTask, 'tables'>,
   catalog: Catalog,
