@@ -1,11 +1,15 @@
 // `startServer`: the composition root: manifest -> HTTP listener -> datasets -> worker pool -> ready.
 import { resolve } from 'node:path';
-import { resolveDatasets } from '../catalog/datasets.js';
+import { resolveDataset, resolveDatasets } from '../catalog/datasets.js';
+import type { TableEntry } from '../catalog/snapshot.js';
 import { ResultsCache } from './cache/results-cache.js';
 import { loadManifest, type Manifest, parseManifest } from './config/manifest.js';
 import { registerRoutes, type ServerPhase } from './http/routes.js';
 import { listenUws } from './http/uws-app.js';
 import { createQueryPool, type QueryPool } from './pool/pool.js';
+import { type CatalogEdits, catalogEdits } from './runtime/catalog-edits.js';
+import { CatalogVersions } from './runtime/catalog-versions.js';
+import { versionedPool } from './runtime/versioned-pool.js';
 import { prepareSample } from './sample/prepare-sample.js';
 
 export interface ServerOptions {
@@ -29,7 +33,7 @@ export interface ServerOptions {
   readonly log?: (line: string) => void;
 }
 
-export interface RunningServer {
+export interface RunningServer extends CatalogEdits {
   readonly host: string;
   readonly port: number;
   readonly manifest: Manifest;
@@ -59,6 +63,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   let phase: ServerPhase = 'loading';
   let pool: QueryPool | null = null;
+  let versions: CatalogVersions | null = null;
   // Responses not yet ended, counted (a Set of replies kept every request's state alive: see pool/id-slots.ts).
   let inflight = 0;
   const host = options.host ?? '127.0.0.1';
@@ -90,22 +95,40 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const snapshot = await resolveDatasets(manifest.datasets, manifest.baseDir, (name, detail) =>
       log(`floe: dataset ${name}: ${detail}`),
     );
-    pool = createQueryPool({ snapshot, workers: options.workers });
+    versions = new CatalogVersions(snapshot);
+    pool = versionedPool(createQueryPool({ snapshot: versions, workers: options.workers }), versions);
     await pool.ready;
     phase = 'ready';
   } catch (e) {
     server.closeAll();
     await pool?.close();
+    versions?.close();
     throw e;
   }
 
   let closing: Promise<void> | null = null;
+  const datasetsChanged = (names: readonly string[]) => resultsCache?.invalidate(names);
+  const reload = (name: string): Promise<TableEntry> => {
+    const spec = manifest.datasets.find((d) => d.name.toLowerCase() === name.toLowerCase());
+    if (spec === undefined) return Promise.reject(new Error(`no dataset named "${name}" in the manifest`));
+    return resolveDataset(spec, manifest.baseDir);
+  };
+  const edits = catalogEdits(versions, datasetsChanged, reload);
   return {
     host,
     port: server.port,
     manifest,
     resultsCache,
-    datasetsChanged: (names) => resultsCache?.invalidate(names),
+    datasetsChanged,
+    // Listed, not spread: a spread would copy the getter's value once.
+    get catalogVersion() {
+      return edits.catalogVersion;
+    },
+    publish: edits.publish,
+    addTable: edits.addTable,
+    replaceTable: edits.replaceTable,
+    dropTable: edits.dropTable,
+    reloadDataset: edits.reloadDataset,
     close() {
       closing ??= (async () => {
         phase = 'stopping';
@@ -113,6 +136,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         await drain(() => inflight, options.drainMs ?? 10_000);
         server.closeAll();
         await pool?.close();
+        versions?.close();
       })();
       return closing;
     },

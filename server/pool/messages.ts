@@ -19,6 +19,8 @@ export interface QueryTask {
   readonly sql: string;
   readonly params?: ParamValues;
   readonly format: ResultFormat;
+  /** The catalog version the query runs on (`CatalogVersions`); absent: the latest the worker has. */
+  readonly catalogVersion?: number;
 }
 
 /** One Piscina task: queries the worker runs one after the other (see `BatchQueue`). */

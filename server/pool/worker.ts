@@ -1,8 +1,8 @@
 // The pool's worker entry: builds the catalog once, then runs each task's batch of queries and streams their bytes.
 import { MessageChannel, parentPort, workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
-import { type CatalogSnapshot, catalogFromSnapshot } from '../../catalog/snapshot.js';
-import { createEngine, type Engine } from '../../engine/index.js';
+import { type CatalogLease, VersionedCatalog } from '../../catalog/versioned-catalog.js';
+import { createEngine } from '../../engine/index.js';
 import { CONTENT_TYPES, createSerializer } from '../serialize/serializer.js';
 import { ChunkSender } from './chunk-sender.js';
 import { claimTicket } from './claims.js';
@@ -22,19 +22,19 @@ import { toWireError } from './wire-error.js';
 
 /** What `createQueryPool` hands every worker (structured-cloned; SharedArrayBuffers stay shared). */
 export interface PoolWorkerData {
-  readonly snapshot: CatalogSnapshot;
+  /** The BroadcastChannel that publishes catalog versions (`CatalogVersions.channel`). */
+  readonly catalogChannel: string;
   /** The shared cancel flags (see `CANCEL_SLOTS`). */
   readonly cancels: Int32Array;
   /** The shared claim slots (see `CLAIM_SLOTS`). */
   readonly claims: Int32Array;
 }
 
-const { snapshot, cancels, claims } = workerData as PoolWorkerData;
+const { catalogChannel, cancels, claims } = workerData as PoolWorkerData;
 const isCancelled = (id: number) => Atomics.load(cancels, id & CANCEL_MASK) === id;
 
-const enginePromise: Promise<Engine> = catalogFromSnapshot(snapshot).then((catalog) => createEngine({ catalog }));
-// A catalog failure is reported by each query that awaits it; this only keeps it from being "unhandled".
-enginePromise.catch(() => {});
+// One engine per catalog version, kept while a query on it runs (see `VersionedCatalog`).
+const catalogs = new VersionedCatalog(catalogChannel, (catalog) => createEngine({ catalog }));
 
 /** The query running (a worker runs one task at a time, its queries in turn): where acks and cancels go. */
 let running: { readonly id: number; sender: ChunkSender | null; readonly signal: FlagSignal } | null = null;
@@ -49,7 +49,7 @@ port.on('message', (m: MainMessage) => {
 });
 // Piscina relays messages that are not its own as the pool's 'message' event. Sent once the engine is built (or
 // failed: each query then reports why), so the pool is ready only when its first queries need not wait.
-enginePromise.finally(() => {
+catalogs.ready.finally(() => {
   parentPort?.postMessage({ type: 'floe-worker-port', port: port2 } satisfies WorkerHello, [port2]);
 });
 
@@ -81,8 +81,10 @@ async function runQuery(task: QueryTask): Promise<WorkerMessage | null> {
   const signal = flag.asAbortSignal;
   const query: NonNullable<typeof running> = { id: task.id, sender: null, signal: flag };
   running = query;
+  let lease: CatalogLease | null = null;
   try {
-    const engine = await enginePromise;
+    lease = await catalogs.acquire(task.catalogVersion);
+    const { engine } = lease;
     const result = await engine.execute(task.sql, { params: task.params, signal });
     const { tables, readOnly } = result;
     const head = { status: 200, contentType: CONTENT_TYPES[task.format], tables, cacheable: readOnly };
@@ -105,6 +107,7 @@ async function runQuery(task: QueryTask): Promise<WorkerMessage | null> {
     return null;
   } finally {
     running = null;
+    lease?.release();
   }
 }
 
