@@ -99,6 +99,28 @@ describe('catalog versions', () => {
     assert.equal(new Set(seen.flat()).size, VERSIONS);
   });
 
+  it('a query streaming on the old version finishes on it while new queries see the new one', async () => {
+    srv.server.replaceTable('t', entries[0]!);
+    // 2 M rows of CSV: the worker waits for credit while the client has not read.
+    const res = await fetch(srv.sql, {
+      method: 'POST',
+      body: 'SELECT a.v FROM t a CROSS JOIN (SELECT id FROM t LIMIT 100) b',
+      headers: { Accept: 'text/csv', 'Cache-Control': 'no-cache' },
+    });
+    assert.equal(res.status, 200);
+    const reader = res.body!.getReader();
+    let text = new TextDecoder().decode((await reader.read()).value);
+    srv.server.replaceTable('t', entries[1]!);
+    assert.deepEqual(await versionOf('t'), { min: 2, max: 2, n: ROWS });
+    for (let r = await reader.read(); !r.done; r = await reader.read()) text += new TextDecoder().decode(r.value);
+    const rows = text.trim().split('\n').slice(1);
+    assert.equal(rows.length, ROWS * 100);
+    assert.ok(
+      rows.every((v) => v === '1'),
+      'every row of the old query is version 1',
+    );
+  });
+
   it('adds and drops a table while serving; a query after the drop is 400 table not found', async () => {
     const parquet = { name: 'extra', kind: 'parquet', files: [join(dir, 't3.parquet')] };
     srv.server.addTable(parquet);
