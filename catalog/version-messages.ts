@@ -9,16 +9,16 @@ export interface PublishedTable {
 
 /**
  * Main thread -> workers: `version` publishes the whole table list of a catalog version; `retire` says no query
- * on the main thread uses that version any more. Both carry `oldest`, the oldest version still live there: a
- * worker that waits for an older one it never received knows it will not come. Worker -> main thread: `hello`
- * asks for every live version again (a worker that just started, or one waiting for a version it lacks).
+ * on the main thread uses that version any more. Both carry `live`, the versions still live there when sent: a
+ * version a worker lacks and `live` omits was retired and will not come (only a cancelled query asks for one).
+ * Worker -> main thread: `hello` (a worker that just started) asks for every live version.
  */
 export type CatalogMessage =
   | {
       readonly type: 'version';
       readonly version: number;
-      readonly oldest: number;
+      readonly live: readonly number[];
       readonly tables: readonly PublishedTable[];
     }
-  | { readonly type: 'retire'; readonly version: number; readonly oldest: number }
+  | { readonly type: 'retire'; readonly version: number; readonly live: readonly number[] }
   | { readonly type: 'hello' };

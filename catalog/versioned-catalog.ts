@@ -16,15 +16,13 @@ interface Held {
   readonly engine: Promise<Engine>;
   readonly serials: readonly number[];
   users: number;
-  /** The main thread no longer uses it: dropped here once `users` is 0. */
-  retired: boolean;
 }
 
 /**
  * Listens on the catalog channel (`CatalogVersions` on the main thread) and builds one engine per version it
  * receives, each table's provider built once per published entry and shared by the versions that hold it (an
- * unchanged table keeps its provider, its zone maps and its id in the parallel helpers). A version retired by the
- * main thread is dropped once no query here runs on it; the providers only it held go with it, and this thread's
+ * unchanged table keeps its provider, its zone maps and its id in the parallel helpers). A version the main thread
+ * has retired is dropped once no query here runs on it; the providers only it held go with it, and this thread's
  * parallel helpers are told to release their tables, so the shared memory of a replaced table can be freed.
  */
 export class VersionedCatalog {
@@ -34,9 +32,10 @@ export class VersionedCatalog {
   readonly #providers = new Map<number, { built: Promise<TableProvider>; provider?: TableProvider }>();
   readonly #waiting = new Set<() => void>();
   #latest = 0;
-  /** The oldest version the main thread still holds: an older one never comes. */
-  #oldest = 0;
-  #asked = false;
+  /** The versions live on the main thread as of its last message; null before the first. */
+  #live: ReadonlySet<number> | null = null;
+  /** The newest version the main thread has announced. */
+  #announced = 0;
   /** Resolves once the first version is built. */
   readonly ready: Promise<void>;
 
@@ -45,17 +44,19 @@ export class VersionedCatalog {
     this.#port = new BroadcastChannel(channel);
     this.#port.onmessage = (e) => this.#receive((e as { data: CatalogMessage }).data);
     this.#port.unref();
+    // Versions published before this thread listened: the main thread sends every live one again.
+    this.#port.postMessage({ type: 'hello' } satisfies CatalogMessage);
     this.ready = this.acquire().then((lease) => lease.release());
   }
 
   /**
-   * The engine of `version` (default: the latest received), waiting until it arrives. A version the main thread
-   * has retired and this thread never had (only a cancelled query asks for it) gives the latest instead.
+   * The engine of `version` (default: the latest received), waiting until it arrives: the main thread published
+   * it before it stamped a query with it. A version retired before it got here (only a cancelled query can still
+   * ask for it) gives the latest instead.
    */
   async acquire(version?: number): Promise<CatalogLease> {
     let held = this.#pick(version);
     while (held === undefined) {
-      this.#ask();
       await new Promise<void>((resolve) => this.#waiting.add(resolve));
       held = this.#pick(version);
     }
@@ -76,46 +77,46 @@ export class VersionedCatalog {
     }
   }
 
+  /** The versions this thread holds an engine for, ascending. */
+  get versions(): number[] {
+    return [...this.#versions.keys()].sort((a, b) => a - b);
+  }
+
   close(): void {
     this.#port.close();
   }
 
   #pick(version: number | undefined): [number, Held] | undefined {
-    const v =
-      version === undefined || (version < this.#oldest && !this.#versions.has(version)) ? this.#latest : version;
+    const v = version === undefined || this.#isRetired(version) ? this.#latest : version;
     const held = this.#versions.get(v);
     return held === undefined ? undefined : [v, held];
   }
 
-  /** Asks the main thread for the live versions, once until one arrives. */
-  #ask(): void {
-    if (this.#asked) return;
-    this.#asked = true;
-    this.#port.postMessage({ type: 'hello' } satisfies CatalogMessage);
+  /**
+   * Whether the main thread has retired `version` (as of its last message): it announced it or a later one, and
+   * lists it live no more. A version newer than any announced is on its way.
+   */
+  #isRetired(version: number): boolean {
+    return this.#live !== null && version <= this.#announced && !this.#live.has(version);
   }
 
   #receive(m: CatalogMessage): void {
     if (m.type === 'hello') return;
-    this.#oldest = Math.max(this.#oldest, m.oldest);
+    this.#live = new Set(m.live);
+    this.#announced = Math.max(this.#announced, ...m.live);
     if (m.type === 'version') this.#add(m.version, m.tables);
-    else {
-      const held = this.#versions.get(m.version);
-      if (held !== undefined) held.retired = true;
-    }
     for (const v of [...this.#versions.keys()]) this.#dropIfDone(v);
-    // The answer to a `hello` is version messages; a retire alone does not answer it.
-    if (m.type === 'version') this.#asked = false;
     for (const wake of [...this.#waiting]) wake();
     this.#waiting.clear();
   }
 
   #add(version: number, tables: readonly PublishedTable[]): void {
-    if (this.#versions.has(version) || version < this.#oldest) return;
+    if (this.#versions.has(version) || this.#isRetired(version)) return;
     const engine = catalogOf(
       tables.map((t) => t.entry),
       (entry) => this.#provider(tables.find((t) => t.entry === entry)!),
     ).then((catalog) => this.#makeEngine(catalog));
-    this.#versions.set(version, { engine, serials: tables.map((t) => t.serial), users: 0, retired: false });
+    this.#versions.set(version, { engine, serials: tables.map((t) => t.serial), users: 0 });
     this.#latest = Math.max(this.#latest, version);
   }
 
@@ -132,8 +133,7 @@ export class VersionedCatalog {
 
   #dropIfDone(version: number): void {
     const held = this.#versions.get(version);
-    const retired = held?.retired === true || version < this.#oldest;
-    if (held === undefined || !retired || held.users > 0 || version === this.#latest) return;
+    if (held === undefined || !this.#isRetired(version) || held.users > 0 || version === this.#latest) return;
     this.#versions.delete(version);
     const kept = new Set([...this.#versions.values()].flatMap((h) => h.serials));
     const gone = held.serials.filter((s) => !kept.has(s));

@@ -93,7 +93,7 @@ export class CatalogVersions {
     const live = this.#live.get(version);
     if (live === undefined || live.users > 0 || version === this.#latest) return;
     this.#live.delete(version);
-    this.#send({ type: 'retire', version, oldest: this.#oldest() });
+    this.#send({ type: 'retire', version, live: [...this.#live.keys()] });
     const kept = new Set([...this.#live.values()].flatMap((v) => v.tables.map((t) => t.serial)));
     // A table no live version holds: this thread's handles on its shared memory go now, not at some later GC.
     if (live.tables.some((t) => !kept.has(t.serial))) setImmediate(collectGarbage);
@@ -104,11 +104,7 @@ export class CatalogVersions {
   }
 
   #versionMessage(version: number): CatalogMessage {
-    return { type: 'version', version, oldest: this.#oldest(), tables: this.#live.get(version)!.tables };
-  }
-
-  #oldest(): number {
-    return Math.min(...this.#live.keys());
+    return { type: 'version', version, live: [...this.#live.keys()], tables: this.#live.get(version)!.tables };
   }
 
   #send(message: CatalogMessage): void {
