@@ -88,7 +88,7 @@ interface RunningBatch {
 }
 
 /**
- * Starts the workers (each builds the catalog from `snapshot` once). Queries wait in a `BatchQueue` on the main
+ * Starts the workers (each: an engine per catalog version). Queries wait in a `BatchQueue` on the main
  * thread; each worker runs one Piscina task at a time, a batch of queries (one, or several that were cheap last
  * time), handed out as soon as it is free: under load, one task carries many point lookups. If a batch runs past
  * `BATCH_BUDGET_MS` while a worker is free, the queries it has not started are taken back (`stealTicket`) and

@@ -1,4 +1,4 @@
-// The pool's worker entry: builds the catalog once, then runs each task's batch of queries and streams their bytes.
+// The pool's worker entry: runs each task's batch of queries on its catalog version's engine and streams their bytes.
 import { MessageChannel, parentPort, workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { type CatalogLease, VersionedCatalog } from '../../catalog/versioned-catalog.js';

@@ -15,7 +15,7 @@ function table(v: number): TableEntry {
   return { name: 't', kind: 'memory', data };
 }
 
-async function valueOf(engine: Engine): Promise<string | null> {
+async function valueIn(engine: Engine): Promise<string | null> {
   const result = await engine.execute('SELECT v FROM t');
   for await (const b of result.batches) return cellText(b.columns[0]!, 0);
   return '';
@@ -35,8 +35,8 @@ test('a query keeps its version while newer ones are published; the old one goes
   assert.equal(versions.publish([{ op: 'put', entry: table(2) }]).version, 2);
   const v2 = versions.acquire();
   const current = await worker.acquire(v2);
-  assert.equal(await valueOf(old.engine), '1');
-  assert.equal(await valueOf(current.engine), '2');
+  assert.equal(await valueIn(old.engine), '1');
+  assert.equal(await valueIn(current.engine), '2');
   assert.deepEqual(worker.versions, [1, 2]);
   old.release();
   // The worker is done with 1, but the main thread still counts its query.
@@ -57,7 +57,7 @@ test('a task for a version not received yet waits for it', async () => {
   const { version } = versions.publish([{ op: 'put', entry: table(3) }]);
   const lease = await pending;
   assert.equal(lease.version, version);
-  assert.equal(await valueOf(lease.engine), '3');
+  assert.equal(await valueIn(lease.engine), '3');
   lease.release();
 });
 
@@ -69,7 +69,7 @@ test('a version retired before its (cancelled) query reached the worker gives th
   await waitFor(() => !worker.versions.includes(stale));
   const lease = await worker.acquire(stale);
   assert.equal(lease.version, versions.version);
-  assert.equal(await valueOf(lease.engine), '4');
+  assert.equal(await valueIn(lease.engine), '4');
   lease.release();
 });
 
