@@ -1,7 +1,7 @@
 // `resolveDatasets`: turns dataset declarations into a CatalogSnapshot (file lists, accelerated tables loaded).
 import { DatasetLoader } from './dataset-loader.js';
 import { DatasetSourceError, resolveFiles } from './resolve-files.js';
-import type { CatalogSnapshot, MemoryTableEntry, ParquetTableEntry } from './snapshot.js';
+import type { CatalogSnapshot, MemoryTableEntry, ParquetTableEntry, TableEntry } from './snapshot.js';
 
 /** One dataset as the catalog needs it (the server's manifest layer validates and produces these). */
 export interface DatasetSpec {
@@ -37,26 +37,46 @@ export async function resolveDatasets(
 ): Promise<CatalogSnapshot> {
   const loader = new DatasetLoader();
   try {
-    const tables: (ParquetTableEntry | MemoryTableEntry)[] = [];
-    for (const [index, spec] of specs.entries()) {
-      const fail = (prefix: string, isConfig: boolean) => (e: unknown) => {
-        throw new DatasetError(index, spec.name, prefix + (e as Error).message, isConfig);
-      };
-      const files = await resolveFiles(spec.from, baseDir).catch((e: unknown) =>
-        fail('', e instanceof DatasetSourceError)(e),
-      );
-      if (spec.accelerated) {
-        const data = await loader.load(files).catch(fail('cannot load: ', false));
-        tables.push({ name: spec.name, kind: 'memory', data });
-        onLoaded(spec.name, `accelerated in memory from ${files.length} Parquet file(s)`);
-      } else {
-        await loader.check(files).catch(fail('cannot read: ', false));
-        tables.push({ name: spec.name, kind: 'parquet', files });
-        onLoaded(spec.name, `${files.length} Parquet file(s)`);
-      }
-    }
+    const tables: TableEntry[] = [];
+    for (const [index, spec] of specs.entries()) tables.push(await resolveOne(spec, index, baseDir, loader, onLoaded));
     return { tables };
   } finally {
     await loader.close();
   }
+}
+
+/**
+ * One dataset as a catalog entry, on its own helper thread: what a reload publishes (an accelerated dataset read
+ * again from its source into new shared memory). Throws `DatasetError` (index 0) when it fails.
+ */
+export async function resolveDataset(spec: DatasetSpec, baseDir: string): Promise<TableEntry> {
+  const loader = new DatasetLoader();
+  try {
+    return await resolveOne(spec, 0, baseDir, loader, () => {});
+  } finally {
+    await loader.close();
+  }
+}
+
+async function resolveOne(
+  spec: DatasetSpec,
+  index: number,
+  baseDir: string,
+  loader: DatasetLoader,
+  onLoaded: (name: string, detail: string) => void,
+): Promise<TableEntry> {
+  const fail = (prefix: string, isConfig: boolean) => (e: unknown) => {
+    throw new DatasetError(index, spec.name, prefix + (e as Error).message, isConfig);
+  };
+  const files = await resolveFiles(spec.from, baseDir).catch((e: unknown) =>
+    fail('', e instanceof DatasetSourceError)(e),
+  );
+  if (spec.accelerated) {
+    const data = await loader.load(files).catch(fail('cannot load: ', false));
+    onLoaded(spec.name, `accelerated in memory from ${files.length} Parquet file(s)`);
+    return { name: spec.name, kind: 'memory', data } satisfies MemoryTableEntry;
+  }
+  await loader.check(files).catch(fail('cannot read: ', false));
+  onLoaded(spec.name, `${files.length} Parquet file(s)`);
+  return { name: spec.name, kind: 'parquet', files } satisfies ParquetTableEntry;
 }

@@ -25,7 +25,7 @@ export async function resolveFiles(from: string, baseDir: string): Promise<strin
     () => false,
   );
   if (isObject) return [path];
-  const below = await store.list(`${path}/`);
+  const below = await store.list(path.endsWith('/') ? path : `${path}/`);
   if (below.length === 0) throw new DatasetSourceError(`no such file or folder: ${path}`);
   // `**/*.parquet`: names and folders starting with a dot are left out, as a glob leaves them.
   const parquet = below.map((m) => m.location).filter((f) => f.endsWith('.parquet') && !f.includes('/.', path.length));

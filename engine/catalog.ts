@@ -76,8 +76,11 @@ export interface SharedTable {
 export interface TableProvider {
   /** Unqualified fields of the table. */
   readonly schema: Schema;
-  /** `parquet` reads files on every query; `memory` serves an accelerated in-memory copy. */
-  readonly kind: 'parquet' | 'memory';
+  /**
+   * `parquet` reads files on every query; `memory` serves an accelerated in-memory copy; other kinds (S3 Parquet,
+   * Iceberg) come from the catalog's provider registry, so the engine never switches on it.
+   */
+  readonly kind: string;
   statistics(): TableStatistics;
   /** Batches of the requested columns. Checks `signal` between batches. */
   scan(request: ScanRequest, signal: AbortSignal): AsyncIterable<Batch>;
@@ -85,6 +88,13 @@ export interface TableProvider {
   explainScan(request: ScanRequest): Promise<string>;
   /** The table as another thread can rebuild it, or null / absent when it cannot (a parallel plan skips it). */
   shared?(): SharedTable | null;
+  /**
+   * Write hooks (issue 34, `INSERT INTO` / `INSERT OVERWRITE`): `insert` appends the batches as a new version of
+   * the table, `overwrite` replaces its rows with them; each resolves once the new version is committed. Absent:
+   * the table is read-only. Not implemented by any provider yet (no SQL statement calls them).
+   */
+  insert?(batches: AsyncIterable<Batch>, signal: AbortSignal): Promise<void>;
+  overwrite?(batches: AsyncIterable<Batch>, signal: AbortSignal): Promise<void>;
 }
 
 export interface Catalog {

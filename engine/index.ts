@@ -20,6 +20,8 @@ export { isValid, strings } from './arrow/column.js';
 export { cellText, formatFloat, jsonKind } from './arrow/format.js';
 export type { Catalog, ScanRequest, TableProvider, TableStatistics } from './catalog.js';
 export * from './errors.js';
+export { collectGarbage } from './exec/parallel/collect-garbage.js';
+export { retainSharedTables } from './exec/parallel/exec-pool.js';
 export {
   type ObjectMeta,
   ObjectNotFoundError,

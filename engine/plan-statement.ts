@@ -28,6 +28,11 @@ export class StatementPlanner {
     return this.#cache?.size ?? 0;
   }
 
+  /** Drops every cached plan (their catalog lookups hold providers, and so the providers' memory). */
+  clear(): void {
+    this.#cache?.clear();
+  }
+
   plan(sql: string, opts: StatementOptions, catalog: Catalog): CachedPlan {
     const cache = this.#cache;
     const key = cache && planKey(sql, opts.params, opts.disabledRules ?? []);

@@ -1,6 +1,7 @@
 // `startServer`: the composition root: manifest -> HTTP listener -> datasets -> worker pool -> ready.
 import { resolve } from 'node:path';
-import { resolveDatasets } from '../catalog/datasets.js';
+import { resolveDataset, resolveDatasets } from '../catalog/datasets.js';
+import type { TableEntry } from '../catalog/snapshot.js';
 import { createAuthenticator } from './auth/authenticator.js';
 import { RateLimiter } from './auth/rate-limiter.js';
 import { ResultsCache } from './cache/results-cache.js';
@@ -12,6 +13,9 @@ import { registerRoutes, type ServerPhase } from './http/routes.js';
 import { listenUws } from './http/uws-app.js';
 import { createMetrics, DatasetLoadState, type MetricsListen } from './metrics/metrics.js';
 import { createQueryPool, type QueryPool } from './pool/pool.js';
+import { type CatalogEdits, catalogEdits } from './runtime/catalog-edits.js';
+import { CatalogVersions } from './runtime/catalog-versions.js';
+import { versionedPool } from './runtime/versioned-pool.js';
 import { prepareSample } from './sample/prepare-sample.js';
 
 export interface ServerOptions {
@@ -39,7 +43,7 @@ export interface ServerOptions {
   readonly log?: (line: string) => void;
 }
 
-export interface RunningServer {
+export interface RunningServer extends CatalogEdits {
   readonly host: string;
   readonly port: number;
   readonly manifest: Manifest;
@@ -71,6 +75,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   let phase: ServerPhase = 'loading';
   let pool: QueryPool | null = null;
+  let versions: CatalogVersions | null = null;
   // Responses not yet ended, counted (a Set of replies kept every request's state alive: see pool/id-slots.ts).
   let inflight = 0;
   const host = options.host ?? '127.0.0.1';
@@ -111,7 +116,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const snapshot = await resolveDatasets(manifest.datasets, manifest.baseDir, (name, detail) =>
       log(`floe: dataset ${name}: ${detail}`),
     );
-    pool = createQueryPool({ snapshot, workers: options.workers, queryCounters: metrics?.queryCounters });
+    versions = new CatalogVersions(snapshot);
+    pool = versionedPool(
+      createQueryPool({ snapshot: versions, workers: options.workers, queryCounters: metrics?.queryCounters }),
+      versions,
+    );
     await pool.ready;
     phase = 'ready';
     metrics?.datasetsState(datasets, DatasetLoadState.ready);
@@ -119,17 +128,34 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     server.closeAll();
     await metrics?.close();
     await pool?.close();
+    versions?.close();
     throw e;
   }
 
   let closing: Promise<void> | null = null;
+  const datasetsChanged = (names: readonly string[]) => resultsCache?.invalidate(names);
+  const reload = (name: string): Promise<TableEntry> => {
+    const spec = manifest.datasets.find((d) => d.name.toLowerCase() === name.toLowerCase());
+    if (spec === undefined) return Promise.reject(new Error(`no dataset named "${name}" in the manifest`));
+    return resolveDataset(spec, manifest.baseDir);
+  };
+  const edits = catalogEdits(versions, datasetsChanged, reload);
   return {
     host,
     port: server.port,
     manifest,
     resultsCache,
     metrics: metricsAt === 'off' ? null : { host: metricsAt.host, port: metrics?.port ?? 0 },
-    datasetsChanged: (names) => resultsCache?.invalidate(names),
+    datasetsChanged,
+    // Listed, not spread: a spread would copy the getter's value once.
+    get catalogVersion() {
+      return edits.catalogVersion;
+    },
+    publish: edits.publish,
+    addTable: edits.addTable,
+    replaceTable: edits.replaceTable,
+    dropTable: edits.dropTable,
+    reloadDataset: edits.reloadDataset,
     close() {
       closing ??= (async () => {
         phase = 'stopping';
@@ -139,6 +165,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         server.closeAll();
         await pool?.close();
         await metrics?.close();
+        versions?.close();
       })();
       return closing;
     },

@@ -1,6 +1,6 @@
 // `snapshotBytes`: the bytes an accelerated catalog holds in column buffers (values, UTF-8 offsets and bytes,
 // validity), the "Arrow bytes" the memory target compares RSS with. Buffers shared by several columns count once.
-import type { CatalogSnapshot } from '../../catalog/snapshot.js';
+import type { CatalogSnapshot, MemoryTableEntry } from '../../catalog/snapshot.js';
 
 export function snapshotBytes(snapshot: CatalogSnapshot): number {
   const seen = new Set<ArrayBufferLike>();
@@ -16,7 +16,7 @@ export function snapshotBytes(snapshot: CatalogSnapshot): number {
   };
   for (const t of snapshot.tables) {
     if (t.kind !== 'memory') continue;
-    for (const chunk of t.data.chunks) {
+    for (const chunk of (t as MemoryTableEntry).data.chunks) {
       for (const c of chunk.columns) {
         add(c.valid);
         const v = c.values;

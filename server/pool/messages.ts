@@ -21,6 +21,8 @@ export interface QueryTask {
   readonly format: ResultFormat;
   /** False for a read-only principal: the engine refuses writes (`ExecuteOptions.allowWrites`). */
   readonly allowWrites?: boolean;
+  /** The catalog version the query runs on (`CatalogVersions`); absent: the latest the worker has. */
+  readonly catalogVersion?: number;
 }
 
 /** One Piscina task: queries the worker runs one after the other (see `BatchQueue`). */

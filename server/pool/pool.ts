@@ -4,6 +4,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { CatalogSnapshot } from '../../catalog/snapshot.js';
 import type { ParamValues } from '../../engine/index.js';
+import { CatalogVersions } from '../runtime/catalog-versions.js';
 import type { ResultFormat } from '../serialize/serializer.js';
 import { BATCH_BUDGET_MS, BatchQueue, costKey, MAX_BATCH } from './batch-queue.js';
 import { CLAIM_SLOTS, stealTicket } from './claims.js';
@@ -41,6 +42,8 @@ export interface QueryRequest {
   readonly format: ResultFormat;
   /** False for a read-only principal (default true). */
   readonly allowWrites?: boolean;
+  /** The catalog version to run on (`versionedPool` stamps it); absent: the latest the worker has. */
+  readonly catalogVersion?: number;
 }
 
 export interface QueryPool {
@@ -55,7 +58,8 @@ export interface QueryPool {
 }
 
 export interface QueryPoolOptions {
-  readonly snapshot: CatalogSnapshot;
+  /** The catalog, versioned (the server publishes changes through it); or a fixed snapshot the pool versions itself. */
+  readonly snapshot: CatalogSnapshot | CatalogVersions;
   /** Worker threads; default `os.availableParallelism()`. */
   readonly workers?: number;
   /** The metrics' shared query counters (`createCounterBuffer`), written by the workers; none when metrics are off. */
@@ -90,7 +94,7 @@ interface RunningBatch {
 }
 
 /**
- * Starts the workers (each builds the catalog from `snapshot` once). Queries wait in a `BatchQueue` on the main
+ * Starts the workers (each: an engine per catalog version). Queries wait in a `BatchQueue` on the main
  * thread; each worker runs one Piscina task at a time, a batch of queries (one, or several that were cheap last
  * time), handed out as soon as it is free: under load, one task carries many point lookups. If a batch runs past
  * `BATCH_BUDGET_MS` while a worker is free, the queries it has not started are taken back (`stealTicket`) and
@@ -103,6 +107,8 @@ interface RunningBatch {
  */
 export function createQueryPool(options: QueryPoolOptions): QueryPool {
   const threads = Math.max(1, options.workers ?? availableParallelism());
+  const ownVersions = options.snapshot instanceof CatalogVersions ? null : new CatalogVersions(options.snapshot);
+  const catalogChannel = (ownVersions ?? (options.snapshot as CatalogVersions)).channel;
   const cancels = new Int32Array(new SharedArrayBuffer(4 * CANCEL_SLOTS));
   const claims = new Int32Array(new SharedArrayBuffer(4 * CLAIM_SLOTS));
   const { queryCounters } = options;
@@ -114,7 +120,7 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
     // Idle workers wait for tasks with Atomics.waitAsync: a new task wakes them without an event-loop message, and
     // their loops keep running, so their ports still receive acks and cancels (Atomics.wait, 'sync', would block them).
     atomics: 'async',
-    workerData: { snapshot: options.snapshot, cancels, claims, queryCounters } satisfies PoolWorkerData,
+    workerData: { catalogChannel, cancels, claims, queryCounters } satisfies PoolWorkerData,
     // Piscina's run/wait-time histograms are not read anywhere; recording them cost every task.
     recordTiming: false,
     // Each query worker that scans Parquet starts its own decode threads: share the cores among the workers.
@@ -270,6 +276,7 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
       });
       await piscina.close();
       for (const p of ports) p.close();
+      ownVersions?.close();
     },
   };
 }

@@ -1,8 +1,8 @@
-// The pool's worker entry: builds the catalog once, then runs each task's batch of queries and streams their bytes.
+// The pool's worker entry: runs each task's batch of queries on its catalog version's engine and streams their bytes.
 import { MessageChannel, parentPort, workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
-import { type CatalogSnapshot, catalogFromSnapshot } from '../../catalog/snapshot.js';
-import { createEngine, type Engine } from '../../engine/index.js';
+import { type CatalogLease, VersionedCatalog } from '../../catalog/versioned-catalog.js';
+import { createEngine } from '../../engine/index.js';
 import { openQueryCounters } from '../metrics/worker-counters.js';
 import { CONTENT_TYPES, createSerializer } from '../serialize/serializer.js';
 import { ChunkSender } from './chunk-sender.js';
@@ -23,7 +23,8 @@ import { toWireError } from './wire-error.js';
 
 /** What `createQueryPool` hands every worker (structured-cloned; SharedArrayBuffers stay shared). */
 export interface PoolWorkerData {
-  readonly snapshot: CatalogSnapshot;
+  /** The BroadcastChannel that publishes catalog versions (`CatalogVersions.channel`). */
+  readonly catalogChannel: string;
   /** The shared cancel flags (see `CANCEL_SLOTS`). */
   readonly cancels: Int32Array;
   /** The shared claim slots (see `CLAIM_SLOTS`). */
@@ -32,13 +33,12 @@ export interface PoolWorkerData {
   readonly queryCounters?: SharedArrayBuffer;
 }
 
-const { snapshot, cancels, claims, queryCounters } = workerData as PoolWorkerData;
+const { catalogChannel, cancels, claims, queryCounters } = workerData as PoolWorkerData;
 const counters = openQueryCounters(queryCounters);
 const isCancelled = (id: number) => Atomics.load(cancels, id & CANCEL_MASK) === id;
 
-const enginePromise: Promise<Engine> = catalogFromSnapshot(snapshot).then((catalog) => createEngine({ catalog }));
-// A catalog failure is reported by each query that awaits it; this only keeps it from being "unhandled".
-enginePromise.catch(() => {});
+// One engine per catalog version, kept while a query on it runs (see `VersionedCatalog`).
+const catalogs = new VersionedCatalog(catalogChannel, (catalog) => createEngine({ catalog }));
 
 /** The query running (a worker runs one task at a time, its queries in turn): where acks and cancels go. */
 let running: { readonly id: number; sender: ChunkSender | null; readonly signal: FlagSignal } | null = null;
@@ -53,7 +53,7 @@ port.on('message', (m: MainMessage) => {
 });
 // Piscina relays messages that are not its own as the pool's 'message' event. Sent once the engine is built (or
 // failed: each query then reports why), so the pool is ready only when its first queries need not wait.
-enginePromise.finally(() => {
+catalogs.ready.finally(() => {
   parentPort?.postMessage({ type: 'floe-worker-port', port: port2 } satisfies WorkerHello, [port2]);
 });
 
@@ -88,8 +88,10 @@ async function runQuery(task: QueryTask): Promise<WorkerMessage | null> {
   const began = counters.start();
   let rows = 0;
   let failure: string | null = null;
+  let lease: CatalogLease | null = null;
   try {
-    const engine = await enginePromise;
+    lease = await catalogs.acquire(task.catalogVersion);
+    const { engine } = lease;
     const result = await engine.execute(task.sql, { params: task.params, signal, allowWrites: task.allowWrites });
     const { tables, readOnly } = result;
     const head = { status: 200, contentType: CONTENT_TYPES[task.format], tables, cacheable: readOnly };
@@ -115,6 +117,7 @@ async function runQuery(task: QueryTask): Promise<WorkerMessage | null> {
   } finally {
     running = null;
     counters.end(began, rows, signal.aborted ? 'cancelled' : failure);
+    lease?.release();
   }
 }
 

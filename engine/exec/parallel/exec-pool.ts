@@ -73,6 +73,18 @@ export class ExecPool {
     };
   }
 
+  /**
+   * Each helper drops the tables whose id is not in `ids` (and the plans that read them), so the shared memory of
+   * a replaced or dropped table can be freed. Ordered after the fragments already sent; a later fragment that
+   * names a dropped id sends its data again.
+   */
+  retain(ids: ReadonlySet<string>): void {
+    for (const slot of this.#slots) {
+      for (const [name, id] of slot.held) if (!ids.has(id)) slot.held.delete(name);
+      slot.worker?.postMessage({ retain: [...ids] } satisfies HelperMessage);
+    }
+  }
+
   /** Stops every thread; queued and running tasks reject. */
   async close(): Promise<void> {
     const closed = () => new CancelledError('parallel query threads closed');
@@ -169,6 +181,14 @@ export function defaultParallelThreads(): number {
   const fallback = availableParallelism() > 1 ? 1 : 0;
   const n = env === undefined || env === '' ? fallback : Number(env);
   return Number.isInteger(n) && n >= 0 ? n : fallback;
+}
+
+/**
+ * This thread's helpers keep only the shared tables whose ids are listed (`SharedTable.id`); the others are
+ * released. A thread that serves several catalog versions calls it when one retires, with the ids still in use.
+ */
+export function retainSharedTables(ids: Iterable<string>): void {
+  shared?.retain(new Set(ids));
 }
 
 /** This thread's pool of `threads` helpers, started on first use (a new count replaces it). */

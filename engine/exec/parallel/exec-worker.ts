@@ -4,6 +4,7 @@ import type { TableProvider } from '../../catalog.js';
 import { EngineError, InternalError } from '../../errors.js';
 import { createMapCatalog } from '../../map-catalog.js';
 import { rebuildSharedTable } from '../../storage/rebuild-shared-table.js';
+import { collectGarbage } from './collect-garbage.js';
 import {
   type FragmentReply,
   type FragmentRequest,
@@ -50,7 +51,21 @@ async function run(request: FragmentRequest): Promise<void> {
   parentPort!.postMessage(reply);
 }
 
+/** Drops the tables not in `ids`, then lets their memory go (fragments arrive as plan data: no plan holds a provider). */
+function retain(ids: ReadonlySet<string>): void {
+  let dropped = false;
+  for (const [name, t] of tables) {
+    if (ids.has(t.id)) continue;
+    tables.delete(name);
+    dropped = true;
+  }
+  if (!dropped) return;
+  collectGarbage();
+}
+
 parentPort!.on('message', (m: HelperMessage) => {
   if ('cancel' in m) running.get(m.cancel)?.abort();
+  // In turn with the fragments: one sent before it still finds its tables.
+  else if ('retain' in m) chain = chain.then(() => retain(new Set(m.retain)));
   else chain = chain.then(() => run(m));
 });

@@ -50,7 +50,8 @@ export type FragmentReply =
   | { readonly id: number; readonly batches: readonly FragmentBatch[] }
   | { readonly id: number; readonly error: { readonly kind: EngineErrorKind | 'crash'; readonly message: string } };
 
-export type HelperMessage = FragmentRequest | { readonly cancel: number };
+/** `retain`: drop every table whose id is not listed (a catalog version no query uses any more). */
+export type HelperMessage = FragmentRequest | { readonly cancel: number } | { readonly retain: readonly string[] };
 
 /** The buffers behind the batches' columns, moved rather than copied (`movableBuffers`). */
 export function transferList(batches: readonly FragmentBatch[]): ArrayBuffer[] {

@@ -29,6 +29,13 @@ describe('resolveFiles', () => {
     );
   });
 
+  it('takes an absolute folder written with a trailing slash', async () => {
+    assert.deepEqual(
+      await resolveFiles(`file:${root}/t/`, '/elsewhere'),
+      ['t/a.parquet', 't/b.parquet', 't/sub/c.parquet'].map((f) => join(root, f)),
+    );
+  });
+
   it('expands globs', async () => {
     assert.deepEqual(await resolveFiles('file:t/*.parquet', root), [
       join(root, 't/a.parquet'),

@@ -1,0 +1,6 @@
+// Registers the table kinds floe ships with; import it (for its effect) before building providers.
+import './memory.js';
+import './parquet.js';
+
+export type { MemoryTableEntry } from './memory.js';
+export type { ParquetTableEntry } from './parquet.js';
