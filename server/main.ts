@@ -3,9 +3,11 @@ import { resolve } from 'node:path';
 import { resolveDatasets } from '../catalog/datasets.js';
 import { ResultsCache } from './cache/results-cache.js';
 import { loadManifest, type Manifest, parseManifest } from './config/manifest.js';
+import { defaultWorkerMemoryBytes, formatDuration } from './config/query-config.js';
 import { registerRoutes, type ServerPhase } from './http/routes.js';
 import { listenUws } from './http/uws-app.js';
 import { createQueryPool, type QueryPool } from './pool/pool.js';
+import { createQueryService, type QueryService } from './runtime/query-service.js';
 import { prepareSample } from './sample/prepare-sample.js';
 
 export interface ServerOptions {
@@ -19,7 +21,7 @@ export interface ServerOptions {
   readonly port?: number;
   /** Query worker threads; default one per core. */
   readonly workers?: number;
-  /** How long `close` lets in-flight requests finish before cutting them; default 10 s. */
+  /** How long `close` lets in-flight requests finish before cutting them; default `runtime.shutdown_timeout`, 10 s. */
   readonly drainMs?: number;
   /** Environment for `${env:…}` substitution; default process.env. */
   readonly env?: NodeJS.ProcessEnv;
@@ -35,13 +37,20 @@ export interface RunningServer {
   readonly manifest: Manifest;
   /** The /v1/sql results cache; null when disabled in the manifest. */
   readonly resultsCache: ResultsCache | null;
+  /** The query service every front end calls. */
+  readonly service: QueryService;
+  /** The worker pool once started (for metrics: `queueLength`, `workerRestarts`). */
+  pool(): QueryPool | null;
   /**
    * Tells the server that these datasets' data changed (a refresh or reload): cached results that read
    * any of them are dropped, and queries already running will not store theirs. The hook a dataset
    * refresh calls once it has swapped in the new data.
    */
   datasetsChanged(names: readonly string[]): void;
-  /** Stops accepting, lets in-flight requests finish (bounded by `drainMs`), stops the workers. */
+  /**
+   * Stops accepting, lets in-flight requests finish (bounded by `drainMs`), cuts what is left, and stops the
+   * workers, terminating them after `POOL_CLOSE_MS` whatever they run: it resolves within drainMs + ~2 s.
+   */
   close(): Promise<void>;
 }
 
@@ -66,14 +75,25 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const resultsCache = cacheConfig.enabled
     ? new ResultsCache({ maxBytes: cacheConfig.maxBytes, ttlMs: cacheConfig.ttlMs })
     : null;
+  const limits = manifest.query;
+  const service = createQueryService({
+    pool: () => (phase === 'ready' ? pool : null),
+    unavailable: () => ({
+      kind: 'unavailable',
+      message: phase === 'loading' ? 'not ready: datasets are loading' : 'Runtime is shutting down',
+      retryAfterS: 1,
+    }),
+    resultsCache,
+    maxConcurrent: limits.maxConcurrent,
+    maxQueued: limits.maxQueued,
+  });
   const server = await listenUws(
     (app) =>
       registerRoutes(app, {
         phase: () => phase,
-        pool: () => (phase === 'ready' ? pool : null),
-        unavailableText: () => (phase === 'loading' ? 'not ready: datasets are loading' : 'Runtime is shutting down'),
+        service,
+        cacheEnabled: resultsCache !== null,
         maxBodyBytes: manifest.maxBodyBytes,
-        resultsCache,
         track: (reply) => {
           inflight++;
           reply.onDone(() => {
@@ -90,7 +110,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const snapshot = await resolveDatasets(manifest.datasets, manifest.baseDir, (name, detail) =>
       log(`floe: dataset ${name}: ${detail}`),
     );
-    pool = createQueryPool({ snapshot, workers: options.workers });
+    pool = createQueryPool({
+      snapshot,
+      workers: options.workers,
+      timeoutMs: limits.timeoutMs,
+      timeoutText: formatDuration(limits.timeoutMs),
+      killGraceMs: limits.killGraceMs,
+      memoryLimitBytes: limits.memoryLimitBytes ?? defaultWorkerMemoryBytes(options.workers),
+    });
     await pool.ready;
     phase = 'ready';
   } catch (e) {
@@ -105,19 +132,24 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     port: server.port,
     manifest,
     resultsCache,
+    service,
+    pool: () => pool,
     datasetsChanged: (names) => resultsCache?.invalidate(names),
     close() {
       closing ??= (async () => {
         phase = 'stopping';
         server.stopListening();
-        await drain(() => inflight, options.drainMs ?? 10_000);
+        await drain(() => inflight, options.drainMs ?? manifest.shutdownTimeoutMs);
         server.closeAll();
-        await pool?.close();
+        await pool?.close(POOL_CLOSE_MS);
       })();
       return closing;
     },
   };
 }
+
+/** After the drain, how long the workers get to finish before they are terminated (a regex may never stop). */
+const POOL_CLOSE_MS = 2000;
 
 async function readManifest(source: string | object | undefined, baseDir: string, env?: NodeJS.ProcessEnv) {
   if (typeof source === 'string') return loadManifest(resolve(baseDir, source), env);

@@ -1,6 +1,7 @@
 // The manifest's shape as zod schemas: the subset of Spice's spicepod.yaml that floe implements.
 import { z } from 'zod';
 import { checkSource } from './connectors.js';
+import { querySchema, shutdownTimeoutSchema } from './query-config.js';
 import { cachingSchema, legacyResultsCacheSchema } from './results-cache-config.js';
 
 /**
@@ -80,11 +81,9 @@ export const RUNTIME_LATER_KEYS = [
   'tls',
   'cors',
   'task_history',
-  'query',
   'memory_limit',
   'temp_directory',
   'dataset_load_parallelism',
-  'shutdown_timeout',
   'ready_state',
   'output_level',
   'tracing',
@@ -128,6 +127,10 @@ const runtime = z.strictObject({
   caching: cachingSchema.optional(),
   /** Deprecated by Spice in favour of `caching.sql_results`; still read. */
   results_cache: legacyResultsCacheSchema.optional(),
+  /** `runtime.query`: time-out, memory limit, admission (query-config.ts). */
+  query: querySchema.optional(),
+  /** How long SIGTERM lets in-flight requests finish (default 10s); the workers get 2 s more. */
+  shutdown_timeout: shutdownTimeoutSchema.optional(),
   ...later(RUNTIME_LATER_KEYS),
 });
 

@@ -12,7 +12,8 @@ import {
   manifestSchema,
   RUNTIME_LATER_KEYS,
 } from './manifest-schema.js';
-import { type ResultsCacheConfig, resultsCacheConfig } from './results-cache-config.js';
+import { type QueryConfig, queryConfig } from './query-config.js';
+import { parseDuration, type ResultsCacheConfig, resultsCacheConfig } from './results-cache-config.js';
 import { SecretReferenceError, substituteSecrets } from './substitute-secrets.js';
 
 /** A validated manifest, reduced to what floe uses. */
@@ -24,6 +25,10 @@ export interface Manifest {
   readonly maxBodyBytes: number;
   /** `runtime.caching.sql_results` (or the deprecated `runtime.results_cache`) with Spice's defaults. */
   readonly resultsCache: ResultsCacheConfig;
+  /** `runtime.query`: time-out, memory limit, admission limits. */
+  readonly query: QueryConfig;
+  /** `runtime.shutdown_timeout`: how long a stop lets in-flight requests finish (ms). */
+  readonly shutdownTimeoutMs: number;
   /** Sections and keys that were accepted but are not implemented yet, as `path: what`. */
   readonly warnings: readonly string[];
 }
@@ -67,6 +72,8 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
     datasets: m.datasets.map((d) => ({ name: d.name, from: d.from, accelerated: d.acceleration?.enabled ?? false })),
     maxBodyBytes: m.runtime.http?.max_body_bytes ?? DEFAULT_MAX_BODY_BYTES,
     resultsCache: resultsCacheConfig(m.runtime.caching, m.runtime.results_cache),
+    query: queryConfig(m.runtime.query),
+    shutdownTimeoutMs: m.runtime.shutdown_timeout === undefined ? 10_000 : parseDuration(m.runtime.shutdown_timeout)!,
     warnings: collectWarnings(m),
   };
 }

@@ -6,9 +6,12 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   400: '400 Bad Request',
   404: '404 Not Found',
   405: '405 Method Not Allowed',
+  403: '403 Forbidden',
   413: '413 Payload Too Large',
+  429: '429 Too Many Requests',
   500: '500 Internal Server Error',
   503: '503 Service Unavailable',
+  504: '504 Gateway Timeout',
 };
 
 export const TEXT_PLAIN = 'text/plain; charset=utf-8';
@@ -56,6 +59,9 @@ export class Reply {
   #doneHandlers: (() => void)[] | null = null;
   /** True while a uWS callback for this response runs: uWS has corked the socket itself. */
   #corked = false;
+  /** A header every answer of this response carries, whatever its status (e.g. `runtime-query-id`). */
+  #standingName: string | null = null;
+  #standingValue = '';
 
   constructor(res: HttpResponse) {
     this.#res = res;
@@ -94,6 +100,12 @@ export class Reply {
   #cork(write: () => void): void {
     if (this.#corked) write();
     else this.#res.cork(write);
+  }
+
+  /** Adds `name: value` to whatever this response ends up sending (one such header). */
+  setStandingHeader(name: string, value: string): void {
+    this.#standingName = name;
+    this.#standingValue = value;
   }
 
   /** Runs `handler` if the client disconnects before the response ends (at once if it already has). */
@@ -173,6 +185,8 @@ export class Reply {
     if (status !== 200) res.writeStatus(utf8Constant(STATUS_TEXT[status] ?? String(status)));
     res.writeHeader(CONTENT_TYPE, utf8Constant(contentType));
     for (const k in headers) res.writeHeader(utf8Constant(k), utf8Constant(headers[k] as string));
+    // A per-request value: not worth a cached encoding.
+    if (this.#standingName !== null) res.writeHeader(utf8Constant(this.#standingName), this.#standingValue);
   }
 
   #finish(): void {

@@ -1,11 +1,11 @@
 // The pool's worker entry: builds the catalog once, then runs each task's batch of queries and streams their bytes.
-import { MessageChannel, parentPort, workerData } from 'node:worker_threads';
+import { MessageChannel, parentPort, threadId, workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { type CatalogSnapshot, catalogFromSnapshot } from '../../catalog/snapshot.js';
 import { createEngine, type Engine } from '../../engine/index.js';
-import { CONTENT_TYPES, createSerializer } from '../serialize/serializer.js';
+import { createSerializer } from '../serialize/serializer.js';
 import { ChunkSender } from './chunk-sender.js';
-import { claimTicket } from './claims.js';
+import { CLAIM_MASK, claimTicket } from './claims.js';
 import { FlagSignal } from './flag-signal.js';
 import {
   type BatchResult,
@@ -27,14 +27,19 @@ export interface PoolWorkerData {
   readonly cancels: Int32Array;
   /** The shared claim slots (see `CLAIM_SLOTS`). */
   readonly claims: Int32Array;
+  /** Beside `claims`: the thread id of the worker that claimed each ticket (the pool terminates it if stuck). */
+  readonly runners: Int32Array;
 }
 
-const { snapshot, cancels, claims } = workerData as PoolWorkerData;
+const { snapshot, cancels, claims, runners } = workerData as PoolWorkerData;
 const isCancelled = (id: number) => Atomics.load(cancels, id & CANCEL_MASK) === id;
 
 const enginePromise: Promise<Engine> = catalogFromSnapshot(snapshot).then((catalog) => createEngine({ catalog }));
 // A catalog failure is reported by each query that awaits it; this only keeps it from being "unhandled".
 enginePromise.catch(() => {});
+
+/** What a read-only principal's write gets (Spice's words for a read-only API key). */
+const FORBIDDEN_WRITE = { kind: 'forbidden', message: 'API key does not allow write access' } as const;
 
 /** The query running (a worker runs one task at a time, its queries in turn): where acks and cancels go. */
 let running: { readonly id: number; sender: ChunkSender | null; readonly signal: FlagSignal } | null = null;
@@ -50,7 +55,7 @@ port.on('message', (m: MainMessage) => {
 // Piscina relays messages that are not its own as the pool's 'message' event. Sent once the engine is built (or
 // failed: each query then reports why), so the pool is ready only when its first queries need not wait.
 enginePromise.finally(() => {
-  parentPort?.postMessage({ type: 'floe-worker-port', port: port2 } satisfies WorkerHello, [port2]);
+  parentPort?.postMessage({ type: 'floe-worker-port', port: port2, threadId } satisfies WorkerHello, [port2]);
 });
 
 /**
@@ -62,6 +67,7 @@ export default async function runBatch(batch: QueryBatch): Promise<BatchResult> 
   const finished: Finished[] = [];
   for (const task of batch.tasks) {
     if (!claimTicket(claims, task.ticket)) continue;
+    Atomics.store(runners, task.ticket & CLAIM_MASK, threadId);
     const begin = performance.now();
     const message = await runQuery(task);
     finished.push({ id: task.id, ms: isCancelled(task.id) ? -1 : performance.now() - begin, message });
@@ -85,7 +91,9 @@ async function runQuery(task: QueryTask): Promise<WorkerMessage | null> {
     const engine = await enginePromise;
     const result = await engine.execute(task.sql, { params: task.params, signal });
     const { tables, readOnly } = result;
-    const head = { status: 200, contentType: CONTENT_TYPES[task.format], tables, cacheable: readOnly };
+    // Nothing has run yet (batches are pulled lazily): a write is refused before it starts.
+    if (!readOnly && task.allowWrites === false) return { type: 'error', error: FORBIDDEN_WRITE };
+    const head = { format: task.format, tables, cacheable: readOnly };
     const sender = new ChunkSender(port, task.id, head, signal);
     query.sender = sender;
     const serializer = createSerializer(task.format);
@@ -99,7 +107,7 @@ async function runQuery(task: QueryTask): Promise<WorkerMessage | null> {
     return sender.end();
   } catch (e) {
     if (signal.aborted) return null;
-    const error = { type: 'error', error: toWireError(e) } as const;
+    const error = { type: 'error', error: toWireError(e, task.queryId) } as const;
     if (query.sender?.streaming !== true) return error;
     query.sender.fail(error.error);
     return null;

@@ -5,6 +5,7 @@ import { ResultsCache } from '../../server/cache/results-cache.js';
 import { registerRoutes } from '../../server/http/routes.js';
 import { listenUws, type UwsServer } from '../../server/http/uws-app.js';
 import { createQueryPool, type QueryPool } from '../../server/pool/pool.js';
+import { createQueryService } from '../../server/runtime/query-service.js';
 import { post } from '../helpers/http.js';
 
 let pool: QueryPool;
@@ -21,10 +22,15 @@ before(async () => {
     (app) =>
       registerRoutes(app, {
         phase: () => 'ready',
-        pool: () => pool,
-        unavailableText: () => 'not ready',
+        service: createQueryService({
+          pool: () => pool,
+          unavailable: () => ({ kind: 'unavailable', message: 'not ready' }),
+          resultsCache,
+          maxConcurrent: 16,
+          maxQueued: 16,
+        }),
+        cacheEnabled: true,
         maxBodyBytes: 1024,
-        resultsCache,
         track: () => {},
       }),
     '127.0.0.1',
