@@ -181,6 +181,14 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
     },
   });
 
+  /** Drops the ports of workers Piscina has removed (it has by the time their task fails). */
+  const forgetDeadPorts = () => {
+    for (const [id, p] of ports) {
+      if (piscina.threads.some((w) => w.threadId === id)) continue;
+      p.close();
+      ports.delete(id);
+    }
+  };
   const flagCancelled = (q: Outstanding) => {
     q.cancelled = true;
     Atomics.store(cancels, q.id & CANCEL_MASK, q.id);
@@ -214,6 +222,7 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
    */
   const recover = (batch: RunningBatch<Outstanding>, e: unknown) => {
     workerRestarts++;
+    forgetDeadPorts();
     const victim = batch.killed ?? supervisor.runningQuery(batch);
     const again: Outstanding[] = [];
     for (const q of batch.queries) {
@@ -285,15 +294,17 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
   };
   const dispatch = () => {
     dispatchScheduled = false;
-    if (running.length < threads) takeBackLate();
-    while (running.length < threads && queue.size > 0) {
+    // Workers that have said hello and are alive: a replacement still starting takes no task yet.
+    const serving = ports.size;
+    if (running.length < serving) takeBackLate();
+    while (running.length < serving && queue.size > 0) {
       // Share what waits among the free workers.
-      const max = Math.min(MAX_BATCH, Math.ceil(queue.size / (threads - running.length)));
+      const max = Math.min(MAX_BATCH, Math.ceil(queue.size / (serving - running.length)));
       const queries = queue.take(max, !heavyMayStart());
       if (queries.length === 0) break;
       handOut(queries);
     }
-    if (running.length < threads && stealTimer === null && running.some((b) => b.queries.length > 1)) {
+    if (running.length < serving && stealTimer === null && running.some((b) => b.queries.length > 1)) {
       // A worker is free: look again once the batches running now have used their budget.
       stealTimer = setTimeout(() => {
         stealTimer = null;
@@ -307,12 +318,7 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
   piscina.on('message', (m: WorkerHello) => {
     if (m?.type !== 'floe-worker-port') return;
     const port = m.port;
-    // A replacement worker's hello: the dead worker's port goes.
-    for (const [id, p] of ports) {
-      if (piscina.threads.some((w) => w.threadId === id)) continue;
-      p.close();
-      ports.delete(id);
-    }
+    forgetDeadPorts();
     ports.set(m.threadId, port);
     if (++started === threads) allReady();
     port.on('message', (s: StreamMessage) => {
@@ -324,6 +330,8 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
     });
     // The pool must not keep the process alive on its own.
     port.unref();
+    // A replacement worker takes what waited while it started.
+    if (queue.size > 0) setImmediate(dispatch);
   });
   let nextId = 1;
   return {
@@ -356,7 +364,7 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
       queue.push(q);
       if (q.light) lightSeenAt = performance.now();
       // Requests that arrive in one turn of the event loop are handed out together, after it.
-      if (!dispatchScheduled && running.length < threads) {
+      if (!dispatchScheduled && running.length < ports.size) {
         dispatchScheduled = true;
         setImmediate(dispatch);
       }
@@ -394,8 +402,12 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
 /** How long after the last light query a worker stays reserved for light ones (ms). */
 const LIGHT_RESERVE_MS = 2000;
 
-/** The error a query gets when its worker died under it. */
-function deathError(e: unknown, q: Outstanding, memoryLimitBytes: number | undefined): WireError {
+/** The error a query gets when its worker died under it (out of memory: 'memory'; else internal, logged). */
+export function deathError(
+  e: unknown,
+  q: { readonly request: { readonly queryId?: string } },
+  memoryLimitBytes: number | undefined,
+): WireError {
   if ((e as { code?: unknown })?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
     const limit =
       memoryLimitBytes === undefined ? 'the worker heap' : `runtime.query.memory_limit=${formatMiB(memoryLimitBytes)}`;
