@@ -21,31 +21,33 @@ before(async () => {
   limited = await startTestServer([{ name: 'big', from: `file:${file}`, acceleration: { enabled: true } }], {
     runtime: {
       caching: { sql_results: { enabled: false } },
-      query: { timeout: '1s', kill_grace: '300ms', memory_limit: '128MiB' },
+      query: { timeout: '1s', kill_grace: '1s' },
     },
   });
 });
 after(() => limited.close());
 
-/** Runs small queries one after another while `busy` is pending; returns the slowest answer's time (ms). */
+/**
+ * Runs small queries one after another while `busy` is pending (then three more); returns how many were answered
+ * while it was pending. (Not their times: the machine running the suite may be loaded many times over.)
+ */
 async function smallWhile(server: TestServer, busy: Promise<unknown>): Promise<number> {
   let done = false;
   void busy.finally(() => {
     done = true;
   });
-  let slowest = 0;
+  let during = 0;
   for (let i = 0; !done || i < 3; i++) {
-    const started = performance.now();
     const res = await post(server.sql, `SELECT ${i} AS i`);
     assert.equal(res.status, 200, res.text);
-    slowest = Math.max(slowest, performance.now() - started);
+    if (!done) during++;
     await new Promise((r) => setTimeout(r, 20));
   }
-  return slowest;
+  return during;
 }
 
 async function restartsReach(server: TestServer, n: number): Promise<void> {
-  for (let i = 0; i < 100 && (server.server.pool()?.workerRestarts ?? 0) < n; i++) {
+  for (let i = 0; i < 200 && (server.server.pool()?.workerRestarts ?? 0) < n; i++) {
     await new Promise((r) => setTimeout(r, 50));
   }
   assert.equal(server.server.pool()?.workerRestarts, n);
@@ -56,12 +58,12 @@ describe('runtime.query.timeout', () => {
     const restarts = limited.server.pool()?.workerRestarts;
     const started = performance.now();
     const runaway = post(limited.sql, CROSS);
-    const slowest = await smallWhile(limited, runaway);
+    const during = await smallWhile(limited, runaway);
     const res = await runaway;
     assert.equal(res.status, 504, res.text);
     assert.equal(res.text, 'query exceeded the time-out (runtime.query.timeout=1s)');
     assert.ok(performance.now() - started < 3000);
-    assert.ok(slowest < 500, `a small query took ${slowest.toFixed(0)} ms`);
+    assert.ok(during >= 2, `only ${during} small queries were answered meanwhile`);
     // The join checks its cancel flag between batches: it stops without its worker being terminated.
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(limited.server.pool()?.workerRestarts, restarts);
@@ -70,11 +72,11 @@ describe('runtime.query.timeout', () => {
   it('terminates and replaces the worker of a backtracking regex, which never checks its flag', async () => {
     const restarts = limited.server.pool()?.workerRestarts ?? 0;
     const stuck = post(limited.sql, REGEX);
-    const slowest = await smallWhile(limited, stuck);
+    const during = await smallWhile(limited, stuck);
     const res = await stuck;
     assert.equal(res.status, 504, res.text);
     assert.match(res.text, /runtime\.query\.timeout=1s/);
-    assert.ok(slowest < 500, `a small query took ${slowest.toFixed(0)} ms`);
+    assert.ok(during >= 2, `only ${during} small queries were answered meanwhile`);
     await restartsReach(limited, restarts + 1);
     // Both workers serve again.
     const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => post(limited.sql, `SELECT ${i} AS i`)));
@@ -92,11 +94,11 @@ describe('runtime.query.memory_limit', () => {
     });
     try {
       const huge = post(guarded.sql, HUGE_DISTINCT);
-      const slowest = await smallWhile(guarded, huge);
+      const during = await smallWhile(guarded, huge);
       const res = await huge;
       assert.equal(res.status, 400, res.text);
       assert.equal(res.text, 'query exceeded the memory limit (runtime.query.memory_limit=128MiB)');
-      assert.ok(slowest < 1000, `a small query took ${slowest.toFixed(0)} ms`);
+      assert.ok(during >= 2, `only ${during} small queries were answered meanwhile`);
       await restartsReach(guarded, 1);
       assert.equal((await post(guarded.sql, 'SELECT count(*) AS n FROM big')).text, '[{"n":100000}]');
     } finally {
