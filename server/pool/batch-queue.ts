@@ -96,11 +96,15 @@ export class BatchQueue<Q extends QueuedQuery> {
     yield* this.#heavy.items();
   }
 
-  /** Remembers what a query with this cost key took (ms). */
+  /**
+   * Remembers what a query with this cost key took (ms): the mean of this run and the cost so far, so one run
+   * slowed by the machine (a collection, a busy core) does not move a point lookup into the heavy lane.
+   */
   recordCost(key: string | null, ms: number): void {
     if (key === null) return;
-    if (this.#costs.size >= MAX_COSTS && !this.#costs.has(key)) this.#costs.clear();
-    this.#costs.set(key, ms);
+    const before = this.#costs.get(key);
+    if (before === undefined && this.#costs.size >= MAX_COSTS) this.#costs.clear();
+    this.#costs.set(key, before === undefined ? ms : (before + ms) / 2);
   }
 
   #costOf(query: Q): number {

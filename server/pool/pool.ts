@@ -399,8 +399,12 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
   }
 }
 
-/** How long after the last light query a worker stays reserved for light ones (ms). */
-const LIGHT_RESERVE_MS = 2000;
+/**
+ * How long after the last light query a worker stays reserved for light ones (ms). Long, because a light query
+ * arriving after the reserve lapsed waits for a heavy one to end; short enough that a server that only runs heavy
+ * queries gets every worker back within a minute.
+ */
+const LIGHT_RESERVE_MS = 60_000;
 
 /** The error a query gets when its worker died under it (out of memory: 'memory'; else internal, logged). */
 export function deathError(

@@ -61,7 +61,10 @@ test('lanes: the oldest head of both lanes goes first; lightOnly skips the heavy
   assert.equal(names(queue.take(32, true)), 'l1');
   assert.equal(names(queue.take(32)), 'h1');
   assert.equal(names(queue.take(32)), 'h2');
-  assert.deepEqual(queue.take(32, true).map((x) => x.name), ['l2']);
+  assert.deepEqual(
+    queue.take(32, true).map((x) => x.name),
+    ['l2'],
+  );
   assert.deepEqual(queue.take(32, true), []);
 });
 

@@ -74,3 +74,17 @@ test('close() answers the queries still queued, then stops the workers', async (
     answers.map((_, i) => i),
   );
 });
+
+test('light queries never wait behind heavy ones: one worker stays free for them while they keep coming', async () => {
+  // ~2^23 backtracking steps: about 0.1 s of one worker (over a VALUES row, so the plan cache cannot fold it).
+  const heavy = "SELECT s ~ '^(a+)+$' AS m FROM (VALUES ('aaaaaaaaaaaaaaaaaaaaaaa!')) AS t(s)";
+  await run(pair, heavy);
+  for (let i = 0; i < 3; i++) await run(pair, `SELECT ${i} AS i`);
+  let heavyDone = 0;
+  const heavies = Array.from({ length: 4 }, () => run(pair, heavy, () => heavyDone++));
+  await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 5; i++) assert.equal(await run(pair, `SELECT ${i} AS i`), `[{"i":${i}}]`);
+  // On two workers taking work first in, first out, two heavies would run at once and the lookups wait for one.
+  assert.ok(heavyDone < 2, `${heavyDone} heavy queries ended before the light ones`);
+  await Promise.all(heavies);
+});
