@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal.js';
 import { logInternalError } from '../pool/error-ref.js';
 import type { WireError } from '../pool/messages.js';
-import type { AnswerHead, AnswerSink, QueryService } from '../runtime/query-service.js';
+import type { AnswerSink, CacheInfo, QueryService } from '../runtime/query-service.js';
 import { CONTENT_TYPES, type ResultFormat } from '../serialize/serializer.js';
 import { negotiateFormat } from './negotiate-format.js';
 import { BadRequestError, parseSqlRequest, type SqlRequest } from './parse-sql-request.js';
@@ -116,15 +116,22 @@ function runSql(
     reply.send(400, TEXT_PLAIN, e.message);
     return;
   }
-  const cache = { noCache: isNoCache(headers.cacheControl), key: headers.cacheKey };
-  const serviceRequest = { ...request, format: headers.format, principal, queryId, cache };
+  const cache = ctx.cacheEnabled ? { noCache: isNoCache(headers.cacheControl), key: headers.cacheKey } : undefined;
+  const serviceRequest = {
+    sql: request.sql,
+    params: request.params,
+    format: headers.format,
+    principal,
+    queryId,
+    cache,
+  };
   reply.onAbort(ctx.service.run(serviceRequest, replySink(reply)));
 }
 
 function replySink(reply: Reply): AnswerSink {
   return {
-    whole: (head, bytes) => reply.send(200, CONTENT_TYPES[head.format], bytes, cacheHeaders(head)),
-    head: (head) => reply.head(200, CONTENT_TYPES[head.format], cacheHeaders(head)),
+    whole: (head, bytes, cache) => reply.send(200, CONTENT_TYPES[head.format], bytes, cacheHeaders(cache)),
+    head: (head, cache) => reply.head(200, CONTENT_TYPES[head.format], cacheHeaders(cache)),
     chunk: (bytes, ack) => reply.write(bytes, ack),
     end: () => reply.end(),
     error: (error) => sendError(reply, error),
@@ -143,9 +150,9 @@ const PLAIN_HEADERS = makeCacheHeaders({});
 const VARY_HEADERS = makeCacheHeaders({ Vary: 'Spice-Cache-Key' });
 const NO_HEADERS = {};
 
-function cacheHeaders(head: AnswerHead): Readonly<Record<string, string>> {
-  if (head.cacheStatus === null) return NO_HEADERS;
-  return (head.customCacheKey ? VARY_HEADERS : PLAIN_HEADERS)[head.cacheStatus];
+function cacheHeaders(cache: CacheInfo | undefined): Readonly<Record<string, string>> {
+  if (cache === undefined) return NO_HEADERS;
+  return (cache.customKey ? VARY_HEADERS : PLAIN_HEADERS)[cache.status];
 }
 
 /** `no-cache` as a Cache-Control directive (case-insensitive, among others, with or without spaces). */

@@ -23,20 +23,20 @@ export interface ServiceRequest {
   readonly cache?: CacheDirectives;
 }
 
-/** A successful answer's head: the pool's, plus how the results cache took part (null: not at all). */
-export interface AnswerHead extends Head {
-  readonly cacheStatus: CacheStatus | null;
+/** How the results cache took part in an answer; absent when it did not (cache off, or a write). */
+export interface CacheInfo {
+  readonly status: CacheStatus;
   /** The client named the cache entry (HTTP adds `Vary: Spice-Cache-Key`). */
-  readonly customCacheKey: boolean;
+  readonly customKey: boolean;
 }
 
-/** Receives one answer; exactly one of `whole`, `end` or `error` ends it (see `QuerySink`). */
-export interface AnswerSink {
-  whole(head: AnswerHead, body: Uint8Array): void;
-  head(head: AnswerHead): void;
-  chunk(body: Uint8Array, ack: () => void): void;
-  end(): void;
-  error(error: WireError): void;
+/**
+ * Receives one answer; exactly one of `whole`, `end` or `error` ends it (see `QuerySink`). `cache` comes with a
+ * successful, cacheable answer while the results cache is on.
+ */
+export interface AnswerSink extends QuerySink {
+  whole(head: Head, body: Uint8Array, cache?: CacheInfo): void;
+  head(head: Head, cache?: CacheInfo): void;
 }
 
 export interface QueryService {
@@ -83,21 +83,17 @@ export function createQueryService(options: QueryServiceOptions): QueryService {
   const runOnPool = (request: ServiceRequest, sink: QuerySink, cancels: Cancels) => {
     const withdraw = admission.enter(() => {
       const pool = options.pool();
-      let left = false;
-      const leave = () => {
-        if (left) return;
-        left = true;
-        admission.leave();
+      const leaving = new LeavingSink(sink, admission);
+      if (pool === null) return leaving.error(options.unavailable());
+      const query = {
+        sql: request.sql,
+        params: request.params,
+        format: request.format,
+        queryId: request.queryId,
+        allowWrites: request.principal.canWrite,
       };
-      if (pool === null) {
-        leave();
-        sink.error(options.unavailable());
-        return;
-      }
-      const { sql, params, format, queryId } = request;
-      const query = { sql, params, format, queryId, allowWrites: request.principal.canWrite };
-      cancels.add(pool.query(query, leavingSink(sink, leave)));
-      cancels.add(leave);
+      cancels.add(pool.query(query, leaving));
+      cancels.add(() => leaving.leave());
     });
     if (withdraw === null) sink.error(OVERLOADED);
     else cancels.add(withdraw);
@@ -107,28 +103,22 @@ export function createQueryService(options: QueryServiceOptions): QueryService {
   const answer = (request: ServiceRequest, sink: AnswerSink, cancels: Cancels, coalesce: boolean) => {
     if (cancels.cancelled) return;
     const cache = options.resultsCache;
-    const lookup = cache === null ? null : lookUpCache(cache, request.format, request, request.cache ?? {});
-    if (lookup?.kind === 'invalid') return sink.error({ kind: 'bad_request', message: lookup.message });
+    if (cache === null) return runOnPool(request, sink, cancels);
+    const lookup = lookUpCache(cache, request.format, request, request.cache ?? {});
+    if (lookup.kind === 'invalid') return sink.error({ kind: 'bad_request', message: lookup.message });
     const custom = request.cache?.key !== undefined && request.cache.key !== '';
-    if (lookup?.kind === 'hit') {
-      const head: AnswerHead = {
-        format: request.format,
-        tables: [],
-        cacheable: true,
-        cacheStatus: 'HIT',
-        customCacheKey: custom,
-      };
-      return sink.whole(head, lookup.body);
+    if (lookup.kind === 'hit') {
+      return sink.whole({ format: request.format, tables: NO_TABLES, cacheable: true }, lookup.body, HIT[+custom]);
     }
-    const poolSink = headedSink(sink, lookup?.status ?? null, custom);
-    if (cache === null || lookup === null) return runOnPool(request, poolSink, cancels);
+    const info = (lookup.status === 'MISS' ? MISS : BYPASS)[+custom]!;
     // no-cache: never served from the cache, so never from another request's computation either.
-    if (lookup.status === 'BYPASS')
+    if (lookup.status === 'BYPASS') {
       return runOnPool(
         request,
-        storingSink(poolSink, cache, lookup, () => {}),
+        storingSink(sink, info, cache, lookup, () => {}),
         cancels,
       );
+    }
     if (coalesce) {
       const waiters = computing.get(lookup.key);
       if (waiters !== undefined) return void waiters.push((stored) => answer(request, sink, cancels, stored));
@@ -143,7 +133,7 @@ export function createQueryService(options: QueryServiceOptions): QueryService {
       for (const w of waiters) w(stored);
     };
     cancels.add(() => release(false));
-    runOnPool(request, storingSink(poolSink, cache, lookup, release), cancels);
+    runOnPool(request, storingSink(sink, info, cache, lookup, release), cancels);
   };
 
   return {
@@ -185,38 +175,51 @@ class Cancels {
   }
 }
 
-/** The pool's heads become answer heads (cache status only where the answer is cacheable). */
-function headedSink(sink: AnswerSink, status: CacheStatus | null, custom: boolean): QuerySink {
-  const answerHead = (h: Head): AnswerHead => ({
-    ...h,
-    cacheStatus: h.cacheable ? status : null,
-    customCacheKey: custom,
-  });
-  return {
-    whole: (h, body) => sink.whole(answerHead(h), body),
-    head: (h) => sink.head(answerHead(h)),
-    chunk: (body, ack) => sink.chunk(body, ack),
-    end: () => sink.end(),
-    error: (e) => sink.error(e),
-  };
-}
+const NO_TABLES: readonly string[] = [];
+/** The cache outcomes as constants, indexed by whether the client named the key (an answer allocates none). */
+const cacheInfos = (status: CacheStatus): readonly CacheInfo[] => [
+  { status, customKey: false },
+  { status, customKey: true },
+];
+const HIT = cacheInfos('HIT');
+const MISS = cacheInfos('MISS');
+const BYPASS = cacheInfos('BYPASS');
 
-/** Calls `leave` as the answer ends (admission's slot is free again). */
-function leavingSink(sink: QuerySink, leave: () => void): QuerySink {
-  return {
-    whole(h, body) {
-      leave();
-      sink.whole(h, body);
-    },
-    head: (h) => sink.head(h),
-    chunk: (body, ack) => sink.chunk(body, ack),
-    end() {
-      leave();
-      sink.end();
-    },
-    error(e) {
-      leave();
-      sink.error(e);
-    },
-  };
+/** Passes an answer on and frees its admission slot as it ends (once, also when cancelled). */
+class LeavingSink implements QuerySink {
+  readonly #sink: QuerySink;
+  #admission: Admission | null;
+
+  constructor(sink: QuerySink, admission: Admission) {
+    this.#sink = sink;
+    this.#admission = admission;
+  }
+
+  leave(): void {
+    this.#admission?.leave();
+    this.#admission = null;
+  }
+
+  whole(head: Head, body: Uint8Array): void {
+    this.leave();
+    this.#sink.whole(head, body);
+  }
+
+  head(head: Head): void {
+    this.#sink.head(head);
+  }
+
+  chunk(body: Uint8Array, ack: () => void): void {
+    this.#sink.chunk(body, ack);
+  }
+
+  end(): void {
+    this.leave();
+    this.#sink.end();
+  }
+
+  error(error: WireError): void {
+    this.leave();
+    this.#sink.error(error);
+  }
 }

@@ -3,13 +3,15 @@ import type { ResultsCache } from '../cache/results-cache.js';
 import type { Head } from '../pool/messages.js';
 import type { QuerySink } from '../pool/pool.js';
 import { CONTENT_TYPES } from '../serialize/serializer.js';
+import type { AnswerSink, CacheInfo } from './query-service.js';
 
 /**
- * Passes the stream on and stores a successful body in the cache when it fits the per-entry cap; `done` hears
- * once whether it was stored, when the answer ends.
+ * Passes the stream on (with `info` on a cacheable answer's head) and stores a successful body in the cache when
+ * it fits the per-entry cap; `done` hears once whether it was stored, when the answer ends.
  */
 export function storingSink(
-  sink: QuerySink,
+  sink: AnswerSink,
+  info: CacheInfo,
   cache: ResultsCache,
   miss: { key: string; epoch: number },
   done: (stored: boolean) => void,
@@ -22,12 +24,12 @@ export function storingSink(
   return {
     whole(h, body) {
       const stored = store(h, body);
-      sink.whole(h, body);
+      sink.whole(h, body, h.cacheable ? info : undefined);
       done(stored);
     },
     head(h) {
       head = h;
-      sink.head(h);
+      sink.head(h, h.cacheable ? info : undefined);
     },
     chunk(body, ack) {
       size += body.byteLength;
