@@ -57,6 +57,9 @@ port.on('message', (m: MainMessage) => {
 enginePromise.finally(() => {
   parentPort?.postMessage({ type: 'floe-worker-port', port: port2, threadId } satisfies WorkerHello, [port2]);
 });
+// Piscina marks a worker ready (and hands it tasks) once this module has loaded: a replacement worker (its
+// predecessor was terminated or ran out of memory) must not take queries before its engine is built.
+await enginePromise.catch(() => {});
 
 /**
  * Runs a batch's queries in order (the Piscina task) and returns their answers together, packed, the bodies'
