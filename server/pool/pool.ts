@@ -7,6 +7,7 @@ import type { ParamValues } from '../../engine/index.js';
 import type { ResultFormat } from '../serialize/serializer.js';
 import { BATCH_BUDGET_MS, BatchQueue, costKey, MAX_BATCH } from './batch-queue.js';
 import { CLAIM_MASK, CLAIM_SLOTS, stealTicket } from './claims.js';
+import { deathError } from './death-error.js';
 import { logInternalError } from './error-ref.js';
 import { IdSlots } from './id-slots.js';
 import {
@@ -405,26 +406,6 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
  * queries gets every worker back within a minute.
  */
 const LIGHT_RESERVE_MS = 60_000;
-
-/** The error a query gets when its worker died under it (out of memory: 'memory'; else internal, logged). */
-export function deathError(
-  e: unknown,
-  q: { readonly request: { readonly queryId?: string } },
-  memoryLimitBytes: number | undefined,
-): WireError {
-  if ((e as { code?: unknown })?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-    const limit =
-      memoryLimitBytes === undefined ? 'the worker heap' : `runtime.query.memory_limit=${formatMiB(memoryLimitBytes)}`;
-    return { kind: 'memory', message: `query exceeded the memory limit (${limit})` };
-  }
-  const id = q.request.queryId === undefined ? '' : ` (query ${q.request.queryId})`;
-  const ref = logInternalError(`query worker died${id}`, e);
-  return { kind: 'internal', message: 'Internal server error', ref };
-}
-
-function formatMiB(bytes: number): string {
-  return bytes % (1024 * MIB) === 0 ? `${bytes / (1024 * MIB)}GiB` : `${Math.floor(bytes / MIB)}MiB`;
-}
 
 function isLast(m: WorkerMessage): boolean {
   return m.type !== 'head' && m.type !== 'chunk';

@@ -2,7 +2,7 @@
 // is an internal error with a logged reference.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { deathError } from '../../../../server/pool/pool.js';
+import { deathError } from '../../../../server/pool/death-error.js';
 
 test('out of memory names runtime.query.memory_limit; another death is internal with a ref', () => {
   const oom = Object.assign(new Error('Worker terminated due to reaching memory limit'), {
