@@ -88,3 +88,36 @@ test('light queries never wait behind heavy ones: one worker stays free for them
   assert.ok(heavyDone < 2, `${heavyDone} heavy queries ended before the light ones`);
   await Promise.all(heavies);
 });
+
+test('a cancelled query that never stops has its worker replaced; the queries batched behind it run again', async () => {
+  const pool = createQueryPool({ snapshot: { tables: [] }, workers: 1, killGraceMs: 200 });
+  await pool.ready;
+  try {
+    const match = (s: string) => `SELECT s ~ '^(a+)+$' AS m FROM (VALUES ('${s}')) AS t(s)`;
+    // The statement is cheap for short strings: the stuck one and those behind it travel in one batch.
+    for (let i = 0; i < 8; i++) await run(pool, match('aa!'));
+    const errors: string[] = [];
+    const cancel = pool.query(
+      { sql: match(`${'a'.repeat(40)}!`), format: 'json' },
+      {
+        whole: () => errors.push('answered'),
+        head: () => {},
+        chunk: (_b, ack) => ack(),
+        end: () => errors.push('answered'),
+        error: (e) => errors.push(e.kind),
+      },
+    );
+    const behind = Array.from({ length: 5 }, (_, i) => run(pool, match(i % 2 === 0 ? 'aaa' : 'b')));
+    await new Promise((r) => setTimeout(r, 100));
+    cancel();
+    assert.deepEqual(
+      (await Promise.all(behind)).map((a) => JSON.parse(a)[0].m),
+      [true, false, true, false, true],
+    );
+    assert.equal(pool.workerRestarts, 1);
+    assert.deepEqual(errors, [], 'a cancelled query gets no answer');
+    assert.equal(await run(pool, 'SELECT 1 AS x'), '[{"x":1}]');
+  } finally {
+    await pool.close(2000);
+  }
+});
