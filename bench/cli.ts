@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { generateTpch } from './data/tpch-gen.js';
 import { hasWrk } from './http/load.js';
+import { type FairnessResults, fairnessReport, runFairness } from './http/run-fairness.js';
 import { type HttpResults, httpReport, runHttp } from './http/run-http.js';
 import { isMicroSummary, type MicroSummary, microReport } from './lib/micro-report.js';
 import { readResults, saveResults } from './lib/results-file.js';
@@ -29,6 +30,9 @@ const USAGE = `usage: npm run bench -- <command> [options]
        [--seed 1] [--label NAME] [--no-save]
       /v1/sql requests/s and p50/p99 latency for small queries on floe, node:http + DuckDB and a
       uWebSockets.js hello world (tool default: wrk when installed, else autocannon).
+  fairness [--sf 0.1] [--duration 10] [--heavy 4] [--workers N] [--label fairness] [--no-save]
+      A point lookup's p50/p99 from one client, alone and while --heavy clients each run a second-long
+      join back to back (results cache off); writes bench/results/<date>-<label>.json.
   compare BASE.json NEW.json
       Per-query floe ÷ DuckDB ratios of two TPC-H runs; exits 1 if a query got more than 15% slower,
       the geometric mean more than 5%, a query now fails or answers differently, or the runs differ
@@ -58,6 +62,8 @@ async function main(): Promise<number> {
     }
     case 'http':
       return http(rest);
+    case 'fairness':
+      return fairness(rest);
     case 'micro': {
       const names = rest.length > 0 ? rest : MICRO_BENCHES;
       const unknown = names.filter((n) => !MICRO_BENCHES.includes(n));
@@ -71,8 +77,9 @@ async function main(): Promise<number> {
     case 'report': {
       const micro: MicroSummary[] = [];
       for (const path of rest) {
-        const r = JSON.parse(readFileSync(path, 'utf8')) as TpchResults | HttpResults | MicroSummary;
+        const r = JSON.parse(readFileSync(path, 'utf8')) as TpchResults | HttpResults | FairnessResults | MicroSummary;
         if (isMicroSummary(r)) micro.push(r);
+        else if (r.kind === 'fairness') log(`${fairnessReport(r)}\n`);
         else if (r.kind === 'http') log(`${httpReport(r)}\n`);
         else log(`${[tpchReport(r), extraReport(r)].filter((t) => t !== '').join('\n\n')}\n`);
       }
@@ -177,6 +184,33 @@ async function http(args: string[]): Promise<number> {
     log,
   });
   log(`\n${httpReport(results)}`);
+  if (!values['no-save']) log(`\nwrote ${saveResults(values.label, results)}`);
+  return 0;
+}
+
+async function fairness(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      sf: num('0.1'),
+      seed: num('1'),
+      duration: num('10'),
+      heavy: num('4'),
+      workers: { type: 'string' },
+      label: num('fairness'),
+      'no-save': { type: 'boolean', default: false },
+    },
+  });
+  const results = await runFairness({
+    sf: Number(values.sf),
+    seed: Number(values.seed),
+    durationS: Number(values.duration),
+    heavyClients: Number(values.heavy),
+    workers: values.workers === undefined ? undefined : Number(values.workers),
+    label: values.label,
+    log,
+  });
+  log(`\n${fairnessReport(results)}`);
   if (!values['no-save']) log(`\nwrote ${saveResults(values.label, results)}`);
   return 0;
 }

@@ -7,6 +7,7 @@ import { RateLimiter } from './auth/rate-limiter.js';
 import { ResultsCache } from './cache/results-cache.js';
 import { loadManifest, type Manifest, parseManifest } from './config/manifest.js';
 import { chooseMetricsListen } from './config/metrics-config.js';
+import { defaultWorkerMemoryBytes, formatDuration } from './config/query-config.js';
 import { observeRoutes } from './http/observe-routes.js';
 import { createRequestGate } from './http/request-gate.js';
 import { registerRoutes, type ServerPhase } from './http/routes.js';
@@ -15,6 +16,7 @@ import { createMetrics, DatasetLoadState, type MetricsListen } from './metrics/m
 import { createQueryPool, type QueryPool } from './pool/pool.js';
 import { type CatalogEdits, catalogEdits } from './runtime/catalog-edits.js';
 import { CatalogVersions } from './runtime/catalog-versions.js';
+import { createQueryService, type QueryService } from './runtime/query-service.js';
 import { versionedPool } from './runtime/versioned-pool.js';
 import { prepareSample } from './sample/prepare-sample.js';
 
@@ -33,7 +35,7 @@ export interface ServerOptions {
   readonly metrics?: MetricsListen;
   /** The listener when neither `metrics` nor the manifest sets one; default 'off' (the CLI: 127.0.0.1:9090). */
   readonly metricsDefault?: MetricsListen;
-  /** How long `close` lets in-flight requests finish before cutting them; default 10 s. */
+  /** How long `close` lets in-flight requests finish before cutting them; default `runtime.shutdown_timeout`, 10 s. */
   readonly drainMs?: number;
   /** Environment for `${env:…}` substitution; default process.env. */
   readonly env?: NodeJS.ProcessEnv;
@@ -51,13 +53,20 @@ export interface RunningServer extends CatalogEdits {
   readonly resultsCache: ResultsCache | null;
   /** Where the Prometheus listener is bound (its real port); null when metrics are off. */
   readonly metrics: { readonly host: string; readonly port: number } | null;
+  /** The query service every front end calls. */
+  readonly service: QueryService;
+  /** The worker pool once started (for metrics: `queueLength`, `workerRestarts`). */
+  pool(): QueryPool | null;
   /**
    * Tells the server that these datasets' data changed (a refresh or reload): cached results that read
    * any of them are dropped, and queries already running will not store theirs. The hook a dataset
    * refresh calls once it has swapped in the new data.
    */
   datasetsChanged(names: readonly string[]): void;
-  /** Stops accepting, lets in-flight requests finish (bounded by `drainMs`), stops the workers. */
+  /**
+   * Stops accepting, lets in-flight requests finish (bounded by `drainMs`), cuts what is left, and stops the
+   * workers, terminating them after `POOL_CLOSE_MS` whatever they run: it resolves within drainMs + ~2 s.
+   */
   close(): Promise<void>;
 }
 
@@ -83,6 +92,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const resultsCache = cacheConfig.enabled
     ? new ResultsCache({ maxBytes: cacheConfig.maxBytes, ttlMs: cacheConfig.ttlMs })
     : null;
+  const limits = manifest.query;
+  const service = createQueryService({
+    pool: () => (phase === 'ready' ? pool : null),
+    unavailable: () => ({
+      kind: 'unavailable',
+      message: phase === 'loading' ? 'not ready: datasets are loading' : 'Runtime is shutting down',
+      retryAfterS: 1,
+    }),
+    resultsCache,
+    maxConcurrent: limits.maxConcurrent,
+    maxQueued: limits.maxQueued,
+  });
   const metricsAt = chooseMetricsListen(options.metrics, manifest.metrics, options.metricsDefault);
   const datasets = manifest.datasets.map((d) => d.name);
   const metrics = createMetrics(metricsAt, { pool: () => pool, resultsCache, datasets });
@@ -90,10 +111,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     (app) =>
       registerRoutes(metrics === null ? app : observeRoutes(app, metrics.observeHttp), {
         phase: () => phase,
-        pool: () => (phase === 'ready' ? pool : null),
-        unavailableText: () => (phase === 'loading' ? 'not ready: datasets are loading' : 'Runtime is shutting down'),
+        service,
+        cacheEnabled: resultsCache !== null,
         maxBodyBytes: manifest.maxBodyBytes,
-        resultsCache,
         gate: createRequestGate({
           auth: createAuthenticator(manifest.auth),
           limiter: manifest.rateLimit && new RateLimiter(manifest.rateLimit),
@@ -117,10 +137,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       log(`floe: dataset ${name}: ${detail}`),
     );
     versions = new CatalogVersions(snapshot);
-    pool = versionedPool(
-      createQueryPool({ snapshot: versions, workers: options.workers, queryCounters: metrics?.queryCounters }),
-      versions,
-    );
+    const workerPool = createQueryPool({
+      snapshot: versions,
+      workers: options.workers,
+      queryCounters: metrics?.queryCounters,
+      timeoutMs: limits.timeoutMs,
+      timeoutText: formatDuration(limits.timeoutMs),
+      killGraceMs: limits.killGraceMs,
+      memoryLimitBytes: limits.memoryLimitBytes ?? defaultWorkerMemoryBytes(options.workers),
+    });
+    pool = versionedPool(workerPool, versions);
     await pool.ready;
     phase = 'ready';
     metrics?.datasetsState(datasets, DatasetLoadState.ready);
@@ -156,14 +182,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     replaceTable: edits.replaceTable,
     dropTable: edits.dropTable,
     reloadDataset: edits.reloadDataset,
+    service,
+    pool: () => pool,
     close() {
       closing ??= (async () => {
         phase = 'stopping';
         metrics?.datasetsState(datasets, DatasetLoadState.shuttingDown);
         server.stopListening();
-        await drain(() => inflight, options.drainMs ?? 10_000);
+        await drain(() => inflight, options.drainMs ?? manifest.shutdownTimeoutMs);
         server.closeAll();
-        await pool?.close();
+        await pool?.close(POOL_CLOSE_MS);
         await metrics?.close();
         versions?.close();
       })();
@@ -171,6 +199,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     },
   };
 }
+
+/** After the drain, how long the workers get to finish before they are terminated (a regex may never stop). */
+const POOL_CLOSE_MS = 2000;
 
 async function readManifest(source: string | object | undefined, baseDir: string, env?: NodeJS.ProcessEnv) {
   if (typeof source === 'string') return loadManifest(resolve(baseDir, source), env);

@@ -148,7 +148,7 @@ async function settle(url: string): Promise<number> {
 }
 
 /** The floe CLI over a manifest with every TPC-H table accelerated, the results cache on or off. */
-function startFloe(dir: string, workers: number | undefined, cache: boolean): Promise<ServerProcess> {
+export function startFloe(dir: string, workers: number | undefined, cache: boolean): Promise<ServerProcess> {
   const manifest = join(dir, `floe-http-bench-cache-${cache ? 'on' : 'off'}.yaml`);
   const datasets = TPCH_TABLES.map((name) => ({ name, from: `file:${name}`, acceleration: { enabled: true } }));
   const runtime = { caching: { sql_results: { enabled: cache } } };

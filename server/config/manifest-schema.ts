@@ -4,6 +4,7 @@ import { authSchema } from './auth-config.js';
 import { checkSource } from './connectors.js';
 import { corsSchema } from './cors-config.js';
 import { metricsSchema } from './metrics-config.js';
+import { querySchema, shutdownTimeoutSchema } from './query-config.js';
 import { rateLimitSchema } from './rate-limit-config.js';
 import { cachingSchema, legacyResultsCacheSchema } from './results-cache-config.js';
 import { tlsSchema } from './tls-config.js';
@@ -82,11 +83,9 @@ export const DATASET_LATER_KEYS = [
 /** Runtime keys of Spice that floe ignores for now (with a warning). */
 export const RUNTIME_LATER_KEYS = [
   'task_history',
-  'query',
   'memory_limit',
   'temp_directory',
   'dataset_load_parallelism',
-  'shutdown_timeout',
   'ready_state',
   'output_level',
   'tracing',
@@ -136,6 +135,10 @@ const runtime = z.strictObject({
   cors: corsSchema.optional(),
   /** The Prometheus listener (a floe extension); --metrics overrides it. */
   metrics: metricsSchema.optional(),
+  /** `runtime.query`: time-out, memory limit, admission (query-config.ts). */
+  query: querySchema.optional(),
+  /** How long SIGTERM lets in-flight requests finish (default 10s); the workers get 2 s more. */
+  shutdown_timeout: shutdownTimeoutSchema.optional(),
   ...later(RUNTIME_LATER_KEYS),
 });
 

@@ -16,8 +16,9 @@ import {
   RUNTIME_LATER_KEYS,
 } from './manifest-schema.js';
 import { metricsConfig } from './metrics-config.js';
+import { type QueryConfig, queryConfig } from './query-config.js';
 import { type RateLimitConfig, rateLimitConfig } from './rate-limit-config.js';
-import { type ResultsCacheConfig, resultsCacheConfig } from './results-cache-config.js';
+import { parseDuration, type ResultsCacheConfig, resultsCacheConfig } from './results-cache-config.js';
 import { SecretReferenceError, substituteSecrets } from './substitute-secrets.js';
 
 /** A validated manifest, reduced to what floe uses. */
@@ -37,6 +38,10 @@ export interface Manifest {
   readonly cors: CorsConfig;
   /** `runtime.metrics`: the Prometheus listener, or undefined when the manifest does not say. */
   readonly metrics: MetricsListen | undefined;
+  /** `runtime.query`: time-out, memory limit, admission limits. */
+  readonly query: QueryConfig;
+  /** `runtime.shutdown_timeout`: how long a stop lets in-flight requests finish (ms). */
+  readonly shutdownTimeoutMs: number;
   /** Sections and keys that were accepted but are not implemented yet, as `path: what`. */
   readonly warnings: readonly string[];
 }
@@ -84,6 +89,8 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
     rateLimit: rateLimitConfig(m.runtime.http?.rate_limit),
     cors: corsConfig(m.runtime.cors),
     metrics: metricsConfig(m.runtime.metrics),
+    query: queryConfig(m.runtime.query),
+    shutdownTimeoutMs: m.runtime.shutdown_timeout === undefined ? 10_000 : parseDuration(m.runtime.shutdown_timeout)!,
     warnings: collectWarnings(m),
   };
 }

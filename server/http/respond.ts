@@ -14,6 +14,7 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   429: '429 Too Many Requests',
   500: '500 Internal Server Error',
   503: '503 Service Unavailable',
+  504: '504 Gateway Timeout',
 };
 
 export const TEXT_PLAIN = 'text/plain; charset=utf-8';
@@ -75,6 +76,9 @@ export class Reply {
   /** The status sent (0 before); told to the metrics observer (`observeRoutes`) when the response ends. */
   #status = 0;
   readonly #observer: ((status: number) => void) | undefined;
+  /** A header every answer of this response carries, whatever its status (e.g. `runtime-query-id`). */
+  #standingName: string | null = null;
+  #standingValue = '';
 
   constructor(res: HttpResponse) {
     this.#res = res;
@@ -114,6 +118,12 @@ export class Reply {
   #cork(write: () => void): void {
     if (this.#corked) write();
     else this.#res.cork(write);
+  }
+
+  /** Adds `name: value` to whatever this response ends up sending (one such header). */
+  setStandingHeader(name: string, value: string): void {
+    this.#standingName = name;
+    this.#standingValue = value;
   }
 
   /** Runs `handler` if the client disconnects before the response ends (at once if it already has). */
@@ -197,6 +207,8 @@ export class Reply {
     for (const k in headers) res.writeHeader(utf8Constant(k), utf8Constant(headers[k] as string));
     const extra = EXTRA_HEADERS.get(res);
     if (extra !== undefined) for (const k in extra) res.writeHeader(utf8Constant(k), utf8Constant(extra[k] as string));
+    // A per-request value: not worth a cached encoding.
+    if (this.#standingName !== null) res.writeHeader(utf8Constant(this.#standingName), this.#standingValue);
   }
 
   #finish(): void {

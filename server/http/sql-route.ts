@@ -1,12 +1,10 @@
-// `handleSql`: POST /v1/sql: read the body, parse it, run the query on the pool, stream the answer back.
-
+// `handleSql`: POST /v1/sql: read the body, parse it, negotiate the format, run it on the query service, map errors.
+import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal.js';
-import type { ResultsCache } from '../cache/results-cache.js';
 import { logInternalError } from '../pool/error-ref.js';
-import type { Head, WireError } from '../pool/messages.js';
-import type { QueryPool, QuerySink } from '../pool/pool.js';
-import type { ResultFormat } from '../serialize/serializer.js';
-import { type CacheRequestHeaders, lookUpCache } from './cache-lookup.js';
+import type { WireError } from '../pool/messages.js';
+import type { AnswerSink, CacheInfo, QueryService } from '../runtime/query-service.js';
+import { CONTENT_TYPES, type ResultFormat } from '../serialize/serializer.js';
 import { errorAnswer } from './error-status.js';
 import { negotiateFormat } from './negotiate-format.js';
 import { BadRequestError, parseSqlRequest, type SqlRequest } from './parse-sql-request.js';
@@ -16,24 +14,25 @@ import type { HttpRequest, HttpResponse } from './uws-app.js';
 
 /** What the handler needs from the running server. */
 export interface SqlRouteContext {
-  /** The pool once datasets are loaded; null while loading (503) or shutting down. */
-  pool(): QueryPool | null;
-  /** Text of the 503 answer while `pool()` is null. */
-  unavailableText(): string;
+  /** The query service (it answers 'unavailable' while the datasets load or the server stops). */
+  readonly service: QueryService;
   readonly maxBodyBytes: number;
-  /** The results cache; null when `runtime.caching.sql_results.enabled` is false. */
-  readonly resultsCache: ResultsCache | null;
+  /** Whether the results cache is on (only then are the cache headers read). */
+  readonly cacheEnabled: boolean;
   /** Registers a response so shutdown can wait for it. */
   track(reply: Reply): void;
 }
 
 /** The request headers the handler reads, copied before the handler returns (uWS reuses the request). */
-interface RequestHeaders extends CacheRequestHeaders {
+interface RequestHeaders {
   readonly contentType: string;
   readonly format: ResultFormat;
-  /** Not a header: the principal's `canWrite`, carried with the request to the engine. */
-  readonly allowWrites: boolean;
+  readonly cacheControl: string;
+  readonly cacheKey: string;
 }
+
+/** Who a request runs as where no authenticator gave a principal (auth off). */
+export const ANONYMOUS: Principal = { id: 'addr:unknown', canWrite: true };
 
 // Header names as bytes: uWS would encode a string name on every call.
 const CONTENT_TYPE = utf8Constant('content-type');
@@ -41,24 +40,30 @@ const ACCEPT = utf8Constant('accept');
 const CACHE_CONTROL = utf8Constant('cache-control');
 const SPICE_CACHE_KEY = utf8Constant('spice-cache-key');
 const CONTENT_LENGTH = utf8Constant('content-length');
+export const QUERY_ID_HEADER = 'runtime-query-id';
 
 /**
- * 200 with the negotiated format; 400 text for a malformed body or an engine error the user caused; 403 JSON
- * for a write by a principal that may only read (see `errorAnswer`);
- * 413 over the body limit; 500 `Internal server error (ref …)` otherwise; 503 before the datasets are
- * loaded. An error after the 200 head cuts the connection. A client disconnect cancels the query.
- * With the results cache on, a hit is answered here on the main thread; a miss runs on the pool and a
- * successful body that fits the per-entry cap is stored (see `lookUpCache` for keys and headers).
+ * 200 with the negotiated format; 400 text for a malformed body or an engine error the user caused; 403 for a
+ * write by a read-only principal; 413 over the body limit; 429/503 (with Retry-After) when rate-limited,
+ * overloaded or not serving; 504 past `runtime.query.timeout`; 500 `Internal server error (ref …)` otherwise.
+ * Every answer carries `runtime-query-id`. An error after the 200 head cuts the connection. A client disconnect
+ * cancels the query.
  */
-export function handleSql(res: HttpResponse, req: HttpRequest, ctx: SqlRouteContext, principal: Principal): void {
+export function handleSql(
+  res: HttpResponse,
+  req: HttpRequest,
+  ctx: SqlRouteContext,
+  principal: Principal = ANONYMOUS,
+): void {
   const reply = new Reply(res);
+  const queryId = randomUUID();
+  reply.setStandingHeader(QUERY_ID_HEADER, queryId);
   ctx.track(reply);
   const headers: RequestHeaders = {
     contentType: req.getHeader(CONTENT_TYPE),
     format: negotiateFormat(req.getHeader(ACCEPT)),
-    cacheControl: ctx.resultsCache === null ? '' : req.getHeader(CACHE_CONTROL),
-    cacheKey: ctx.resultsCache === null ? '' : req.getHeader(SPICE_CACHE_KEY),
-    allowWrites: principal.canWrite,
+    cacheControl: ctx.cacheEnabled ? req.getHeader(CACHE_CONTROL) : '',
+    cacheKey: ctx.cacheEnabled ? req.getHeader(SPICE_CACHE_KEY) : '',
   };
   readBody(
     res,
@@ -67,9 +72,9 @@ export function handleSql(res: HttpResponse, req: HttpRequest, ctx: SqlRouteCont
     (bytes) =>
       reply.inCallback(() => {
         try {
-          runSql(reply, bytes, headers, ctx);
+          runSql(reply, bytes, headers, ctx, principal, queryId);
         } catch (e) {
-          const ref = logInternalError('/v1/sql failed', e);
+          const ref = logInternalError(`/v1/sql failed (query ${queryId})`, e);
           reply.send(500, TEXT_PLAIN, `Internal server error (ref ${ref})`);
         }
       }),
@@ -77,13 +82,15 @@ export function handleSql(res: HttpResponse, req: HttpRequest, ctx: SqlRouteCont
   );
 }
 
-function runSql(reply: Reply, bytes: Uint8Array, headers: RequestHeaders, ctx: SqlRouteContext): void {
+function runSql(
+  reply: Reply,
+  bytes: Uint8Array,
+  headers: RequestHeaders,
+  ctx: SqlRouteContext,
+  principal: Principal,
+  queryId: string,
+): void {
   if (reply.aborted) return;
-  const pool = ctx.pool();
-  if (pool === null) {
-    reply.send(503, TEXT_PLAIN, ctx.unavailableText());
-    return;
-  }
   let request: SqlRequest;
   try {
     request = parseSqlRequest(bytes, headers.contentType);
@@ -92,141 +99,56 @@ function runSql(reply: Reply, bytes: Uint8Array, headers: RequestHeaders, ctx: S
     reply.send(400, TEXT_PLAIN, e.message);
     return;
   }
-  answer(reply, request, headers, ctx, true);
-}
-
-/**
- * Answers a parsed request: from the cache, or on the pool. With `coalesce`, a miss while the same key is already
- * being computed waits for that query instead of running again (a TTL expiry under load would otherwise send
- * every concurrent client to the pool at once); when it ends, the waiters look the cache up again, or each run
- * the query themselves if its answer was not stored (an error, a write, over the per-entry cap, a cancel).
- */
-function answer(reply: Reply, request: SqlRequest, headers: RequestHeaders, ctx: SqlRouteContext, coalesce: boolean) {
-  if (reply.aborted) return;
-  const pool = ctx.pool();
-  if (pool === null) {
-    reply.send(503, TEXT_PLAIN, ctx.unavailableText());
-    return;
-  }
-  const cache = ctx.resultsCache;
-  const lookup = cache === null ? null : lookUpCache(cache, headers.format, request, headers);
-  if (lookup?.kind === 'invalid') {
-    reply.send(400, TEXT_PLAIN, lookup.message);
-    return;
-  }
-  if (lookup?.kind === 'hit') {
-    reply.send(200, lookup.contentType, lookup.body, lookup.headers);
-    return;
-  }
-  const sink = replySink(reply, lookup === null ? {} : lookup.headers);
-  const query = { ...request, format: headers.format, allowWrites: headers.allowWrites };
-  if (cache === null || lookup === null) {
-    reply.onAbort(pool.query(query, sink));
-    return;
-  }
-  if (lookup.headers['Results-Cache-Status'] === 'BYPASS') {
-    // no-cache: never served from the cache, so never from another request's computation either.
-    reply.onAbort(
-      pool.query(
-        query,
-        storingSink(sink, cache, lookup, () => {}),
-      ),
-    );
-    return;
-  }
-  const computing = computingOf(cache);
-  if (coalesce) {
-    const waiters = computing.get(lookup.key);
-    if (waiters !== undefined) {
-      waiters.push((stored) => answer(reply, request, headers, ctx, stored));
-      return;
-    }
-  }
-  const waiters: ((stored: boolean) => void)[] = [];
-  computing.set(lookup.key, waiters);
-  let released = false;
-  const release = (stored: boolean) => {
-    if (released) return;
-    released = true;
-    if (computing.get(lookup.key) === waiters) computing.delete(lookup.key);
-    for (const w of waiters) w(stored);
+  const cache = ctx.cacheEnabled ? { noCache: isNoCache(headers.cacheControl), key: headers.cacheKey } : undefined;
+  const serviceRequest = {
+    sql: request.sql,
+    params: request.params,
+    format: headers.format,
+    principal,
+    queryId,
+    cache,
   };
-  reply.onAbort(() => release(false));
-  reply.onAbort(pool.query(query, storingSink(sink, cache, lookup, release)));
+  reply.onAbort(ctx.service.run(serviceRequest, replySink(reply)));
 }
 
-/** Cache keys being computed, per cache, with the requests waiting for them. */
-const computingByCache = new WeakMap<ResultsCache, Map<string, ((stored: boolean) => void)[]>>();
-function computingOf(cache: ResultsCache): Map<string, ((stored: boolean) => void)[]> {
-  let m = computingByCache.get(cache);
-  if (m === undefined) {
-    m = new Map();
-    computingByCache.set(cache, m);
-  }
-  return m;
-}
-
-/** `cacheHeaders` go out with answers the cache applies to (not with a write's). */
-function replySink(reply: Reply, cacheHeaders: Readonly<Record<string, string>>): QuerySink {
-  const headers = (head: Head) => (head.cacheable ? cacheHeaders : {});
+function replySink(reply: Reply): AnswerSink {
   return {
-    whole: (head, bytes) => reply.send(head.status, head.contentType, bytes, headers(head)),
-    head: (head) => reply.head(head.status, head.contentType, headers(head)),
+    whole: (head, bytes, cache) => reply.send(200, CONTENT_TYPES[head.format], bytes, cacheHeaders(cache)),
+    head: (head, cache) => reply.head(200, CONTENT_TYPES[head.format], cacheHeaders(cache)),
     chunk: (bytes, ack) => reply.write(bytes, ack),
     end: () => reply.end(),
     error: (error) => sendError(reply, error),
   };
 }
 
-/**
- * Passes the stream on and stores a successful body in the cache when it fits the per-entry cap; `done` hears
- * once whether it was stored, when the answer ends.
- */
-function storingSink(
-  sink: QuerySink,
-  cache: ResultsCache,
-  miss: { key: string; epoch: number },
-  done: (stored: boolean) => void,
-): QuerySink {
-  let head: Head | null = null;
-  let parts: Uint8Array[] | null = [];
-  let size = 0;
-  const store = (h: Head, body: Uint8Array) =>
-    h.status === 200 &&
-    h.cacheable &&
-    cache.set(miss.key, { contentType: h.contentType, body, tables: h.tables }, miss.epoch);
+/** The answer headers of each cache outcome, made once (a hit allocates none). */
+function makeCacheHeaders(vary: Readonly<Record<string, string>>) {
   return {
-    whole(h, body) {
-      const stored = store(h, body);
-      sink.whole(h, body);
-      done(stored);
-    },
-    head(h) {
-      head = h;
-      sink.head(h);
-    },
-    chunk(body, ack) {
-      size += body.byteLength;
-      if (size > cache.maxEntryBytes) parts = null;
-      parts?.push(body);
-      sink.chunk(body, ack);
-    },
-    end() {
-      const stored = head !== null && parts !== null && store(head, Buffer.concat(parts, size));
-      sink.end();
-      done(stored);
-    },
-    error(error) {
-      sink.error(error);
-      done(false);
-    },
-  };
+    BYPASS: { 'Results-Cache-Status': 'BYPASS', ...vary },
+    HIT: { 'X-Cache': 'Hit from spiceai', 'Results-Cache-Status': 'HIT', ...vary },
+    MISS: { 'X-Cache': 'Miss from spiceai', 'Results-Cache-Status': 'MISS', ...vary },
+  } as const;
+}
+const PLAIN_HEADERS = makeCacheHeaders({});
+const VARY_HEADERS = makeCacheHeaders({ Vary: 'Spice-Cache-Key' });
+const NO_HEADERS = {};
+
+function cacheHeaders(cache: CacheInfo | undefined): Readonly<Record<string, string>> {
+  if (cache === undefined) return NO_HEADERS;
+  return (cache.customKey ? VARY_HEADERS : PLAIN_HEADERS)[cache.status];
+}
+
+/** `no-cache` as a Cache-Control directive (case-insensitive, among others, with or without spaces). */
+function isNoCache(cacheControl: string): boolean {
+  if (cacheControl === '') return false;
+  return cacheControl.split(',').some((d) => d.trim().toLowerCase() === 'no-cache');
 }
 
 function sendError(reply: Reply, error: WireError): void {
-  if (reply.started) reply.cut();
-  else {
-    const answer = errorAnswer(error);
-    reply.send(answer.status, answer.contentType, answer.body);
+  if (reply.started) {
+    reply.cut();
+    return;
   }
+  const answer = errorAnswer(error);
+  reply.send(answer.status, answer.contentType, answer.body, answer.headers);
 }

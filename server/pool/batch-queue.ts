@@ -1,7 +1,12 @@
-// `BatchQueue`: the main thread's first-in, first-out queue of queries, taken off in batches of cheap ones.
+// `BatchQueue`: the main thread's queue of queries in two lanes (light, heavy), taken off in batches of cheap ones.
 
 /** A query that has taken less than this (run and serialized, in ms) last time may share a task with others. */
 export const CHEAP_MS = 1;
+/**
+ * A query that took less than this last time is light: it waits in the light lane, which a worker kept free of
+ * heavy queries serves (see `createQueryPool`); one whose cost is unknown or higher is heavy.
+ */
+export const LIGHT_MS = 20;
 /**
  * A batch running longer than this (ms) while a worker is free has its queries not yet started taken back (one
  * of its queries turned out slow: the others should not wait for it).
@@ -23,6 +28,10 @@ export interface QueuedQuery {
   readonly key: string | null;
   /** Set when the client has gone: the query is dropped when it reaches the head. */
   readonly cancelled: boolean;
+  /** Arrival order, set by `push` (the oldest of the two lanes' heads goes first). */
+  seq: number;
+  /** Set by `push`: which lane it waits in. */
+  light: boolean;
 }
 
 /**
@@ -35,22 +44,87 @@ export function costKey(sql: string): string | null {
 }
 
 /**
- * Queries wait here until a worker is free. `take` hands out the oldest query, plus the queries right behind it
- * while each of them (and the first) cost under `CHEAP_MS` on their last run: a task (and its two messages
- * between threads, ~0.1 ms of the two threads' time) then carries up to `max` point lookups instead of one.
- * A query whose cost is unknown or higher travels alone. Queries handed back (`putBack`, those the pool took back
- * from a worker before it started them) go to the front again, in order.
+ * Queries wait here until a worker is free, each in its lane: light (cost last time under `LIGHT_MS`) or heavy.
+ * `take` hands out the oldest query (of both lanes, or of the light lane only), plus the queries right behind it
+ * in its lane while each of them (and the first) cost under `CHEAP_MS` on their last run: a task (and its two
+ * messages between threads, ~0.1 ms of the two threads' time) then carries up to `max` point lookups instead of
+ * one. A query whose cost is unknown or higher travels alone. Queries handed back (`putBack`, those the pool took
+ * back from a worker before it started them) go to the front of their lanes again, in order.
  */
 export class BatchQueue<Q extends QueuedQuery> {
+  readonly #light = new Lane<Q>();
+  readonly #heavy = new Lane<Q>();
+  readonly #costs = new Map<string, number>();
+  #seq = 0;
+
+  /** Queries waiting, including cancelled ones not yet dropped. */
+  get size(): number {
+    return this.#light.size + this.#heavy.size;
+  }
+
+  /** Queries waiting in the light lane (cancelled ones included). */
+  get lightSize(): number {
+    return this.#light.size;
+  }
+
+  push(query: Q): void {
+    query.seq = this.#seq++;
+    query.light = this.#costOf(query) < LIGHT_MS;
+    (query.light ? this.#light : this.#heavy).push(query);
+  }
+
+  /**
+   * The oldest live query and the cheap ones behind it in its lane, at most `max` in all; with `lightOnly`, from
+   * the light lane only. Empty when none is waiting.
+   */
+  take(max: number, lightOnly = false): Q[] {
+    const light = this.#light.peek();
+    const heavy = lightOnly ? null : this.#heavy.peek();
+    const lane = heavy !== null && (light === null || heavy.seq < light.seq) ? this.#heavy : this.#light;
+    return lane.take(max, (q) => this.#isCheap(q));
+  }
+
+  /** Returns queries to the front of their lanes, keeping their order. */
+  putBack(queries: readonly Q[]): void {
+    this.#light.putBack(queries.filter((q) => q.light));
+    this.#heavy.putBack(queries.filter((q) => !q.light));
+  }
+
+  /** Every query waiting (cancelled ones included), light lane first. */
+  *waiting(): IterableIterator<Q> {
+    yield* this.#light.items();
+    yield* this.#heavy.items();
+  }
+
+  /**
+   * Remembers what a query with this cost key took (ms): the mean of this run and the cost so far, so one run
+   * slowed by the machine (a collection, a busy core) does not move a point lookup into the heavy lane.
+   */
+  recordCost(key: string | null, ms: number): void {
+    if (key === null) return;
+    const before = this.#costs.get(key);
+    if (before === undefined && this.#costs.size >= MAX_COSTS) this.#costs.clear();
+    this.#costs.set(key, before === undefined ? ms : (before + ms) / 2);
+  }
+
+  #costOf(query: Q): number {
+    return query.key === null ? Number.POSITIVE_INFINITY : (this.#costs.get(query.key) ?? Number.POSITIVE_INFINITY);
+  }
+
+  #isCheap(query: Q): boolean {
+    return this.#costOf(query) < CHEAP_MS;
+  }
+}
+
+/** One first-in, first-out lane. */
+class Lane<Q extends QueuedQuery> {
   /**
    * Slots before `#head` are taken and cleared, so a taken query (its request, its reply's closures) is not kept
    * reachable from here until the array is compacted (up to ~2k of them under load).
    */
   #items: (Q | undefined)[] = [];
   #head = 0;
-  readonly #costs = new Map<string, number>();
 
-  /** Queries waiting, including cancelled ones not yet dropped. */
   get size(): number {
     return this.#items.length - this.#head;
   }
@@ -59,14 +133,14 @@ export class BatchQueue<Q extends QueuedQuery> {
     this.#items.push(query);
   }
 
-  /** The oldest live query and the cheap ones behind it, at most `max` in all; empty when none is waiting. */
-  take(max: number): Q[] {
+  /** The oldest live query and the cheap ones right behind it (while it is cheap too), at most `max`. */
+  take(max: number, isCheap: (q: Q) => boolean): Q[] {
     const batch: Q[] = [];
     let cheap = false;
-    for (let next = this.#peek(); next !== null && batch.length < max; next = this.#peek()) {
+    for (let next = this.peek(); next !== null && batch.length < max; next = this.peek()) {
       // The oldest goes whatever it costs; the ones behind it only while it and they are cheap.
-      if (batch.length === 0) cheap = this.#isCheap(next);
-      else if (!cheap || !this.#isCheap(next)) break;
+      if (batch.length === 0) cheap = isCheap(next);
+      else if (!cheap || !isCheap(next)) break;
       this.#items[this.#head++] = undefined;
       batch.push(next);
     }
@@ -74,26 +148,18 @@ export class BatchQueue<Q extends QueuedQuery> {
     return batch;
   }
 
-  /** Returns queries to the front of the queue, keeping their order. */
   putBack(queries: readonly Q[]): void {
     if (queries.length === 0) return;
     this.#items = [...queries, ...this.#items.slice(this.#head)];
     this.#head = 0;
   }
 
-  /** Remembers what a query with this cost key took (ms). */
-  recordCost(key: string | null, ms: number): void {
-    if (key === null) return;
-    if (this.#costs.size >= MAX_COSTS && !this.#costs.has(key)) this.#costs.clear();
-    this.#costs.set(key, ms);
+  *items(): IterableIterator<Q> {
+    for (let i = this.#head; i < this.#items.length; i++) yield this.#items[i]!;
   }
 
-  #isCheap(query: Q): boolean {
-    return query.key !== null && (this.#costs.get(query.key) ?? Number.POSITIVE_INFINITY) < CHEAP_MS;
-  }
-
-  /** The head after dropping cancelled queries, left in place; null when the queue is empty. */
-  #peek(): Q | null {
+  /** The head after dropping cancelled queries, left in place; null when the lane is empty. */
+  peek(): Q | null {
     while (this.#head < this.#items.length) {
       const q = this.#items[this.#head]!;
       if (!q.cancelled) return q;

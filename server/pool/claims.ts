@@ -7,7 +7,7 @@
  * the slot with compare-and-exchange, so exactly one of them wins.
  */
 export const CLAIM_SLOTS = 65_536;
-const CLAIM_MASK = CLAIM_SLOTS - 1;
+export const CLAIM_MASK = CLAIM_SLOTS - 1;
 
 /** The worker's side: true if it may run the query (the main thread has not taken it back). */
 export function claimTicket(claims: Int32Array, ticket: number): boolean {

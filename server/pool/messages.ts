@@ -19,6 +19,8 @@ export interface QueryTask {
   readonly sql: string;
   readonly params?: ParamValues;
   readonly format: ResultFormat;
+  /** The request's id (`runtime-query-id`), named in the log line of an internal error. */
+  readonly queryId?: string;
   /** False for a read-only principal: the engine refuses writes (`ExecuteOptions.allowWrites`). */
   readonly allowWrites?: boolean;
   /** The catalog version the query runs on (`CatalogVersions`); absent: the latest the worker has. */
@@ -61,13 +63,34 @@ export interface PackedAnswers {
 }
 
 /**
- * An error as data. `kind` is the engine's `EngineErrorKind` (parse, plan, exec, not_supported, cancelled,
- * internal); `ref` is set for internal errors, whose stack the worker has logged under that id.
+ * What went wrong, as a kind, never as a protocol status (each front end maps kinds to its own codes):
+ * - the engine's `EngineErrorKind`s the user caused: parse, plan, exec, not_supported, cancelled;
+ * - forbidden: a write by a principal that may only read;
+ * - timeout: `runtime.query.timeout` passed; memory: the worker's heap limit (`runtime.query.memory_limit`);
+ * - overloaded: admission queue full; rate_limited: the principal's rate limit; unavailable: not serving
+ *   (loading or stopping); these three carry `retryAfterS`;
+ * - internal: a bug or a worker that died; its stack is logged under `ref`.
  */
+export type WireErrorKind =
+  | 'parse'
+  | 'plan'
+  | 'exec'
+  | 'not_supported'
+  | 'cancelled'
+  | 'forbidden'
+  | 'timeout'
+  | 'memory'
+  | 'overloaded'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'internal';
+
+/** An error as data; `ref` is set for internal errors, `retryAfterS` where trying later may succeed. */
 export interface WireError {
-  readonly kind: string;
+  readonly kind: WireErrorKind | (string & {});
   readonly message: string;
   readonly ref?: string;
+  readonly retryAfterS?: number;
 }
 
 /**
@@ -89,11 +112,14 @@ export type StreamMessage = WorkerMessage & { readonly id: number };
 export interface WorkerHello {
   readonly type: 'floe-worker-port';
   readonly port: import('node:worker_threads').MessagePort;
+  /** The worker's thread id: `runners` names the worker running a query by it. */
+  readonly threadId: number;
 }
 
+/** A successful answer's head: neutral data, no protocol status (a failure is a `WireError` instead). */
 export interface Head {
-  readonly status: number;
-  readonly contentType: string;
+  /** The format the body is in (the front end names it: a content type for HTTP). */
+  readonly format: ResultFormat;
   /** Lower-case names of the tables the query read: a results-cache entry is dropped when one is refreshed. */
   readonly tables: readonly string[];
   /** The statement only read (a query): its answer may be cached. */

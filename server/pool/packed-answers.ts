@@ -51,18 +51,12 @@ export function unpackAnswers(
 
 /**
  * `head`'s index in `heads`, added when no equal one is there. The queries of a batch mostly share one head: the
- * same status, content type and cacheability, and the same `tables` array (a cached plan's).
+ * same format and cacheability, and the same `tables` array (a cached plan's).
  */
 function headIndex(heads: Head[], head: Head): number {
   for (let k = 0; k < heads.length; k++) {
     const h = heads[k]!;
-    if (
-      h.status === head.status &&
-      h.contentType === head.contentType &&
-      h.cacheable === head.cacheable &&
-      sameNames(h.tables, head.tables)
-    )
-      return k;
+    if (h.format === head.format && h.cacheable === head.cacheable && sameNames(h.tables, head.tables)) return k;
   }
   heads.push(head);
   return heads.length - 1;

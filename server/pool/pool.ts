@@ -7,7 +7,8 @@ import type { ParamValues } from '../../engine/index.js';
 import { CatalogVersions } from '../runtime/catalog-versions.js';
 import type { ResultFormat } from '../serialize/serializer.js';
 import { BATCH_BUDGET_MS, BatchQueue, costKey, MAX_BATCH } from './batch-queue.js';
-import { CLAIM_SLOTS, stealTicket } from './claims.js';
+import { CLAIM_MASK, CLAIM_SLOTS, stealTicket } from './claims.js';
+import { deathError } from './death-error.js';
 import { logInternalError } from './error-ref.js';
 import { IdSlots } from './id-slots.js';
 import {
@@ -24,6 +25,7 @@ import {
   type WorkerMessage,
 } from './messages.js';
 import { unpackAnswers } from './packed-answers.js';
+import { type RunningBatch, type SupervisedQuery, Supervisor } from './supervisor.js';
 import type { PoolWorkerData } from './worker.js';
 
 /** Receives one query's stream on the main thread. Exactly one of `whole`, `end` or `error` ends it. */
@@ -40,7 +42,9 @@ export interface QueryRequest {
   readonly sql: string;
   readonly params?: ParamValues;
   readonly format: ResultFormat;
-  /** False for a read-only principal (default true). */
+  /** The request's id, named in internal-error log lines. */
+  readonly queryId?: string;
+  /** False: writes are refused ('forbidden'); default true. */
   readonly allowWrites?: boolean;
   /** The catalog version to run on (`versionedPool` stamps it); absent: the latest the worker has. */
   readonly catalogVersion?: number;
@@ -51,10 +55,15 @@ export interface QueryPool {
   readonly ready: Promise<void>;
   /** Queues a query; returns a function that cancels it (safe to call at any time, also after the end). */
   query(request: QueryRequest, sink: QuerySink): () => void;
-  /** Waits for the queued and running queries, then stops the workers. */
-  close(): Promise<void>;
-  /** Queries waiting for a worker (the metrics' pool_queue_length). */
+  /** Queries waiting for a worker (the metrics' pool queue length). */
   readonly queueLength: number;
+  /** Workers replaced since start: terminated (a query that would not stop) or died (out of memory, a crash). */
+  readonly workerRestarts: number;
+  /**
+   * Waits for the queued and running queries, then stops the workers; after `boundMs` (default: no bound) it
+   * terminates them whatever they are doing, and the queries still outstanding get an 'unavailable' error.
+   */
+  close(boundMs?: number): Promise<void>;
 }
 
 export interface QueryPoolOptions {
@@ -64,9 +73,18 @@ export interface QueryPoolOptions {
   readonly workers?: number;
   /** The metrics' shared query counters (`createCounterBuffer`), written by the workers; none when metrics are off. */
   readonly queryCounters?: SharedArrayBuffer;
+  /** `runtime.query.timeout` (ms); default none. */
+  readonly timeoutMs?: number;
+  /** The time-out as the manifest wrote it, for the error text (e.g. `30s`). */
+  readonly timeoutText?: string;
+  /** Grace after a cancel or time-out before a worker that has not stopped is terminated (ms); default 1500. */
+  readonly killGraceMs?: number;
+  /** Each worker's V8 old-generation heap (bytes); default Node's. */
+  readonly memoryLimitBytes?: number;
 }
 
 const WORKER_FILE = new URL('./worker.js', import.meta.url).href;
+const MIB = 1024 * 1024;
 
 /** Decode threads for each of `workers` query workers: the cores shared out, at least one each. */
 function decodeThreadsPerWorker(workers: number): string {
@@ -74,23 +92,16 @@ function decodeThreadsPerWorker(workers: number): string {
 }
 
 /** One query's state on the main thread while its answer is outstanding. */
-interface Outstanding {
-  readonly id: number;
+interface Outstanding extends SupervisedQuery {
   readonly request: QueryRequest;
   readonly sink: QuerySink;
   /** `costKey` of its SQL. */
   readonly key: string | null;
-  /** Its claim ticket in the batch it was last handed out in (see `CLAIM_SLOTS`). */
-  ticket: number;
   /** The worker port its stream arrives on, once the first streamed message came. */
   port: MessagePort | null;
   cancelled: boolean;
-}
-
-/** A batch a worker is running: the queries not taken back, and when it was handed out. */
-interface RunningBatch {
-  readonly queries: Outstanding[];
-  readonly started: number;
+  seq: number;
+  light: boolean;
 }
 
 /**
@@ -98,12 +109,15 @@ interface RunningBatch {
  * thread; each worker runs one Piscina task at a time, a batch of queries (one, or several that were cheap last
  * time), handed out as soon as it is free: under load, one task carries many point lookups. If a batch runs past
  * `BATCH_BUDGET_MS` while a worker is free, the queries it has not started are taken back (`stealTicket`) and
- * handed out again first. A small answer comes back among the task's result; a long one streams over its
- * worker's port (one per worker, made at start-up), tagged with the query's id. Cancelling drops a queued query,
- * and stores the query's id in its slot of the shared cancel flags (`CANCEL_SLOTS`), which the worker reads
- * before it starts the query and between batches, so an abandoned query stops soon. Never Piscina's abort
- * signal, which would kill the thread. A task that fails outside its queries (worker crash) ends each of them
- * still outstanding as an internal error.
+ * handed out again first. Heavy queries (cost unknown or over `LIGHT_MS` last time) never hold every worker while
+ * light ones arrive: with two workers or more, one is kept for the light lane (for `LIGHT_RESERVE_MS` after the
+ * last light query was seen), so a point lookup never waits behind a second-long join.
+ * A small answer comes back among the task's result; a long one streams over its worker's port (one per worker,
+ * made at start-up), tagged with the query's id. Cancelling drops a queued query, and stores the query's id in
+ * its slot of the shared cancel flags (`CANCEL_SLOTS`), which the worker reads before it starts the query and
+ * between batches, so an abandoned query stops soon. The `Supervisor` times queries out and terminates the worker
+ * of one that has not stopped within the grace period; a worker that dies (terminated, out of memory) is
+ * replaced by Piscina, its query answered with an error, the other queries of its batch queued again.
  */
 export function createQueryPool(options: QueryPoolOptions): QueryPool {
   const threads = Math.max(1, options.workers ?? availableParallelism());
@@ -112,6 +126,8 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
   const cancels = new Int32Array(new SharedArrayBuffer(4 * CANCEL_SLOTS));
   const claims = new Int32Array(new SharedArrayBuffer(4 * CLAIM_SLOTS));
   const { queryCounters } = options;
+  const runners = new Int32Array(new SharedArrayBuffer(4 * CLAIM_SLOTS));
+  const memoryMb = options.memoryLimitBytes === undefined ? undefined : Math.floor(options.memoryLimitBytes / MIB);
   const piscina = new Piscina({
     filename: WORKER_FILE,
     minThreads: threads,
@@ -120,22 +136,28 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
     // Idle workers wait for tasks with Atomics.waitAsync: a new task wakes them without an event-loop message, and
     // their loops keep running, so their ports still receive acks and cancels (Atomics.wait, 'sync', would block them).
     atomics: 'async',
-    workerData: { catalogChannel, cancels, claims, queryCounters } satisfies PoolWorkerData,
+    workerData: { catalogChannel, cancels, claims, runners, queryCounters } satisfies PoolWorkerData,
     // Piscina's run/wait-time histograms are not read anywhere; recording them cost every task.
     recordTiming: false,
+    // A runaway query exhausts its worker's heap, not the process's (shared tables live outside that heap).
+    resourceLimits: memoryMb === undefined ? undefined : { maxOldGenerationSizeMb: memoryMb },
     // Each query worker that scans Parquet starts its own decode threads: share the cores among the workers.
     env: { ...process.env, FLOE_DECODE_THREADS: process.env.FLOE_DECODE_THREADS ?? decodeThreadsPerWorker(threads) },
   });
   // Not a Map, and `running` not a Set: see `IdSlots` (a Map kept every request's state alive through scavenges).
   const outstanding = new IdSlots<Outstanding>();
   const queue = new BatchQueue<Outstanding>();
-  const ports: MessagePort[] = [];
+  /** Each live worker's stream port, by thread id. */
+  const ports = new Map<number, MessagePort>();
   /** Batches handed to Piscina and not yet settled: at most one per worker. */
-  const running: RunningBatch[] = [];
+  const running: RunningBatch<Outstanding>[] = [];
   let nextTicket = 1;
   let dispatchScheduled = false;
   let stealTimer: NodeJS.Timeout | null = null;
   let whenIdle: (() => void) | null = null;
+  let workerRestarts = 0;
+  let lightSeenAt = Number.NEGATIVE_INFINITY;
+  let started = 0;
   let allReady = () => {};
   const ready = new Promise<void>((resolve, reject) => {
     allReady = resolve;
@@ -143,6 +165,46 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
   });
   // A failed start is reported through `ready`; if nobody awaits it, it must not be "unhandled".
   ready.catch(() => {});
+  // Piscina emits 'error' for a worker fault outside any task; without a listener that would end the process.
+  piscina.on('error', (e: unknown) => logInternalError('query worker error', e));
+
+  const supervisor = new Supervisor<Outstanding>({
+    timeoutMs: options.timeoutMs,
+    timeoutText: options.timeoutText,
+    killGraceMs: options.killGraceMs ?? 1500,
+    claims,
+    running,
+    waiting: () => queue.waiting(),
+    isOutstanding: (q) => outstanding.has(q.id),
+    expire: (q, error) => {
+      if (!outstanding.delete(q.id)) return;
+      flagCancelled(q);
+      q.sink.error(error);
+    },
+    terminate: (batch, victim) => {
+      const threadId = Atomics.load(runners, victim.ticket & CLAIM_MASK);
+      const worker = piscina.threads.find((w) => w.threadId === threadId);
+      if (worker === undefined) return false;
+      batch.killed = victim;
+      void worker.terminate();
+      return true;
+    },
+  });
+
+  /** Drops the ports of workers Piscina has removed (it has by the time their task fails). */
+  const forgetDeadPorts = () => {
+    for (const [id, p] of ports) {
+      if (piscina.threads.some((w) => w.threadId === id)) continue;
+      p.close();
+      ports.delete(id);
+    }
+  };
+  const flagCancelled = (q: Outstanding) => {
+    q.cancelled = true;
+    Atomics.store(cancels, q.id & CANCEL_MASK, q.id);
+    // A query waiting for credit idles on its event loop: wake it so it sees the flag.
+    q.port?.postMessage({ type: 'cancel', id: q.id } satisfies MainMessage);
+  };
 
   /** Delivers a batch's answers and learns the queries' costs. */
   const finish = ({ whole, rest }: BatchResult) => {
@@ -163,12 +225,28 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
       deliver(f.message, q.sink, () => {});
     }
   };
-  const fail = (queries: readonly Outstanding[], e: unknown) => {
-    const ref = logInternalError('query worker failed', e);
-    for (const q of queries) {
-      if (!outstanding.delete(q.id)) continue;
-      q.sink.error({ kind: 'internal', message: 'Internal server error', ref });
+  /**
+   * The batch's worker died (terminated by the supervisor, out of memory, a crash): the query it was running
+   * gets an error, the others still outstanding are queued again (they had not started, or finished but their
+   * answers were lost with the task's result). Piscina starts a replacement worker.
+   */
+  const recover = (batch: RunningBatch<Outstanding>, e: unknown) => {
+    workerRestarts++;
+    forgetDeadPorts();
+    const victim = batch.killed ?? supervisor.runningQuery(batch);
+    const again: Outstanding[] = [];
+    for (const q of batch.queries) {
+      if (!outstanding.has(q.id)) continue;
+      // A query that streamed part of its answer cannot start over.
+      if (q !== victim && q.port === null) {
+        q.batch = null;
+        again.push(q);
+        continue;
+      }
+      outstanding.delete(q.id);
+      q.sink.error(deathError(e, q, options.memoryLimitBytes));
     }
+    queue.putBack(again);
   };
   /** Takes back the queries not yet started of batches running past the budget, to the front of the queue. */
   const takeBackLate = () => {
@@ -178,22 +256,31 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
       if (queries.length < 2 || now - batch.started < BATCH_BUDGET_MS) continue;
       // The worker starts them in order: the ones it has not claimed are a tail.
       let keep = queries.length;
-      while (keep > 1 && stealTicket(claims, queries[keep - 1].ticket)) keep--;
-      queue.putBack(queries.splice(keep));
+      while (keep > 1 && stealTicket(claims, queries[keep - 1]!.ticket)) keep--;
+      const back = queries.splice(keep);
+      for (const q of back) q.batch = null;
+      queue.putBack(back);
     }
   };
-  const settled = (batch: RunningBatch) => {
+  const settled = (batch: RunningBatch<Outstanding>) => {
     const at = running.indexOf(batch);
     if (at >= 0) running.splice(at, 1);
   };
   const handOut = (queries: Outstanding[]) => {
-    const batch: RunningBatch = { queries, started: performance.now() };
+    const batch: RunningBatch<Outstanding> = {
+      queries,
+      started: performance.now(),
+      light: queries[0]!.light,
+      killed: null,
+    };
     running.push(batch);
     const tasks = queries.map((q): QueryTask => {
       q.ticket = nextTicket;
+      q.batch = batch;
       // Tickets stay positive int32s (their negation marks a query taken back).
       nextTicket = nextTicket === 0x7fffffff ? 1 : nextTicket + 1;
-      return { ...q.request, id: q.id, ticket: q.ticket };
+      const { sql, params, format, queryId, allowWrites } = q.request;
+      return { sql, params, format, queryId, allowWrites, id: q.id, ticket: q.ticket };
     });
     piscina.run({ tasks } satisfies QueryBatch).then(
       (result: BatchResult) => {
@@ -203,21 +290,31 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
       },
       (e: unknown) => {
         settled(batch);
-        fail(batch.queries, e);
+        recover(batch, e);
         dispatch();
       },
     );
   };
+  /** Whether a free worker may take a heavy query: one stays for light queries while they keep coming. */
+  const heavyMayStart = () => {
+    if (threads < 2 || performance.now() - lightSeenAt > LIGHT_RESERVE_MS) return true;
+    let heavy = 0;
+    for (const b of running) if (!b.light) heavy++;
+    return heavy < threads - 1;
+  };
   const dispatch = () => {
     dispatchScheduled = false;
-    if (running.length < threads) takeBackLate();
-    while (running.length < threads && queue.size > 0) {
+    // Workers that have said hello and are alive: a replacement still starting takes no task yet.
+    const serving = ports.size;
+    if (running.length < serving) takeBackLate();
+    while (running.length < serving && queue.size > 0) {
       // Share what waits among the free workers.
-      const queries = queue.take(Math.min(MAX_BATCH, Math.ceil(queue.size / (threads - running.length))));
+      const max = Math.min(MAX_BATCH, Math.ceil(queue.size / (serving - running.length)));
+      const queries = queue.take(max, !heavyMayStart());
       if (queries.length === 0) break;
       handOut(queries);
     }
-    if (running.length < threads && stealTimer === null && running.some((b) => b.queries.length > 1)) {
+    if (running.length < serving && stealTimer === null && running.some((b) => b.queries.length > 1)) {
       // A worker is free: look again once the batches running now have used their budget.
       stealTimer = setTimeout(() => {
         stealTimer = null;
@@ -231,8 +328,9 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
   piscina.on('message', (m: WorkerHello) => {
     if (m?.type !== 'floe-worker-port') return;
     const port = m.port;
-    ports.push(port);
-    if (ports.length === threads) allReady();
+    forgetDeadPorts();
+    ports.set(m.threadId, port);
+    if (++started === threads) allReady();
     port.on('message', (s: StreamMessage) => {
       const q = outstanding.get(s.id);
       if (q === undefined) return;
@@ -242,6 +340,8 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
     });
     // The pool must not keep the process alive on its own.
     port.unref();
+    // A replacement worker takes what waited while it started.
+    if (queue.size > 0) setImmediate(dispatch);
   });
   let nextId = 1;
   return {
@@ -249,37 +349,73 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
     get queueLength() {
       return queue.size;
     },
+    get workerRestarts() {
+      return workerRestarts;
+    },
     query(request, sink) {
       const id = nextId;
       // Ids stay positive int32s (they are stored in the cancel slots); reused only after 2^31 queries.
       nextId = nextId === 0x7fffffff ? 1 : nextId + 1;
-      const q: Outstanding = { id, request, sink, key: costKey(request.sql), ticket: 0, port: null, cancelled: false };
+      const q: Outstanding = {
+        id,
+        request,
+        sink,
+        key: costKey(request.sql),
+        ticket: 0,
+        port: null,
+        cancelled: false,
+        seq: 0,
+        light: false,
+        batch: null,
+        deadline: supervisor.deadline(),
+        stopBy: 0,
+      };
       outstanding.set(id, q);
       queue.push(q);
+      if (q.light) lightSeenAt = performance.now();
       // Requests that arrive in one turn of the event loop are handed out together, after it.
-      if (!dispatchScheduled && running.length < threads) {
+      if (!dispatchScheduled && running.length < ports.size) {
         dispatchScheduled = true;
         setImmediate(dispatch);
       }
       return () => {
         if (!outstanding.delete(id)) return;
-        q.cancelled = true;
-        Atomics.store(cancels, id & CANCEL_MASK, id);
-        // A query waiting for credit idles on its event loop: wake it so it sees the flag.
-        q.port?.postMessage({ type: 'cancel', id } satisfies MainMessage);
+        flagCancelled(q);
+        supervisor.cancelled(q);
       };
     },
-    async close() {
-      await new Promise<void>((resolve) => {
+    async close(boundMs) {
+      const idle = new Promise<void>((resolve) => {
         whenIdle = resolve;
         dispatch();
       });
-      await piscina.close();
-      for (const p of ports) p.close();
+      const bound = boundMs === undefined ? null : new Promise<'late'>((r) => setTimeout(r, boundMs, 'late').unref());
+      const outcome = await (bound === null ? idle : Promise.race([idle, bound]));
+      supervisor.stop();
+      if (outcome === 'late') {
+        for (const b of running) for (const q of b.queries) endUnavailable(q);
+        for (const q of queue.waiting()) endUnavailable(q);
+        await piscina.destroy();
+      } else {
+        await piscina.close();
+      }
+      for (const p of ports.values()) p.close();
       ownVersions?.close();
     },
   };
+
+  function endUnavailable(q: Outstanding): void {
+    if (!outstanding.delete(q.id)) return;
+    q.sink.error({ kind: 'unavailable', message: 'Runtime is shutting down', retryAfterS: 1 });
+  }
 }
+
+/**
+ * How long after the last light query a worker stays reserved for light ones (ms). Long, because a light query
+ * arriving after the reserve lapsed waits for a heavy one to end; short enough that a server that only runs heavy
+ * queries gets every worker back within a minute.
+ */
+const LIGHT_RESERVE_MS = 60_000;
 
 function isLast(m: WorkerMessage): boolean {
   return m.type !== 'head' && m.type !== 'chunk';

@@ -10,8 +10,8 @@ const USER_KINDS = new Set(['parse', 'plan', 'exec', 'not_supported', 'forbidden
  * TypeError from a bug, a worker fault) becomes `{kind: 'internal'}` with a short reference id: the stack
  * goes to stderr under that id and never to the client.
  */
-export function toWireError(e: unknown): WireError {
+export function toWireError(e: unknown, queryId?: string): WireError {
   if (e instanceof EngineError && USER_KINDS.has(e.kind)) return { kind: e.kind, message: e.message };
-  const ref = logInternalError('internal error', e);
+  const ref = logInternalError(queryId === undefined ? 'internal error' : `internal error (query ${queryId})`, e);
   return { kind: 'internal', message: 'Internal server error', ref };
 }

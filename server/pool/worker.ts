@@ -1,12 +1,12 @@
 // The pool's worker entry: runs each task's batch of queries on its catalog version's engine and streams their bytes.
-import { MessageChannel, parentPort, workerData } from 'node:worker_threads';
+import { MessageChannel, parentPort, threadId, workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { type CatalogLease, VersionedCatalog } from '../../catalog/versioned-catalog.js';
 import { createEngine } from '../../engine/index.js';
 import { openQueryCounters } from '../metrics/worker-counters.js';
-import { CONTENT_TYPES, createSerializer } from '../serialize/serializer.js';
+import { createSerializer } from '../serialize/serializer.js';
 import { ChunkSender } from './chunk-sender.js';
-import { claimTicket } from './claims.js';
+import { CLAIM_MASK, claimTicket } from './claims.js';
 import { FlagSignal } from './flag-signal.js';
 import {
   type BatchResult,
@@ -31,14 +31,19 @@ export interface PoolWorkerData {
   readonly claims: Int32Array;
   /** The metrics' query counters (see `openQueryCounters`); undefined when metrics are off. */
   readonly queryCounters?: SharedArrayBuffer;
+  /** Beside `claims`: the thread id of the worker that claimed each ticket (the pool terminates it if stuck). */
+  readonly runners: Int32Array;
 }
 
-const { catalogChannel, cancels, claims, queryCounters } = workerData as PoolWorkerData;
+const { catalogChannel, cancels, claims, runners, queryCounters } = workerData as PoolWorkerData;
 const counters = openQueryCounters(queryCounters);
 const isCancelled = (id: number) => Atomics.load(cancels, id & CANCEL_MASK) === id;
 
 // One engine per catalog version, kept while a query on it runs (see `VersionedCatalog`).
 const catalogs = new VersionedCatalog(catalogChannel, (catalog) => createEngine({ catalog }));
+
+/** What a read-only principal's write gets (Spice's words for a read-only API key). */
+const FORBIDDEN_WRITE = { kind: 'forbidden', message: 'API key does not allow write access' } as const;
 
 /** The query running (a worker runs one task at a time, its queries in turn): where acks and cancels go. */
 let running: { readonly id: number; sender: ChunkSender | null; readonly signal: FlagSignal } | null = null;
@@ -54,8 +59,11 @@ port.on('message', (m: MainMessage) => {
 // Piscina relays messages that are not its own as the pool's 'message' event. Sent once the engine is built (or
 // failed: each query then reports why), so the pool is ready only when its first queries need not wait.
 catalogs.ready.finally(() => {
-  parentPort?.postMessage({ type: 'floe-worker-port', port: port2 } satisfies WorkerHello, [port2]);
+  parentPort?.postMessage({ type: 'floe-worker-port', port: port2, threadId } satisfies WorkerHello, [port2]);
 });
+// Piscina marks a worker ready (and hands it tasks) once this module has loaded: a replacement worker (its
+// predecessor was terminated or ran out of memory) must not take queries before its engine is built.
+await catalogs.ready.catch(() => {});
 
 /**
  * Runs a batch's queries in order (the Piscina task) and returns their answers together, packed, the bodies'
@@ -66,6 +74,7 @@ export default async function runBatch(batch: QueryBatch): Promise<BatchResult> 
   const finished: Finished[] = [];
   for (const task of batch.tasks) {
     if (!claimTicket(claims, task.ticket)) continue;
+    Atomics.store(runners, task.ticket & CLAIM_MASK, threadId);
     const begin = performance.now();
     const message = await runQuery(task);
     finished.push({ id: task.id, ms: isCancelled(task.id) ? -1 : performance.now() - begin, message });
@@ -94,7 +103,9 @@ async function runQuery(task: QueryTask): Promise<WorkerMessage | null> {
     const { engine } = lease;
     const result = await engine.execute(task.sql, { params: task.params, signal, allowWrites: task.allowWrites });
     const { tables, readOnly } = result;
-    const head = { status: 200, contentType: CONTENT_TYPES[task.format], tables, cacheable: readOnly };
+    // Nothing has run yet (batches are pulled lazily): a write is refused before it starts.
+    if (!readOnly && task.allowWrites === false) return { type: 'error', error: FORBIDDEN_WRITE };
+    const head = { format: task.format, tables, cacheable: readOnly };
     const sender = new ChunkSender(port, task.id, head, signal);
     query.sender = sender;
     const serializer = createSerializer(task.format);
@@ -109,7 +120,7 @@ async function runQuery(task: QueryTask): Promise<WorkerMessage | null> {
     return sender.end();
   } catch (e) {
     if (signal.aborted) return null;
-    const error = { type: 'error', error: toWireError(e) } as const;
+    const error = { type: 'error', error: toWireError(e, task.queryId) } as const;
     failure = error.error.kind;
     if (query.sender?.streaming !== true) return error;
     query.sender.fail(error.error);

@@ -10,9 +10,12 @@ import type { CatalogVersions } from './catalog-versions.js';
 export function versionedPool(pool: QueryPool, versions: CatalogVersions): QueryPool {
   return {
     ready: pool.ready,
-    close: () => pool.close(),
+    close: (boundMs) => pool.close(boundMs),
     get queueLength() {
       return pool.queueLength;
+    },
+    get workerRestarts() {
+      return pool.workerRestarts;
     },
     query(request, sink) {
       const catalogVersion = versions.acquire();

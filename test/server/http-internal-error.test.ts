@@ -8,6 +8,7 @@ import { createRequestGate } from '../../server/http/request-gate.js';
 import { registerRoutes } from '../../server/http/routes.js';
 import { listenUws, type UwsServer } from '../../server/http/uws-app.js';
 import { createQueryPool, type QueryPool } from '../../server/pool/pool.js';
+import { createQueryService } from '../../server/runtime/query-service.js';
 import { post } from '../helpers/http.js';
 
 let pool: QueryPool;
@@ -24,10 +25,15 @@ before(async () => {
     (app) =>
       registerRoutes(app, {
         phase: () => 'ready',
-        pool: () => pool,
-        unavailableText: () => 'not ready',
+        service: createQueryService({
+          pool: () => pool,
+          unavailable: () => ({ kind: 'unavailable', message: 'not ready' }),
+          resultsCache,
+          maxConcurrent: 16,
+          maxQueued: 16,
+        }),
+        cacheEnabled: true,
         maxBodyBytes: 1024,
-        resultsCache,
         gate: createRequestGate({ auth: createAuthenticator(null), limiter: null, cors: DEFAULT_CORS }),
         track: () => {},
       }),

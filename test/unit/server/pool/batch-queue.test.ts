@@ -7,8 +7,10 @@ interface Q {
   readonly name: string;
   readonly key: string | null;
   cancelled: boolean;
+  seq: number;
+  light: boolean;
 }
-const q = (name: string, key: string | null = name): Q => ({ name, key, cancelled: false });
+const q = (name: string, key: string | null = name): Q => ({ name, key, cancelled: false, seq: 0, light: false });
 const names = (qs: readonly Q[]) => qs.map((x) => x.name).join(' ');
 
 test('costKey: literals become ?, identifiers with digits stay, long statements get no key', () => {
@@ -42,10 +44,28 @@ test('a cheap head takes the cheap queries behind it, up to max, and stops at th
   queue.push(q('c5', 'cheap'));
   queue.push(q('u', null));
   assert.equal(names(queue.take(3)), 'c0 c1 c2');
-  assert.equal(names(queue.take(32)), 'c3 c4');
+  // The heavy query waits in its own lane: the cheap one behind it stays in the light lane's run.
+  assert.equal(names(queue.take(32)), 'c3 c4 c5');
   assert.equal(names(queue.take(32)), 's');
-  assert.equal(names(queue.take(32)), 'c5');
   assert.equal(names(queue.take(32)), 'u');
+});
+
+test('lanes: the oldest head of both lanes goes first; lightOnly skips the heavy lane', () => {
+  const queue = new BatchQueue<Q>();
+  queue.recordCost('light', 5);
+  queue.push(q('h1', 'heavy'));
+  queue.push(q('l1', 'light'));
+  queue.push(q('h2', 'heavy'));
+  queue.push(q('l2', 'light'));
+  assert.equal(queue.lightSize, 2);
+  assert.equal(names(queue.take(32, true)), 'l1');
+  assert.equal(names(queue.take(32)), 'h1');
+  assert.equal(names(queue.take(32)), 'h2');
+  assert.deepEqual(
+    queue.take(32, true).map((x) => x.name),
+    ['l2'],
+  );
+  assert.deepEqual(queue.take(32, true), []);
 });
 
 test('cancelled queries are dropped, and putBack returns queries to the front in their order', () => {

@@ -8,8 +8,8 @@ const bytes = (text: string) => new TextEncoder().encode(text).buffer as ArrayBu
 
 test('whole answers come back in order with their heads and bodies; the others as they were', () => {
   const tables = ['orders'];
-  const json: Head = { status: 200, contentType: 'application/json', tables, cacheable: true };
-  const csv: Head = { status: 200, contentType: 'text/csv', tables, cacheable: true };
+  const json: Head = { format: 'json', tables, cacheable: true };
+  const csv: Head = { format: 'csv', tables, cacheable: true };
   const finished: Finished[] = [
     { id: 7, ms: 0.25, message: { type: 'whole', head: json, body: bytes('[{"a":1}]') } },
     { id: 8, ms: 3, message: null },
@@ -22,11 +22,11 @@ test('whole answers come back in order with their heads and bodies; the others a
   assert.equal(whole.heads.length, 2);
   assert.deepEqual(rest, [finished[1], finished[3]]);
   const seen: [number, number, string, string][] = [];
-  unpackAnswers(whole, (id, ms, head, body) => seen.push([id, ms, head.contentType, new TextDecoder().decode(body)]));
+  unpackAnswers(whole, (id, ms, head, body) => seen.push([id, ms, head.format, new TextDecoder().decode(body)]));
   assert.deepEqual(seen, [
-    [7, 0.25, 'application/json', '[{"a":1}]'],
-    [9, -1, 'application/json', ''],
-    [11, 0.5, 'text/csv', 'a\n1\n'],
+    [7, 0.25, 'json', '[{"a":1}]'],
+    [9, -1, 'json', ''],
+    [11, 0.5, 'csv', 'a\n1\n'],
   ]);
 });
 

@@ -74,3 +74,50 @@ test('close() answers the queries still queued, then stops the workers', async (
     answers.map((_, i) => i),
   );
 });
+
+test('light queries never wait behind heavy ones: one worker stays free for them while they keep coming', async () => {
+  // ~2^23 backtracking steps: about 0.1 s of one worker (over a VALUES row, so the plan cache cannot fold it).
+  const heavy = "SELECT s ~ '^(a+)+$' AS m FROM (VALUES ('aaaaaaaaaaaaaaaaaaaaaaa!')) AS t(s)";
+  await run(pair, heavy);
+  for (let i = 0; i < 3; i++) await run(pair, `SELECT ${i} AS i`);
+  let heavyDone = 0;
+  const heavies = Array.from({ length: 4 }, () => run(pair, heavy, () => heavyDone++));
+  await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 5; i++) assert.equal(await run(pair, `SELECT ${i} AS i`), `[{"i":${i}}]`);
+  // On two workers taking work first in, first out, two heavies would run at once and the lookups wait for one.
+  assert.ok(heavyDone < 2, `${heavyDone} heavy queries ended before the light ones`);
+  await Promise.all(heavies);
+});
+
+test('a cancelled query that never stops has its worker replaced; the queries batched behind it run again', async () => {
+  const pool = createQueryPool({ snapshot: { tables: [] }, workers: 1, killGraceMs: 200 });
+  await pool.ready;
+  try {
+    const match = (s: string) => `SELECT s ~ '^(a+)+$' AS m FROM (VALUES ('${s}')) AS t(s)`;
+    // The statement is cheap for short strings: the stuck one and those behind it travel in one batch.
+    for (let i = 0; i < 8; i++) await run(pool, match('aa!'));
+    const errors: string[] = [];
+    const cancel = pool.query(
+      { sql: match(`${'a'.repeat(40)}!`), format: 'json' },
+      {
+        whole: () => errors.push('answered'),
+        head: () => {},
+        chunk: (_b, ack) => ack(),
+        end: () => errors.push('answered'),
+        error: (e) => errors.push(e.kind),
+      },
+    );
+    const behind = Array.from({ length: 5 }, (_, i) => run(pool, match(i % 2 === 0 ? 'aaa' : 'b')));
+    await new Promise((r) => setTimeout(r, 100));
+    cancel();
+    assert.deepEqual(
+      (await Promise.all(behind)).map((a) => JSON.parse(a)[0].m),
+      [true, false, true, false, true],
+    );
+    assert.equal(pool.workerRestarts, 1);
+    assert.deepEqual(errors, [], 'a cancelled query gets no answer');
+    assert.equal(await run(pool, 'SELECT 1 AS x'), '[{"x":1}]');
+  } finally {
+    await pool.close(2000);
+  }
+});
