@@ -1,0 +1,45 @@
+// KNOWN_FAILURES: failures the fuzzer finds that are fixed elsewhere (another branch of issue 32), and
+// EXCLUDED_FORMS: generator forms left out of the default run because they take the whole process down.
+
+export interface KnownFailure {
+  /** Matches the failure's signature (see oracle.ts). */
+  readonly signature: RegExp;
+  /** Where it is being fixed, with a reproducer. */
+  readonly note: string;
+}
+
+/** The bounded run in `npm test` tolerates these; the CLI counts them apart. Remove an entry once fixed. */
+export const KNOWN_FAILURES: readonly KnownFailure[] = [
+  {
+    signature: /^500: InternalError: column .* not in input/,
+    note: 'GROUP BY the ordinal of an aggregate, `SELECT sum(1) GROUP BY 1` (issue 32, errors branch)',
+  },
+  {
+    signature: /^500: RangeError: (Maximum BigInt size exceeded|The number .* cannot be converted to a BigInt)/,
+    note: 'round/trunc to an extreme number of digits, `SELECT round(1, -2147483648)` (issue 32, errors branch)',
+  },
+  {
+    signature: /^500: TypeError: args\.map is not a function/,
+    note: 'a boolean expression in ROLLUP, `SELECT 1 GROUP BY ROLLUP (1, TRUE OR FALSE)` (issue 32, errors branch)',
+  },
+];
+
+/**
+ * Forms the generator leaves out unless FLOE_FUZZ_EXCLUDE says otherwise (`none` brings them all back):
+ * `huge-size`: lpad/rpad/repeat to 2^31 characters (kills the process: heap out of memory; issue 32 bounds them);
+ * `star-target`: the request target `*` (never answered; fixed with the auth work of issue 32);
+ * `uws-bad-head`: request heads uWebSockets.js 20.30 cannot parse (HTTP/1.0 or any version but 1.1, a space
+ * or control character in a header, more than ~50 headers, an empty method): no 400, the connection just sits
+ * until uWS's idle timeout closes it (~10 s), e.g. `printf 'GET /health HTTP/1.0\r\n\r\n' | nc 127.0.0.1 PORT`.
+ */
+export const EXCLUDED_FORMS = ['huge-size', 'star-target', 'uws-bad-head'] as const;
+
+export function excludedForms(env: string | undefined = process.env.FLOE_FUZZ_EXCLUDE): ReadonlySet<string> {
+  if (env === undefined || env === '') return new Set(EXCLUDED_FORMS);
+  if (env === 'none') return new Set();
+  return new Set(env.split(',').map((s) => s.trim()));
+}
+
+export function knownFailure(signature: string): KnownFailure | undefined {
+  return KNOWN_FAILURES.find((k) => k.signature.test(signature));
+}
