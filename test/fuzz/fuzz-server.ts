@@ -34,6 +34,9 @@ async function main(dataDir: string): Promise<void> {
   });
   process.stdout.write(`FUZZ_PORT ${server.server.port}\n`);
   process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
+  // An orphan (the fuzzer was killed) has nobody to answer: it exits once its parent is gone.
+  const parent = process.ppid;
+  setInterval(() => process.ppid !== parent && process.exit(0), 1000).unref();
 }
 
 // `node --test dist/test/` loads every file under test/: only the fuzzer's spawn (which sets the folder) serves.

@@ -25,7 +25,7 @@ export interface RawOutcome {
 export function parseResponses(
   buf: Buffer,
   closed: boolean,
-  head = false,
+  isHead = false,
 ): { responses: ParsedResponse[]; partial: boolean } {
   const responses: ParsedResponse[] = [];
   let at = 0;
@@ -41,7 +41,7 @@ export function parseResponses(
         .trim();
     let pos = headEnd + 4;
     const length = header('content-length');
-    if (head) {
+    if (isHead) {
       responses.push({ status, body: '' });
     } else if (header('transfer-encoding')?.toLowerCase().includes('chunked')) {
       const parts: Buffer[] = [];

@@ -179,6 +179,8 @@ export class SetOpParser {
             ') AS __floe_values ',
           );
     const values = select.from[0].expr;
+    // `VALUES (1), k` reads as a parenthesised table list: a row that is not `( … )` is a syntax error.
+    if (values?.type !== 'values') throw this.#syntaxError(this.#badValuesRow(from, clause ?? to));
     return {
       type: 'values',
       values: values.values,
@@ -186,6 +188,14 @@ export class SetOpParser {
       limit: select.limit?.value?.length ? select.limit : null,
       with: null,
     };
+  }
+
+  /** The first token of [from, to) (after VALUES) that starts a row without `(`. */
+  #badValuesRow(from: number, to: number): number {
+    for (let i = from + 1; i < to; i = this.#close(i) + 2) {
+      if (this.#tokens[i]?.text !== '(' || this.#close(i) < 0) return i;
+    }
+    return to;
   }
 
   /** The first ORDER BY / LIMIT / OFFSET at the base depth of [from, to), or null. */
