@@ -53,7 +53,8 @@ export function judge(c: FuzzCase, outcome: RawOutcome, internal: (body: string)
         signature: `stack in ${r.status}: ${messageShape(r.body.split('\n')[0]!)}`,
         detail: r.body.slice(0, 300),
       };
-    if (r.status >= 400 && r.body.trim() === '')
+    // A HEAD answer has no body by definition.
+    if (r.status >= 400 && r.body.trim() === '' && !/^HEAD /i.test(c.raw.bytes.subarray(0, 5).toString('latin1')))
       return {
         ok: false,
         kind: 'empty-message',

@@ -77,9 +77,38 @@ export function parseInterval(ast: Ast): IntervalValue {
     const unit = m[2]!.toLowerCase().replace(/s$/, '');
     const entry = UNIT_MICROS[unit === 'min' ? 'minute' : unit === 'sec' ? 'second' : unit];
     if (!entry) throw new PlanError(`invalid input syntax for type interval: "${source}"`);
-    out[entry[0]] += Number(m[1]) * entry[1];
+    addField(out, entry, Number(m[1]));
     matched += m[0].length;
   }
   if (matched === 0) throw new PlanError(`invalid input syntax for type interval: "${source}"`);
   return out;
+}
+
+const DAYS_PER_MONTH = 30;
+const MICROS_PER_DAY = 86_400e6;
+
+/**
+ * Adds `value` units to `out` with PostgreSQL's spill of fractions (DecodeInterval): a fraction of a year is
+ * rounded to whole months, of a month goes to days (30 to a month), of a day to microseconds, so every field
+ * stays whole (`1.5 months` is `1 mon 15 days`, `1.5 days` is `1 day 12:00:00`).
+ */
+function addField(
+  out: { months: number; days: number; micros: number },
+  [field, factor]: [keyof IntervalValue, number],
+  value: number,
+): void {
+  if (field === 'micros') {
+    out.micros += Math.round(value * factor);
+    return;
+  }
+  const whole = Math.trunc(value);
+  let days = 0;
+  if (field === 'months' && factor === 12) out.months += whole * 12 + Math.round((value - whole) * 12);
+  else if (field === 'months') {
+    out.months += whole * factor;
+    days = (value - whole) * factor * DAYS_PER_MONTH;
+  } else days = value * factor;
+  const wholeDays = Math.trunc(days);
+  out.days += wholeDays;
+  out.micros += Math.round((days - wholeDays) * MICROS_PER_DAY);
 }
