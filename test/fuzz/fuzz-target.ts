@@ -90,7 +90,7 @@ export class FuzzTarget {
   }
 
   /** GET /health answers 200 within `deadlineMs`. */
-  async healthy(deadlineMs = 5000): Promise<boolean> {
+  async healthy(deadlineMs = 10_000): Promise<boolean> {
     if (this.#exit !== null) return false;
     const out = await sendRaw(this.#port, { bytes: rawRequest('GET', '/health', []) }, deadlineMs);
     return out.responses[0]?.status === 200;

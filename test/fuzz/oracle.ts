@@ -16,7 +16,7 @@ export function messageShape(message: string): string {
   return message
     .replace(/\[ref [0-9a-f]+\]|\(ref [0-9a-f]+\)/g, '')
     .replace(/'(?:[^']|'')*'|"(?:[^"\\]|\\.)*"/g, '?')
-    .replace(/\d+(?:\.\d+)?/g, 'N')
+    .replace(/-?\d+(?:\.\d+)?/g, 'N')
     .replace(/\s+/g, ' ')
     .trim()
     .slice(0, 160);
