@@ -13,13 +13,17 @@ const STACK_FRAME = /\n\s*at .*(?:\.[cm]?js|<anonymous>|node:[a-z_]+):\d+/;
 
 /** The shape of an error message: quoted text and numbers blanked, so one bug gives one signature. */
 export function messageShape(message: string): string {
-  return message
+  let shape = message
     .replace(/\[ref [0-9a-f]+\]|\(ref [0-9a-f]+\)/g, '')
     .replace(/'(?:[^']|'')*'|"(?:[^"\\]|\\.)*"/g, '?')
     .replace(/-?\d+(?:\.\d+)?/g, 'N')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 160);
+    .replace(/\[[^\]]*\]/g, '[…]');
+  // The expression an internal error names varies with the query: keep its outline, `f(…)`.
+  for (let before = ''; before !== shape; ) {
+    before = shape;
+    shape = shape.replace(/(\w+)?\((?!…\))(?:[^()]|\(…\))*\)|\w+\(…\)/g, (m) => (/^\w/.test(m) ? 'f(…)' : '(…)'));
+  }
+  return shape.replace(/\s+/g, ' ').trim().slice(0, 160);
 }
 
 /**
