@@ -77,7 +77,7 @@ export function parseInterval(ast: Ast): IntervalValue {
     const unit = m[2]!.toLowerCase().replace(/s$/, '');
     const entry = UNIT_MICROS[unit === 'min' ? 'minute' : unit === 'sec' ? 'second' : unit];
     if (!entry) throw new PlanError(`invalid input syntax for type interval: "${source}"`);
-    addField(out, entry[0], Number(m[1]) * entry[1], unit === 'year');
+    addField(out, entry, Number(m[1]));
     matched += m[0].length;
   }
   if (matched === 0) throw new PlanError(`invalid input syntax for type interval: "${source}"`);
@@ -88,21 +88,31 @@ export function parseInterval(ast: Ast): IntervalValue {
   return out;
 }
 
+const DAYS_PER_MONTH = 30;
+const MICROS_PER_DAY = 86_400e6;
+
 /**
- * Adds `value` of one field, carrying fractions down as PostgreSQL: a fraction of a month as days of 30, of a day
- * as microseconds (`1.33 months` = 1 mon 9 days 21:36:00); fractions of years round to whole months.
+ * Adds `value` units to `out` with PostgreSQL's spill of fractions (DecodeInterval): a fraction of a year is
+ * rounded to whole months, of a month goes to days (30 to a month), of a day to microseconds, so every field
+ * stays whole (`1.5 months` is `1 mon 15 days`, `1.5 days` is `1 day 12:00:00`).
  */
-function addField(out: { months: number; days: number; micros: number }, field: string, value: number, year: boolean) {
-  let rest = value;
-  if (field === 'months') {
-    const whole = year ? Math.round(rest) : Math.trunc(rest);
-    out.months += whole;
-    rest = year ? 0 : (rest - whole) * 30;
+function addField(
+  out: { months: number; days: number; micros: number },
+  [field, factor]: [keyof IntervalValue, number],
+  value: number,
+): void {
+  if (field === 'micros') {
+    out.micros += Math.round(value * factor);
+    return;
   }
-  if (field !== 'micros') {
-    const whole = Math.trunc(rest);
-    out.days += whole;
-    rest = (rest - whole) * 86_400e6;
-  }
-  out.micros += Math.round(rest);
+  const whole = Math.trunc(value);
+  let days = 0;
+  if (field === 'months' && factor === 12) out.months += whole * 12 + Math.round((value - whole) * 12);
+  else if (field === 'months') {
+    out.months += whole * factor;
+    days = (value - whole) * factor * DAYS_PER_MONTH;
+  } else days = value * factor;
+  const wholeDays = Math.trunc(days);
+  out.days += wholeDays;
+  out.micros += Math.round((days - wholeDays) * MICROS_PER_DAY);
 }

@@ -123,9 +123,10 @@ export function arithmeticTypes(op: ArithmeticOp, l: Expr, r: Expr): [Expr, Expr
   }
 }
 
+/** PostgreSQL has date ± integer, not date ± bigint (a bigint of days is no date; it crashed the kernel). */
 function dateArithmetic(op: ArithmeticOp, a: DataType, b: DataType): DataType | null {
-  if (a.id === 'date' && (b.id === 'int32' || b.id === 'int64') && (op === '+' || op === '-')) return DATE;
-  if (b.id === 'date' && (a.id === 'int32' || a.id === 'int64') && op === '+') return DATE;
+  if (a.id === 'date' && b.id === 'int32' && (op === '+' || op === '-')) return DATE;
+  if (b.id === 'date' && a.id === 'int32' && op === '+') return DATE;
   if (a.id === 'date' && b.id === 'date' && op === '-') return INT32;
   if ((a.id === 'date' || a.id === 'timestamp') && b.id === 'interval' && (op === '+' || op === '-')) return TIMESTAMP;
   if (a.id === 'interval' && (b.id === 'date' || b.id === 'timestamp') && op === '+') return TIMESTAMP;

@@ -183,8 +183,10 @@ export class SetOpParser {
     if (!Array.isArray(values?.values)) {
       let at = from + 1;
       while (at < to - 1 && !(this.#tokens[at]!.text === '(' && this.#tokens[at + 1]!.text === ')')) at++;
-      throw this.#syntaxError(at + 1, 'a VALUES row needs at least one value');
+      if (at < to - 1) throw this.#syntaxError(at + 1, 'a VALUES row needs at least one value');
     }
+    // `VALUES (1), k` reads as a parenthesised table list: a row that is not `( … )` is a syntax error.
+    if (values?.type !== 'values') throw this.#syntaxError(this.#badValuesRow(from, clause ?? to));
     return {
       type: 'values',
       values: values.values,
@@ -192,6 +194,14 @@ export class SetOpParser {
       limit: select.limit?.value?.length ? select.limit : null,
       with: null,
     };
+  }
+
+  /** The first token of [from, to) (after VALUES) that starts a row without `(`. */
+  #badValuesRow(from: number, to: number): number {
+    for (let i = from + 1; i < to; i = this.#close(i) + 2) {
+      if (this.#tokens[i]?.text !== '(' || this.#close(i) < 0) return i;
+    }
+    return to;
   }
 
   /** The first ORDER BY / LIMIT / OFFSET at the base depth of [from, to), or null. */
