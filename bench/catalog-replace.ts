@@ -7,12 +7,9 @@
 // after a forced GC: after the first reload and after the last. A replaced table that stayed referenced anywhere
 // (a worker's engine or plan cache, a helper's table cache, the main thread) would add its size per reload.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { writeParquetFile } from '../engine/index.js';
-import { startServer } from '../server/main.js';
+import { SCAN_SQL, startAcceleratedServer, writeAcceleratedData } from './accelerated-table.js';
 
 const { values } = parseArgs({
   options: {
@@ -38,19 +35,8 @@ export interface ReplaceResult {
 
 /** Child mode: serve, reload `times` times, print RSS JSON. */
 async function measure(dir: string, rows: number, times: number, workers: number): Promise<void> {
-  const server = await startServer({
-    manifest: {
-      version: 'v1',
-      kind: 'Spicepod',
-      name: 'replace',
-      datasets: [{ name: 't', from: `file:${dir}`, acceleration: { enabled: true } }],
-    },
-    port: 0,
-    workers,
-    log: () => {},
-  });
-  const url = `http://127.0.0.1:${server.port}/v1/sql`;
-  const sql = 'SELECT count(*) AS n, sum(val) AS s, min(id) AS lo, max(id) AS hi FROM t';
+  const { server, url } = await startAcceleratedServer(dir, workers);
+  const sql = SCAN_SQL;
   // Concurrent queries so every worker (and its parallel helper: the table is over 1 Mi rows) reads the table.
   const query = async () => {
     const answers = await Promise.all(
@@ -83,23 +69,10 @@ async function settledRss(): Promise<number> {
   return process.memoryUsage().rss / MIB;
 }
 
-async function writeData(dir: string, rows: number): Promise<void> {
-  const path = join(dir, 'part-0.parquet');
-  if (existsSync(path)) return;
-  const id = Int32Array.from({ length: rows }, (_, i) => i);
-  const val = Float64Array.from(id, (i) => (i % 1000) / 10);
-  const label = Array.from(id, (i) => `label-${i % 100_000}`);
-  await writeParquetFile(path, [
-    { name: 'id', type: { id: 'int32' }, nullable: false, values: id },
-    { name: 'val', type: { id: 'float64' }, nullable: false, values: val },
-    { name: 'label', type: { id: 'utf8' }, nullable: false, values: label },
-  ]);
-}
-
 /** Writes the data (once) and runs the measuring child; resolves with its figures. */
 export async function measureReplacements(rows: number, times: number, workers: number): Promise<ReplaceResult> {
   const dir = fileURLToPath(new URL(`../../bench/results/tmp/replace-${rows}/`, import.meta.url));
-  await writeData(dir, rows);
+  await writeAcceleratedData(dir, rows);
   const script = fileURLToPath(import.meta.url);
   const args = ['--expose-gc', script, '--child', '--dir', dir];
   args.push('--rows', String(rows), '--times', String(times), '--workers', String(workers));

@@ -5,12 +5,9 @@
 // process per worker count; each loads the table accelerated, runs queries on every worker, and reports
 // its RSS. If every worker copied the table, RSS would grow by about the table size per extra worker.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { writeParquetFile } from '../engine/index.js';
-import { startServer } from '../server/main.js';
+import { SCAN_SQL, startAcceleratedServer, writeAcceleratedData } from './accelerated-table.js';
 
 const { values } = parseArgs({
   options: {
@@ -26,19 +23,8 @@ const MIB = 1024 * 1024;
 /** Child mode: serve the folder accelerated with `workers` threads, query every worker, print RSS JSON. */
 async function measure(dir: string, workers: number): Promise<void> {
   const before = process.memoryUsage().rss;
-  const server = await startServer({
-    manifest: {
-      version: 'v1',
-      kind: 'Spicepod',
-      name: 'rss',
-      datasets: [{ name: 't', from: `file:${dir}`, acceleration: { enabled: true } }],
-    },
-    port: 0,
-    workers,
-    log: () => {},
-  });
-  const url = `http://127.0.0.1:${server.port}/v1/sql`;
-  const sql = 'SELECT count(*) AS n, sum(val) AS s, min(id) AS lo, max(id) AS hi FROM t';
+  const { server, url } = await startAcceleratedServer(dir, workers);
+  const sql = SCAN_SQL;
   // Several concurrent queries per worker so every thread scans the whole table at least once.
   await Promise.all(
     Array.from({ length: workers * 3 }, () => fetch(url, { method: 'POST', body: sql }).then((r) => r.text())),
@@ -47,23 +33,6 @@ async function measure(dir: string, workers: number): Promise<void> {
   const rss = process.memoryUsage().rss;
   await server.close();
   process.stdout.write(`${JSON.stringify({ workers, rssMiB: rss / MIB, startMiB: before / MIB })}\n`);
-}
-
-async function writeData(dir: string, rows: number, files: number): Promise<void> {
-  const per = Math.ceil(rows / files);
-  for (let f = 0; f < files; f++) {
-    const path = join(dir, `part-${f}.parquet`);
-    if (existsSync(path)) continue;
-    const n = Math.min(per, rows - f * per);
-    const id = Int32Array.from({ length: n }, (_, i) => f * per + i);
-    const val = Float64Array.from(id, (i) => (i % 1000) / 10);
-    const label = Array.from(id, (i) => `label-${i % 100_000}`);
-    await writeParquetFile(path, [
-      { name: 'id', type: { id: 'int32' }, nullable: false, values: id },
-      { name: 'val', type: { id: 'float64' }, nullable: false, values: val },
-      { name: 'label', type: { id: 'utf8' }, nullable: false, values: label },
-    ]);
-  }
 }
 
 function runChild(dir: string, workers: number): Promise<{ workers: number; rssMiB: number; startMiB: number }> {
@@ -88,13 +57,13 @@ async function main(): Promise<void> {
   if (values.child) return measure(values.dir, Number(values.workers));
   const rows = Number(values.rows);
   const dir = fileURLToPath(new URL(`../../bench/results/tmp/rss-${rows}/`, import.meta.url));
-  await writeData(dir, rows, Number(values.files));
+  await writeAcceleratedData(dir, rows, Number(values.files));
   // Rough in-memory size of the loaded table: int32 + float64 + utf8 (offsets + ~11 bytes of text).
   const tableMiB = (rows * (4 + 8 + 4 + 11)) / MIB;
   console.log(`table: ${rows.toLocaleString('en')} rows, about ${tableMiB.toFixed(0)} MiB loaded`);
   // The same server over a 1,000-row table: what the process and its worker threads cost without the data.
   const tiny = fileURLToPath(new URL('../../bench/results/tmp/rss-1000/', import.meta.url));
-  await writeData(tiny, 1000, 1);
+  await writeAcceleratedData(tiny, 1000, 1);
   console.log('workers | RSS, large table | RSS, 1,000-row table | difference = table memory');
   for (const workers of [1, 2, 4]) {
     const big = await runChild(dir, workers);
