@@ -3,7 +3,7 @@
 export interface Principal {
   /**
    * A stable name for rate limiting, metrics and logs, never the key itself: `key:<n>` for the n-th configured
-   * API key, `addr:<client address>` when auth is off.
+   * API key, `addr:<client address>` when auth is off and a rate limit is on, `anonymous` with neither.
    */
   readonly id: string;
   /** May run writes (INSERT, refresh, PATCH): a `:rw` key, or any request when auth is off. */

@@ -41,6 +41,8 @@ const CROSS_ORIGIN_REFUSED = 'Forbidden: cross-origin request from an origin tha
 /** Content types a browser sends cross-origin without a preflight (the CORS-safelisted ones; '' = none sent). */
 const SIMPLE_CONTENT_TYPES = new Set(['', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data']);
 const DECODER = new TextDecoder();
+/** Who a request runs as when floe has neither API keys nor a rate limit. */
+const OPEN_PRINCIPAL: Principal = Object.freeze({ id: 'anonymous', canWrite: true });
 
 export function createRequestGate(options: RequestGateOptions): RequestGate {
   return new Gate(options);
@@ -52,6 +54,8 @@ class Gate implements RequestGate {
   readonly #cors: CorsConfig;
   readonly #anyOrigin: boolean;
   readonly #allowed: ReadonlySet<string>;
+  /** No API keys and no rate limit: every request runs as `OPEN_PRINCIPAL`. */
+  readonly #open: boolean;
 
   constructor(options: RequestGateOptions) {
     this.#auth = options.auth;
@@ -59,6 +63,7 @@ class Gate implements RequestGate {
     this.#cors = options.cors;
     this.#anyOrigin = options.cors.allowedOrigins.includes('*');
     this.#allowed = new Set(options.cors.allowedOrigins);
+    this.#open = !options.auth.required && options.limiter === null;
   }
 
   open(res: HttpResponse, req: HttpRequest): boolean {
@@ -68,6 +73,18 @@ class Gate implements RequestGate {
   admit(res: HttpResponse, req: HttpRequest): Principal | null {
     const origin = req.getHeader(ORIGIN);
     if (!this.#applyCors(res, req, origin)) return null;
+    // Nothing reads the principal's address without auth and rate limit: reading it cost ~2% of a point lookup.
+    const principal = this.#open ? OPEN_PRINCIPAL : this.#authenticate(res, req);
+    if (principal === null) return null;
+    if (origin !== '' && this.#allowOrigin(origin) === null && isSimplePost(req)) {
+      new Reply(res).send(403, TEXT_PLAIN, CROSS_ORIGIN_REFUSED);
+      return null;
+    }
+    return principal;
+  }
+
+  /** The request's principal, or null once it has answered 401 or 429. */
+  #authenticate(res: HttpResponse, req: HttpRequest): Principal | null {
     let address: string | null = null;
     const addressOf = () => (address ??= DECODER.decode(res.getRemoteAddressAsText()));
     const principal = this.#auth.authenticate((name) => req.getHeader(name), addressOf);
@@ -76,12 +93,7 @@ class Gate implements RequestGate {
         new Reply(res).send(401, TEXT_PLAIN, 'Unauthorized', UNAUTHORIZED_HEADERS);
       return null;
     }
-    if (this.#limited(res, principal.id)) return null;
-    if (origin !== '' && this.#allowOrigin(origin) === null && isSimplePost(req)) {
-      new Reply(res).send(403, TEXT_PLAIN, CROSS_ORIGIN_REFUSED);
-      return null;
-    }
-    return principal;
+    return this.#limited(res, principal.id) ? null : principal;
   }
 
   /** The `Access-Control-Allow-Origin` value for `origin`, or null when not allowed (or CORS is off). */
