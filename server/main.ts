@@ -190,8 +190,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         metrics?.datasetsState(datasets, DatasetLoadState.shuttingDown);
         server.stopListening();
         await drain(() => inflight, options.drainMs ?? manifest.shutdownTimeoutMs);
-        server.closeAll();
+        // The pool first: a query still running when its bound passes is answered 503 'Runtime is shutting down'
+        // on its open connection, which closeAll then cuts (the other order cut it without an answer).
         await pool?.close(POOL_CLOSE_MS);
+        await new Promise((r) => setImmediate(r));
+        server.closeAll();
         await metrics?.close();
         versions?.close();
       })();

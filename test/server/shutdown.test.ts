@@ -52,7 +52,7 @@ describe('SIGTERM', () => {
       void exited.then((code) => reject(new Error(`exited ${code} before ready`)));
     });
     assert.equal((await post(`${url}/v1/sql`, 'SELECT 1 AS x')).status, 200);
-    const stuck = post(`${url}/v1/sql`, REGEX).catch((e: unknown) => e);
+    const stuck = post(`${url}/v1/sql`, REGEX).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
     await new Promise((r) => setTimeout(r, 300));
     const signalled = performance.now();
     child.kill('SIGTERM');
@@ -60,7 +60,10 @@ describe('SIGTERM', () => {
     const took = performance.now() - signalled;
     assert.equal(code, 0);
     assert.ok(took < 5000, `exit took ${took.toFixed(0)} ms`);
-    // The stuck query's client sees its connection closed, not an answer.
-    assert.ok((await stuck) instanceof Error);
+    // The stuck query's client is told why before its connection closes.
+    const answer = await stuck;
+    assert.ok(!(answer instanceof Error), String(answer));
+    assert.equal(answer.status, 503);
+    assert.equal(answer.text, 'Runtime is shutting down');
   });
 });
