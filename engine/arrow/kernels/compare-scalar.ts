@@ -12,7 +12,8 @@ export function compareScalar(op: CmpOp, col: Column, value: number): Column | n
   const out = new Uint8Array(n);
   if (v instanceof Float64Array) {
     compareF64(op, v, value, out, n);
-    fixNaNScalar(op, v, value, out, n);
+    // Only float8 holds NaN (decimals, dates and timestamps in a Float64Array never do).
+    if (col.type.id === 'float64' || value !== value) fixNaNScalar(op, v, value, out, n);
   } else if (v instanceof Int32Array) compareI32(op, v, value, out, n);
   else return null;
   return makeColumn({ id: 'bool' }, out, col.valid, n);

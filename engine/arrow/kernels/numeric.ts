@@ -275,7 +275,7 @@ export function compare(op: CmpOp, a: Column, b: Column): Column {
     const x = toFloat64(a);
     const y = toFloat64(b);
     cmpLoop(op, x, y, out, n);
-    fixNaNColumns(op, x, y, out, n);
+    if (t === 'float64' || b.type.id === 'float64') fixNaNColumns(op, x, y, out, n);
   } else if (a.values instanceof BigInt64Array || b.values instanceof BigInt64Array) {
     const x = a.values as Exact;
     const y = b.values as Exact;
