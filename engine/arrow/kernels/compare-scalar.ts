@@ -13,7 +13,7 @@ export function compareScalar(op: CmpOp, col: Column, value: number): Column | n
   if (v instanceof Float64Array) {
     compareF64(op, v, value, out, n);
     // Only float8 holds NaN (decimals, dates and timestamps in a Float64Array never do).
-    if (col.type.id === 'float64' || value !== value) fixNaNScalar(op, v, value, out, n);
+    if (col.type.id === 'float64' || Number.isNaN(value)) fixNaNScalar(op, v, value, out, n);
   } else if (v instanceof Int32Array) compareI32(op, v, value, out, n);
   else return null;
   return makeColumn({ id: 'bool' }, out, col.valid, n);

@@ -25,17 +25,18 @@ export function fixNaNColumns(op: CmpOp, x: Float64Array, y: Float64Array, out: 
   for (let i = 0; i < n; i++) {
     const a = x[i]!;
     const b = y[i]!;
-    // Only NaN differs from itself: one test per side on the common path.
-    if (a === a && b === b) continue;
-    out[i] = decide(op, a !== a ? (b !== b ? 0 : 1) : -1);
+    const nanA = Number.isNaN(a);
+    const nanB = Number.isNaN(b);
+    if (!nanA && !nanB) continue;
+    out[i] = decide(op, nanA ? (nanB ? 0 : 1) : -1);
   }
 }
 
 /** Rewrites `out[i] = x[i] op c` for the rows a NaN decides (every row when `c` is NaN). */
 export function fixNaNScalar(op: CmpOp, x: Float64Array, c: number, out: Uint8Array, n: number): void {
-  if (c !== c) {
-    for (let i = 0; i < n; i++) out[i] = decide(op, x[i] !== x[i] ? 0 : -1);
+  if (Number.isNaN(c)) {
+    for (let i = 0; i < n; i++) out[i] = decide(op, Number.isNaN(x[i]) ? 0 : -1);
     return;
   }
-  for (let i = 0; i < n; i++) if (x[i] !== x[i]) out[i] = decide(op, 1);
+  for (let i = 0; i < n; i++) if (Number.isNaN(x[i])) out[i] = decide(op, 1);
 }

@@ -195,7 +195,7 @@ function run(
   out: Int32Array,
 ): number {
   // A float8 column against NaN: the caller's comparison kernel orders NaN as PostgreSQL does (`nan-order.ts`).
-  if (col.type.id === 'float64' && (c !== c || d !== d)) return -1;
+  if (col.type.id === 'float64' && (Number.isNaN(c) || Number.isNaN(d))) return -1;
   const v = comparedValues(col);
   const loops = branchless ? BRANCHLESS : LOOPS;
   if (v instanceof Float64Array && col.type.id === 'float64')
