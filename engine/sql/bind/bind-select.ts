@@ -69,7 +69,8 @@ export function bindSelect(ast: Ast, ctx: BindContext): LogicalPlan {
     const grouping = bindGroupBy(ast.groupby?.columns ?? [], (g: Ast) =>
       notDerived(
         bindGroupItem(g, items, { ...base, aggregates: 'GROUP BY', windows: noWindows('GROUP BY') }),
-        collector.calls.map((c) => c.name),
+        // GROUPING(…) too: PostgreSQL counts it as an aggregate here (its placeholder column has no input yet).
+        [...collector.calls.map((c) => c.name), ...collector.groupings.map((g) => g.name)],
         windows.names,
       ),
     );
