@@ -82,7 +82,8 @@ export function isUserError(e: unknown): boolean {
 export function limitError(e: unknown): unknown {
   if (!(e instanceof RangeError)) return e;
   if (/call stack/i.test(e.message)) return new PlanError('stack depth limit exceeded: the statement nests too deeply');
-  if (/^Invalid (string|array|typed array) length/i.test(e.message))
+  // A negative length is floe's own arithmetic gone wrong, never the query's size: it stays an internal error.
+  if (/^Invalid (string|array|typed array) length(?!: -)/i.test(e.message))
     return new ExecError(`requested length too large: a value passed JavaScript's limit (${e.message})`);
   return e;
 }

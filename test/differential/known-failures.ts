@@ -36,9 +36,4 @@ export const KNOWN_FAILURES: readonly KnownFailure[] = [
     sql: 'SELECT id, lead(price, 3, 0) OVER (ORDER BY id), lag(d, 7) OVER (ORDER BY id), lead(ts) OVER (ORDER BY id) FROM items ORDER BY id',
     bug: NUMERIC_SCALE,
   },
-  {
-    suite: 'filter',
-    sql: "SELECT k FROM specials WHERE g = 'NaN' OR g > 1.5",
-    bug: 'NaN comparisons follow IEEE: NaN = NaN and NaN > 1.5 are false (PostgreSQL and DuckDB: true)',
-  },
 ];

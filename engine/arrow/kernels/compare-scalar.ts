@@ -2,6 +2,7 @@
 // materialising the constant as a column. One loop per operator, compiled once per array type.
 import { type Column, makeColumn } from '../column.js';
 import { monomorphicCopy } from './monomorphic.js';
+import { fixNaNScalar } from './nan-order.js';
 import type { CmpOp } from './numeric.js';
 
 /** `col op value`, or null when the column is not held as Int32Array / Float64Array (the caller falls back). */
@@ -9,8 +10,11 @@ export function compareScalar(op: CmpOp, col: Column, value: number): Column | n
   const v = col.values;
   const n = col.length;
   const out = new Uint8Array(n);
-  if (v instanceof Float64Array) compareF64(op, v, value, out, n);
-  else if (v instanceof Int32Array) compareI32(op, v, value, out, n);
+  if (v instanceof Float64Array) {
+    compareF64(op, v, value, out, n);
+    // Only float8 holds NaN (decimals, dates and timestamps in a Float64Array never do).
+    if (col.type.id === 'float64' || Number.isNaN(value)) fixNaNScalar(op, v, value, out, n);
+  } else if (v instanceof Int32Array) compareI32(op, v, value, out, n);
   else return null;
   return makeColumn({ id: 'bool' }, out, col.valid, n);
 }

@@ -2,6 +2,7 @@
 import { ExecError } from '../../errors.js';
 import type { DataType } from '../../plan/types.js';
 import { type Column, MAX_EXACT, makeColumn, narrowExact, strings, utf8BytesOf } from '../column.js';
+import { fixNaNColumns } from './nan-order.js';
 import { compareText } from './text-order.js';
 import { compareUtf8Columns } from './utf8-compare.js';
 import { andValidity } from './validity.js';
@@ -271,7 +272,10 @@ export function compare(op: CmpOp, a: Column, b: Column): Column {
   } else if (t === 'decimal' && b.type.id === 'decimal' && a.type.scale !== b.type.scale) {
     compareDecimalScales(op, a, b, out, n);
   } else if (t === 'float64' || a.type.id !== b.type.id) {
-    cmpLoop(op, toFloat64(a), toFloat64(b), out, n);
+    const x = toFloat64(a);
+    const y = toFloat64(b);
+    cmpLoop(op, x, y, out, n);
+    if (t === 'float64' || b.type.id === 'float64') fixNaNColumns(op, x, y, out, n);
   } else if (a.values instanceof BigInt64Array || b.values instanceof BigInt64Array) {
     const x = a.values as Exact;
     const y = b.values as Exact;

@@ -70,10 +70,30 @@ function loops(branchless: boolean): Loops {
   return { single: single as Record<CmpOp, Loop>, range };
 }
 
+/**
+ * Loops for float8 columns: PostgreSQL orders NaN above every number, so `x > c` and `x >= c` keep NaN rows (the
+ * other tests already answer as PostgreSQL does for a NaN row and a constant that is not NaN).
+ */
+function floatLoops(branchless: boolean): Loops {
+  const l = loops(branchless);
+  const withNaN = (op: CmpOp) =>
+    new Function(
+      'x',
+      'c',
+      'd',
+      'valid',
+      'sel',
+      'n',
+      'out',
+      loopBody(`(x[i] ${OPS[op]} c) | (x[i] !== x[i])`, branchless),
+    );
+  return { single: { ...l.single, '>': withNaN('>') as Loop, '>=': withNaN('>=') as Loop }, range: l.range };
+}
+
 // Separate copies per array kind (Float64Array, Int32Array, and the Int16Array / Int8Array of narrow copies), so
 // none sees another's element kind.
-const LOOPS = { f64: loops(false), i32: loops(false), i16: loops(false), i8: loops(false) };
-const BRANCHLESS = { f64: loops(true), i32: loops(true), i16: loops(true), i8: loops(true) };
+const LOOPS = { f64: loops(false), float8: floatLoops(false), i32: loops(false), i16: loops(false), i8: loops(false) };
+const BRANCHLESS = { f64: loops(true), float8: floatLoops(true), i32: loops(true), i16: loops(true), i8: loops(true) };
 
 /** The array a comparison reads: the column's narrow copy when it has one (same integers, fewer bytes). */
 function comparedValues(col: Column): Column['values'] | Int16Array | Int8Array {
@@ -174,8 +194,12 @@ function run(
   n: number,
   out: Int32Array,
 ): number {
+  // A float8 column against NaN: the caller's comparison kernel orders NaN as PostgreSQL does (`nan-order.ts`).
+  if (col.type.id === 'float64' && (Number.isNaN(c) || Number.isNaN(d))) return -1;
   const v = comparedValues(col);
   const loops = branchless ? BRANCHLESS : LOOPS;
+  if (v instanceof Float64Array && col.type.id === 'float64')
+    return pick(loops.float8)(v, c, d, col.valid, sel, n, out);
   if (v instanceof Float64Array) return pick(loops.f64)(v, c, d, col.valid, sel, n, out);
   if (v instanceof Int32Array) return pick(loops.i32)(v, c, d, col.valid, sel, n, out);
   if (v instanceof Int16Array) return pick(loops.i16)(v, c, d, col.valid, sel, n, out);

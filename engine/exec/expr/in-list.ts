@@ -22,13 +22,15 @@ export function evaluateInList(e: InListExpr, expr: PhysicalExpr, list: Physical
     evaluate(batch) {
       // Intervals compare by span ('1 mon' = '30 days'), not by their text.
       const x = intervalSpans(expr.evaluate(batch));
-      const items = list.map((l) => intervalSpans(l.evaluate(batch.length === 0 ? batch : { ...batch, length: 1 })));
       if (!constant)
         return generic(
           x,
           list.map((l) => intervalSpans(l.evaluate(batch))),
           e.negated,
         );
+      // Literals only: each is read once, from a one-row batch (its columns stay longer than that, which only an
+      // expression that reads no column may be given: a CASE over a column then saw more rows than the batch had).
+      const items = list.map((l) => intervalSpans(l.evaluate(batch.length === 0 ? batch : { ...batch, length: 1 })));
       const set = new Set<Key>();
       let listHasNull = false;
       for (const c of items) {

@@ -107,12 +107,20 @@ function translate(s: string, from: string, to: string): string {
   // Only the first |from| characters of `to` are ever used: splitting all of a long one for every row made
   // translate(col, 'a', <10,000 characters>) take seconds (found by the fuzzer).
   const t = chars(to.slice(0, 2 * f.length));
+  // Unchanged runs are copied whole, and a value with nothing to translate is returned as it is: appending one
+  // character at a time made translate('<10,000 characters>', 'a b', col) over 6,000 rows take 12-25 s.
   let out = '';
+  let run = 0;
+  let i = 0;
   for (const ch of s) {
     const at = f.indexOf(ch);
-    out += at < 0 ? ch : (t[at] ?? '');
+    if (at >= 0) {
+      out += s.slice(run, i) + (t[at] ?? '');
+      run = i + ch.length;
+    }
+    i += ch.length;
   }
-  return out;
+  return run === 0 ? s : out + s.slice(run);
 }
 
 function repeat(s: string, k: number): string {

@@ -38,6 +38,8 @@ function refutesCmp(op: string, stats: ColumnStats | undefined, lit: LiteralExpr
   const min = statValue(stats.min, lit, false);
   const max = statValue(stats.max, lit, true);
   if (v === undefined || min === undefined || max === undefined) return false;
+  // A float's statistics leave NaN out, and NaN is above every number (PostgreSQL): its max bounds nothing.
+  if ((op === '>' || op === '>=') && lit.type.id === 'float64') return false;
   switch (op) {
     case '=':
       return v < min || v > max;

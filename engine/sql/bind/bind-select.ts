@@ -69,7 +69,8 @@ export function bindSelect(ast: Ast, ctx: BindContext): LogicalPlan {
     const grouping = bindGroupBy(ast.groupby?.columns ?? [], (g: Ast) =>
       notDerived(
         bindGroupItem(g, items, { ...base, aggregates: 'GROUP BY', windows: noWindows('GROUP BY') }),
-        collector.calls.map((c) => c.name),
+        // GROUPING(…) too: PostgreSQL counts it as an aggregate here (its placeholder column has no input yet).
+        [...collector.calls.map((c) => c.name), ...collector.groupings.map((g) => g.name)],
         windows.names,
       ),
     );
@@ -229,7 +230,27 @@ function outputName(ast: Ast, e: Expr): string {
   if (e.kind === 'subquery' && e.subquery === 'exists' && !e.negated) return 'exists';
   if (ast.type === 'cast' && ast.expr?.type === 'column_ref')
     return String(ast.expr.column?.expr?.value ?? ast.expr.column);
-  return astText(ast);
+  return clipName(astText(ast));
+}
+
+/** PostgreSQL's longest name, in bytes (NAMEDATALEN - 1). */
+const MAX_NAME_BYTES = 63;
+
+/**
+ * The first 63 bytes of an expression's text, cut at a character boundary: PostgreSQL never names a column longer.
+ * A name is repeated in every row of a JSON answer: `rpad(col, 0, '<10,000 x>')` over 6,000 rows answered 61 MB.
+ */
+function clipName(text: string): string {
+  if (text.length <= MAX_NAME_BYTES / 3) return text;
+  let bytes = 0;
+  let end = 0;
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    if (bytes > MAX_NAME_BYTES) break;
+    end += ch.length;
+  }
+  return text.slice(0, end);
 }
 
 function pendingKey(o: Ast, items: readonly SelectItem[], ctx: ExprContext): PendingKey {
