@@ -279,8 +279,8 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
       q.batch = batch;
       // Tickets stay positive int32s (their negation marks a query taken back).
       nextTicket = nextTicket === 0x7fffffff ? 1 : nextTicket + 1;
-      const { sql, params, format, queryId, allowWrites } = q.request;
-      return { sql, params, format, queryId, allowWrites, id: q.id, ticket: q.ticket };
+      const { sql, params, format, queryId, allowWrites, catalogVersion } = q.request;
+      return { sql, params, format, queryId, allowWrites, catalogVersion, id: q.id, ticket: q.ticket };
     });
     piscina.run({ tasks } satisfies QueryBatch).then(
       (result: BatchResult) => {

@@ -4,6 +4,7 @@ import { after, test } from 'node:test';
 import type { TableEntry } from '../../../../catalog/snapshot.js';
 import { VersionedCatalog } from '../../../../catalog/versioned-catalog.js';
 import { cellText, createEngine, type Engine, type MemoryTableData } from '../../../../engine/index.js';
+import { createQueryPool, type QueryPool } from '../../../../server/pool/pool.js';
 import { CatalogVersions } from '../../../../server/runtime/catalog-versions.js';
 
 /** Table t whose one row holds `v`. */
@@ -88,4 +89,38 @@ test('a drop of an unknown table publishes nothing', () => {
 
 async function waitFor(ok: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 5));
+}
+
+test('the pool runs a query on the version it was stamped with, not the latest the worker has', async () => {
+  const own = new CatalogVersions({ tables: [table(1)] });
+  const pool = createQueryPool({ snapshot: own, workers: 1 });
+  try {
+    await pool.ready;
+    const old = own.acquire();
+    own.publish([{ op: 'put', entry: table(2) }]);
+    const latest = own.acquire();
+    assert.equal(await runOn(pool, latest), '[{"v":2}]');
+    // The worker holds version 2 now; version 1 is still live (`old` is held), so the query must see 1.
+    assert.equal(await runOn(pool, old), '[{"v":1}]');
+    own.release(old);
+    own.release(latest);
+  } finally {
+    await pool.close();
+    own.close();
+  }
+});
+
+function runOn(pool: QueryPool, catalogVersion: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    pool.query(
+      { sql: 'SELECT v FROM t', format: 'json', catalogVersion },
+      {
+        whole: (_head, body) => resolve(Buffer.from(body).toString()),
+        head: () => {},
+        chunk: (_body, ack) => ack(),
+        end: () => reject(new Error('a one-row answer streamed')),
+        error: (e) => reject(new Error(`${e.kind}: ${e.message}`)),
+      },
+    );
+  });
 }
