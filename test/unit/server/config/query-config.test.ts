@@ -1,21 +1,12 @@
 // runtime.query (timeout, memory_limit, max_concurrent, max_queued, kill_grace) and runtime.shutdown_timeout.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ManifestError, parseManifest } from '../../../../server/config/manifest.js';
+import { parseManifest } from '../../../../server/config/manifest.js';
 import { DEFAULT_QUERY_CONFIG, formatDuration } from '../../../../server/config/query-config.js';
+import { loadRuntime, runtimeProblem } from '../../../helpers/manifest-runtime.js';
 
 const base = { version: 'v1', kind: 'Spicepod', name: 'm' };
-const load = (runtime: object) => parseManifest({ ...base, runtime }, '/b', {});
-
-function problem(runtime: object): string {
-  try {
-    load(runtime);
-  } catch (e) {
-    assert.ok(e instanceof ManifestError, `expected ManifestError, got ${e}`);
-    return e.message;
-  }
-  assert.fail('manifest was accepted');
-}
+const load = (runtime: object) => loadRuntime(runtime);
 
 describe('query config', () => {
   it("defaults to Spice's 5 minute time-out, admission 256 + 1024, no warning", () => {
@@ -55,7 +46,7 @@ describe('query config', () => {
       [{ query: { timeout_ms: 5 } }, /^runtime\.query\.timeout_ms: unknown key$/],
       [{ shutdown_timeout: 'later' }, /^runtime\.shutdown_timeout: invalid duration 'later'/],
     ];
-    for (const [runtime, expected] of cases) assert.match(problem(runtime), expected, JSON.stringify(runtime));
+    for (const [runtime, expected] of cases) assert.match(runtimeProblem(runtime), expected, JSON.stringify(runtime));
   });
 
   it('names a duration the way the manifest would', () => {

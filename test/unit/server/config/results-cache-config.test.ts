@@ -1,21 +1,12 @@
 // runtime.caching.sql_results and the deprecated runtime.results_cache: defaults, mapping, and errors by key path.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ManifestError, parseManifest } from '../../../../server/config/manifest.js';
+import { parseManifest } from '../../../../server/config/manifest.js';
 import { parseByteSize, parseDuration } from '../../../../server/config/results-cache-config.js';
+import { loadRuntime, runtimeProblem } from '../../../helpers/manifest-runtime.js';
 
 const base = { version: 'v1', kind: 'Spicepod', name: 'm' };
-const load = (runtime: object) => parseManifest({ ...base, runtime }, '/b', {});
-
-function problem(runtime: object): string {
-  try {
-    load(runtime);
-  } catch (e) {
-    assert.ok(e instanceof ManifestError, `expected ManifestError, got ${e}`);
-    return e.message;
-  }
-  assert.fail('manifest was accepted');
-}
+const load = (runtime: object) => loadRuntime(runtime);
 
 describe('results cache config', () => {
   it("defaults to Spice's: on, 128 MiB, 1 s, keyed by plan", () => {
@@ -71,7 +62,7 @@ describe('results cache config', () => {
       [{ results_cache: { max_size: '1MB' } }, /^runtime\.results_cache\.max_size: unknown key$/],
       [{ results_cache: { cache_max_size: -1 } }, /^runtime\.results_cache\.cache_max_size: invalid size '-1'/],
     ];
-    for (const [runtime, expected] of cases) assert.match(problem(runtime), expected, JSON.stringify(runtime));
+    for (const [runtime, expected] of cases) assert.match(runtimeProblem(runtime), expected, JSON.stringify(runtime));
   });
 
   it('parses sizes and durations in their usual spellings', () => {

@@ -2,22 +2,12 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${env:X}` is the manifest syntax under test.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ManifestError, parseManifest } from '../../../../server/config/manifest.js';
+import { loadRuntime, runtimeProblem } from '../../../helpers/manifest-runtime.js';
 
-const base = { version: 'v1', kind: 'Spicepod', name: 'm' };
+const _base = { version: 'v1', kind: 'Spicepod', name: 'm' };
 const SECRET = 'sk-very-secret-0123';
 
-const parse = (runtime: object, env: NodeJS.ProcessEnv = {}) => parseManifest({ ...base, runtime }, '/base', env);
-
-function problem(runtime: object, env: NodeJS.ProcessEnv = {}): string {
-  try {
-    parse(runtime, env);
-  } catch (e) {
-    assert.ok(e instanceof ManifestError, `expected ManifestError, got ${e}`);
-    return e.message;
-  }
-  assert.fail('expected the manifest to be refused');
-}
+const parse = loadRuntime;
 
 describe('runtime.auth', () => {
   it('reads api-key and api_key keys with :ro (default) and :rw, from ${env:} and ${secrets:}', () => {
@@ -92,7 +82,7 @@ describe('runtime.auth', () => {
   ];
   for (const [what, auth, expected] of refusals) {
     it(`refuses ${what} (never quoting a key)`, () => {
-      const message = problem({ auth });
+      const message = runtimeProblem({ auth });
       assert.match(message, expected);
       assert.ok(!message.includes(SECRET), message);
     });
@@ -100,7 +90,7 @@ describe('runtime.auth', () => {
 
   it('refuses an unset key reference, naming the reference, not a value', () => {
     assert.match(
-      problem({ auth: { 'api-key': { keys: ['${secrets:missing_key}'] } } }),
+      runtimeProblem({ auth: { 'api-key': { keys: ['${secrets:missing_key}'] } } }),
       /^runtime\.auth\.api-key\.keys\[0\]: '\$\{secrets:missing_key\}' is not set/,
     );
   });
@@ -109,12 +99,15 @@ describe('runtime.auth', () => {
 describe('runtime.tls', () => {
   it('refuses TLS when enabled, with or without files, and accepts enabled: false', () => {
     assert.match(
-      problem({ tls: { enabled: true, certificate_file: 'c.pem', key_file: 'k.pem' } }),
+      runtimeProblem({ tls: { enabled: true, certificate_file: 'c.pem', key_file: 'k.pem' } }),
       /^runtime\.tls\.enabled: TLS is not supported yet; terminate TLS in a proxy, or set enabled: false$/,
     );
-    assert.match(problem({ tls: { enabled: true } }), /^runtime\.tls\.enabled: .*no certificate and key are given/);
-    assert.match(problem({ tls: { certificate: 'x' } }), /^runtime\.tls\.enabled: TLS is not supported yet/);
-    assert.match(problem({ tls: { enabled: true, cert: 'x' } }), /runtime\.tls\.cert: unknown key/);
+    assert.match(
+      runtimeProblem({ tls: { enabled: true } }),
+      /^runtime\.tls\.enabled: .*no certificate and key are given/,
+    );
+    assert.match(runtimeProblem({ tls: { certificate: 'x' } }), /^runtime\.tls\.enabled: TLS is not supported yet/);
+    assert.match(runtimeProblem({ tls: { enabled: true, cert: 'x' } }), /runtime\.tls\.cert: unknown key/);
     assert.deepEqual(parse({ tls: { enabled: false } }).warnings, []);
   });
 });
@@ -131,10 +124,10 @@ describe('runtime.cors', () => {
     });
     assert.deepEqual(m.cors.allowedOrigins, ['https://app.example.com', 'http://localhost:3000']);
     assert.match(
-      problem({ cors: { enabled: true, allowed_origins: ['https://a.example', 'https://b.example/app'] } }),
+      runtimeProblem({ cors: { enabled: true, allowed_origins: ['https://a.example', 'https://b.example/app'] } }),
       /^runtime\.cors\.allowed_origins\[1\]: 'https:\/\/b\.example\/app' is not an origin/,
     );
-    assert.match(problem({ cors: { enabled: 'on' } }), /^runtime\.cors\.enabled: /);
+    assert.match(runtimeProblem({ cors: { enabled: 'on' } }), /^runtime\.cors\.enabled: /);
   });
 });
 
@@ -153,7 +146,7 @@ describe('runtime.http.rate_limit', () => {
   });
 
   it('refuses bad values with their key path', () => {
-    const limit = (rate_limit: object) => problem({ http: { rate_limit } });
+    const limit = (rate_limit: object) => runtimeProblem({ http: { rate_limit } });
     assert.match(limit({ enabled: true }), /^runtime\.http\.rate_limit\.requests_per_second: required when/);
     assert.match(limit({ requests_per_second: 0 }), /^runtime\.http\.rate_limit\.requests_per_second: /);
     assert.match(limit({ requests_per_second: 5, burst: 1.5 }), /^runtime\.http\.rate_limit\.burst: /);
