@@ -41,7 +41,7 @@ export type { DataType, Field, Schema } from './plan/types.js';
 export { arrowTypeName, typeName } from './plan/types.js';
 export { PLAN_CACHE_ENTRIES } from './plan-cache.js';
 export type { ParamValues } from './sql/sql-to-plan.js';
-export { loadParquetTable } from './storage/memory/load-parquet-table.js';
+export { loadParquetTable, materializeTable } from './storage/memory/load-parquet-table.js';
 export { createMemoryTable, type MemoryTableData } from './storage/memory/memory-table.js';
 
 export interface ExecuteOptions {

@@ -1,9 +1,11 @@
 // `loadParquetTable`: decodes whole Parquet files into SharedArrayBuffer-backed columns (acceleration).
+import type { Batch } from '../../arrow/batch.js';
 import type { Column, ColumnValues } from '../../arrow/column.js';
 import { type NarrowArray, narrowValues } from '../../arrow/narrow-values.js';
 import { SharedSlabs } from '../../arrow/shared-slabs.js';
 import { encodeDictionary } from '../../arrow/text-dictionary.js';
 import { createParquetTable } from '../../io/parquet/parquet-table.js';
+import type { Schema } from '../../plan/types.js';
 import { zoneFactsOfField } from './column-facts.js';
 import type { MemoryTableData, StoredDictionary } from './memory-table.js';
 
@@ -15,19 +17,31 @@ import type { MemoryTableData, StoredDictionary } from './memory-table.js';
 export async function loadParquetTable(paths: readonly string[], signal?: AbortSignal): Promise<MemoryTableData> {
   const table = await createParquetTable(paths);
   const columns = table.schema.fields.map((f) => f.name);
-  const chunks: { length: number; columns: Column[] }[] = [];
   const never = new AbortController().signal;
-  const slabs = new SharedSlabs();
   // Decoded straight into shared slabs (`ScanRequest.shared`): `toShared` then keeps the arrays as they are.
-  for await (const b of table.scan({ columns, filters: [], limit: null, shared: true }, signal ?? never)) {
-    chunks.push({ length: b.length, columns: b.columns.map((c) => toShared(c, slabs)) });
+  return materializeTable(
+    table.schema,
+    table.scan({ columns, filters: [], limit: null, shared: true }, signal ?? never),
+  );
+}
+
+/**
+ * Every batch of `batches` (rows of `schema`) copied into shared memory as one `MemoryTableData`, with the same
+ * dictionaries, narrow copies and zone facts an accelerated Parquet table gets: what any accelerated source (CSV,
+ * JSON, a refresh's SELECT) is turned into. Arrays already in shared slabs are kept as they are.
+ */
+export async function materializeTable(schema: Schema, batches: AsyncIterable<Batch>): Promise<MemoryTableData> {
+  const chunks: { length: number; columns: Column[] }[] = [];
+  const slabs = new SharedSlabs();
+  for await (const b of batches) {
+    if (b.length > 0) chunks.push({ length: b.length, columns: b.columns.map((c) => toShared(c, slabs)) });
   }
-  const dictionaries = dictionariesOf(table.schema.fields, chunks, slabs);
-  const narrow = narrowCopiesOf(table.schema.fields, chunks, slabs);
+  const dictionaries = dictionariesOf(schema.fields, chunks, slabs);
+  const narrow = narrowCopiesOf(schema.fields, chunks, slabs);
   // Zone facts made here once instead of by every thread on its first query (at SF1, q03's first run spent ~100 ms
   // of its ~210 in them).
-  const zones = table.schema.fields.map((_, at) => zoneFactsOfField(chunks, at));
-  return { schema: table.schema, chunks, dictionaries, narrow, zones };
+  const zones = schema.fields.map((_, at) => zoneFactsOfField(chunks, at));
+  return { schema, chunks, dictionaries, narrow, zones };
 }
 
 /** Each number column's narrow copies (`narrowValues`), in shared memory; null for a column no chunk narrows. */
