@@ -10,6 +10,8 @@ export interface DatasetSpec {
   readonly from: string;
   /** When true the files are loaded into memory once at start (engine `arrow`, mode `memory`). */
   readonly accelerated: boolean;
+  /** The dataset's `params` (connector and file-format options: `s3_*`, `csv_*`, `file_format`), as strings. */
+  readonly params?: Readonly<Record<string, string>>;
 }
 
 /** A dataset could not be resolved or loaded; `index` is its position in the manifest's `datasets`. */

@@ -82,7 +82,12 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
   return {
     name: m.name,
     baseDir,
-    datasets: m.datasets.map((d) => ({ name: d.name, from: d.from, accelerated: d.acceleration?.enabled ?? false })),
+    datasets: m.datasets.map((d) => ({
+      name: d.name,
+      from: d.from,
+      accelerated: d.acceleration?.enabled ?? false,
+      params: paramStrings(d.params),
+    })),
     maxBodyBytes: m.runtime.http?.max_body_bytes ?? DEFAULT_MAX_BODY_BYTES,
     resultsCache: resultsCacheConfig(m.runtime.caching, m.runtime.results_cache),
     auth: authConfig(m.runtime.auth),
@@ -93,6 +98,11 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
     shutdownTimeoutMs: m.runtime.shutdown_timeout === undefined ? 10_000 : parseDuration(m.runtime.shutdown_timeout)!,
     warnings: collectWarnings(m),
   };
+}
+
+/** Params as strings: YAML gives `csv_has_header: true` a boolean, `client_timeout: 30` a number. */
+function paramStrings(params: Readonly<Record<string, unknown>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
