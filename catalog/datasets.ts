@@ -14,15 +14,24 @@ export interface DatasetSpec {
   readonly params?: Readonly<Record<string, string>>;
 }
 
+/**
+ * What kind of failure a dataset's load met: `source` (nothing at that path, data that cannot be read),
+ * `auth` (the store refused the credentials), `connection` (the store cannot be reached), `refresh` (the refresh
+ * SQL failed). The runtime reports it as the error `type` of `GET /v1/datasets?status=true`.
+ */
+export type DatasetFailure = 'source' | 'auth' | 'connection' | 'refresh';
+
 /** A dataset could not be resolved or loaded; `index` is its position in the manifest's `datasets`. */
 export class DatasetError extends Error {
   readonly index: number;
   /** True when the declaration is at fault (nothing at that path), false when reading the data failed. */
   readonly isConfig: boolean;
-  constructor(index: number, name: string, message: string, isConfig: boolean) {
+  readonly failure: DatasetFailure;
+  constructor(index: number, name: string, message: string, isConfig: boolean, failure: DatasetFailure = 'source') {
     super(`datasets[${index}] (${name}): ${message}`);
     this.index = index;
     this.isConfig = isConfig;
+    this.failure = failure;
   }
 }
 
