@@ -130,7 +130,8 @@ class ExactBuilder implements ColumnBuilder {
     }
     const v = this.type.id === 'int64' && SHORT_INT_RE.test(text) ? Number(text) : parsed(text, this.type);
     if (v === null || typeof v === 'boolean') return false;
-    if (typeof v === 'bigint' && this.#values instanceof Float64Array) this.#values = BigInt64Array.from(this.#values, BigInt);
+    if (typeof v === 'bigint' && this.#values instanceof Float64Array)
+      this.#values = BigInt64Array.from(this.#values, BigInt);
     if (this.#values instanceof BigInt64Array) this.#values[this.#length] = BigInt(v);
     else this.#values[this.#length] = v as number;
     this.#validity.valid[this.#length++] = 1;

@@ -1,6 +1,5 @@
 // The CSV and JSON readers' public surface (csv-parse's only home is csv-records.ts).
 export { inferTextSchema } from './infer-text-schema.js';
-export { createTextTable } from './text-table.js';
 export {
   DEFAULT_INFER_MAX_RECORDS,
   type DeclaredColumn,
@@ -9,3 +8,4 @@ export {
   type TextReadOptions,
   textReadOptions,
 } from './text-options.js';
+export { createTextTable } from './text-table.js';

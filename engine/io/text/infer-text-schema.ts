@@ -4,8 +4,8 @@ import { type DataType, field, NULL, type Schema, UTF8 } from '../../plan/types.
 import { readCsvRecords } from './csv-records.js';
 import { inferJson, inferText, unifyTypes } from './infer-types.js';
 import { readJsonRecords } from './json-records.js';
-import { fieldCount, headerName } from './text-rows.js';
 import type { TextReadOptions } from './text-options.js';
+import { fieldCount, headerName } from './text-rows.js';
 
 /** Column names in order, and the type their sampled values share so far (NULL while every one was null). */
 type Sample = Map<string, DataType>;
@@ -23,15 +23,19 @@ export async function inferTextSchema(paths: readonly string[], options: TextRea
   let left = options.inferMaxRecords;
   for (const path of paths) {
     if (left <= 0) break;
-    left -= options.format === 'csv' ? await sampleCsv(path, options, sample, left) : await sampleJson(path, sample, left);
+    left -=
+      options.format === 'csv' ? await sampleCsv(path, options, sample, left) : await sampleJson(path, sample, left);
   }
   for (const d of options.declared) {
     if (options.format === 'csv' && sample.size > 0 && !sample.has(d.name)) {
-      throw new ExecError(`declared column "${d.name}" is not a column of ${paths[0]} (${[...sample.keys()].join(', ')})`);
+      throw new ExecError(
+        `declared column "${d.name}" is not a column of ${paths[0]} (${[...sample.keys()].join(', ')})`,
+      );
     }
     sample.set(d.name, d.type);
   }
-  if (sample.size === 0) throw new ExecError(`${paths.join(', ')}: no columns found (empty file); declare the dataset's columns`);
+  if (sample.size === 0)
+    throw new ExecError(`${paths.join(', ')}: no columns found (empty file); declare the dataset's columns`);
   return { fields: [...sample].map(([name, type]) => field(name, type.id === 'null' ? UTF8 : type)) };
 }
 
@@ -48,7 +52,9 @@ async function sampleCsv(path: string, options: TextReadOptions, sample: Sample,
     }
     if (names === null) names = fields.map((_, i) => `column_${i + 1}`);
     if (fields.length !== names.length) throw fieldCount(path, line, names.length, fields.length);
-    names.forEach((n, i) => sample.set(n, unifyTypes(sample.get(n) ?? NULL, inferText(fields[i] as string))));
+    names.forEach((n, i) => {
+      sample.set(n, unifyTypes(sample.get(n) ?? NULL, inferText(fields[i] as string)));
+    });
     if (++read >= max) break;
   }
   // A header-only file still names the columns.

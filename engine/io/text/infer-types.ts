@@ -1,7 +1,7 @@
 // Type inference for CSV fields and JSON values: each value's narrowest type, and the type two values share.
 import { MAX_EXACT } from '../../arrow/column.js';
-import { parseDate, parseTimestamp } from '../../plan/values.js';
 import { BOOL, DATE, type DataType, FLOAT64, INT64, NULL, TIMESTAMP, UTF8 } from '../../plan/types.js';
+import { parseDate, parseTimestamp } from '../../plan/values.js';
 
 const INT_RE = /^[+-]?\d+$/;
 const FLOAT_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;

@@ -1,8 +1,8 @@
 // `readJsonRecords`: the objects of a JSON file: NDJSON (one per line) or one top-level array of objects.
 import { ExecError } from '../../errors.js';
+import { JsonShapeError, JsonSplitter } from './json-splitter.js';
 import { readChunks } from './read-chunks.js';
 import { readFailure } from './read-errors.js';
-import { JsonShapeError, JsonSplitter } from './json-splitter.js';
 
 /** One object and the line it starts on (1-based). */
 export interface JsonRecord {

@@ -71,7 +71,8 @@ export class JsonSplitter {
   /** The text ended: an object or array left open is an error. */
   end(): void {
     if (this.#start >= 0) throw new JsonShapeError('unexpected end of file inside an object', this.#startLine);
-    if (this.#isArray === true && !this.#arrayClosed) throw new JsonShapeError('unexpected end of file: the array is not closed', this.#line);
+    if (this.#isArray === true && !this.#arrayClosed)
+      throw new JsonShapeError('unexpected end of file: the array is not closed', this.#line);
   }
 
   /** A character between records: white space, `[` first, commas and `]` in an array, or an object's `{`. */

@@ -1,5 +1,15 @@
 // `TextReadOptions`: how a CSV or JSON table reads its files (Spice's `csv_*` params), and its column type names.
-import { BOOL, DATE, type DataType, decimal, FLOAT64, INT64, MAX_DECIMAL_PRECISION, TIMESTAMP, UTF8 } from '../../plan/types.js';
+import {
+  BOOL,
+  DATE,
+  type DataType,
+  decimal,
+  FLOAT64,
+  INT64,
+  MAX_DECIMAL_PRECISION,
+  TIMESTAMP,
+  UTF8,
+} from '../../plan/types.js';
 
 export type TextFormat = 'csv' | 'json';
 

@@ -4,8 +4,8 @@ import type { ScanRequest, TableProvider } from '../../catalog.js';
 import { CancelledError, ExecError, PlanError } from '../../errors.js';
 import type { Field, Schema } from '../../plan/types.js';
 import { makeColumnBuilder } from './column-builder.js';
-import { type TextRow, textRows } from './text-rows.js';
 import { type TextReadOptions, valueTypeLabel } from './text-options.js';
+import { type TextRow, textRows } from './text-rows.js';
 
 /** Characters of a bad value quoted in its error. */
 const QUOTED_VALUE_CHARS = 60;
@@ -59,13 +59,22 @@ async function* readBatches(
     rows++;
     total++;
     if (rows === capacity || total === limit) {
-      yield makeBatch(out, builders.map((b) => b.finish()), rows);
+      yield makeBatch(
+        out,
+        builders.map((b) => b.finish()),
+        rows,
+      );
       if (total === limit) return;
       builders = fields.map((f) => makeColumnBuilder(f.type, Math.min(capacity, limit - total)));
       rows = 0;
     }
   }
-  if (rows > 0) yield makeBatch(out, builders.map((b) => b.finish()), rows);
+  if (rows > 0)
+    yield makeBatch(
+      out,
+      builders.map((b) => b.finish()),
+      rows,
+    );
 }
 
 function addRow(
@@ -79,7 +88,9 @@ function addRow(
     const text = row.cell(at[j] as number);
     if (!builders[j]!.add(text)) {
       const f = fields[j] as Field;
-      throw new ExecError(`${path} line ${row.line}, column "${f.name}": '${quoted(text ?? '')}' is not a ${valueTypeLabel(f.type)}`);
+      throw new ExecError(
+        `${path} line ${row.line}, column "${f.name}": '${quoted(text ?? '')}' is not a ${valueTypeLabel(f.type)}`,
+      );
     }
   }
 }

@@ -1,7 +1,7 @@
 // `loadTextTable`: parses whole CSV or JSON files into SharedArrayBuffer-backed columns (acceleration).
 import { inferTextSchema } from '../../io/text/infer-text-schema.js';
-import { createTextTable } from '../../io/text/text-table.js';
 import type { TextReadOptions } from '../../io/text/text-options.js';
+import { createTextTable } from '../../io/text/text-table.js';
 import type { Schema } from '../../plan/types.js';
 import { materializeTable } from './load-parquet-table.js';
 import type { MemoryTableData } from './memory-table.js';

@@ -1,7 +1,7 @@
 // CSV tables: quoting, headers, delimiters, NULLs, type inference, declared types and the errors bad rows raise.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { declaredType, loadTextTable, createMemoryTable, textReadOptions } from '../../../../../engine/index.js';
+import { createMemoryTable, declaredType, loadTextTable, textReadOptions } from '../../../../../engine/index.js';
 import { columnsOf, queryRows, type TextFixture, textFixture, textTable } from '../../../../helpers/text-files.js';
 
 let fx: TextFixture;
@@ -43,7 +43,9 @@ test('without a header the columns are column_1..n', async () => {
 test('other delimiters: tab and semicolon', async () => {
   const tsv = await fx.write('tabs.tsv', 'a\tb\n1\t2.5\n');
   const semi = await fx.write('semi.csv', 'a;b\n1;x,y\n');
-  assert.deepEqual(await queryRows(await textTable([tsv], 'csv', { delimiter: '\t' }), 'SELECT a + b FROM t'), [['3.5']]);
+  assert.deepEqual(await queryRows(await textTable([tsv], 'csv', { delimiter: '\t' }), 'SELECT a + b FROM t'), [
+    ['3.5'],
+  ]);
   assert.deepEqual(await queryRows(await textTable([semi], 'csv', { delimiter: ';' }), 'SELECT b FROM t'), [['x,y']]);
 });
 
@@ -79,8 +81,30 @@ test('inference: each type, widening, and an all-NULL column as text', async () 
     'n text',
   ]);
   assert.deepEqual(await queryRows(t, 'SELECT i, big, f, mixed, b, d, ts, dts, s, n FROM t'), [
-    ['1', '9007199254740993', '1.5', '1', 'true', '2024-01-31', '2024-01-31 10:20:30', '2024-01-01 00:00:00', 'x', null],
-    ['-2', '-9223372036854775808', '2000', '2.5', 'false', '2024-02-29', '2024-02-01 00:00:00.5', '2024-01-02 03:04:05', '1', null],
+    [
+      '1',
+      '9007199254740993',
+      '1.5',
+      '1',
+      'true',
+      '2024-01-31',
+      '2024-01-31 10:20:30',
+      '2024-01-01 00:00:00',
+      'x',
+      null,
+    ],
+    [
+      '-2',
+      '-9223372036854775808',
+      '2000',
+      '2.5',
+      'false',
+      '2024-02-29',
+      '2024-02-01 00:00:00.5',
+      '2024-01-02 03:04:05',
+      '1',
+      null,
+    ],
   ]);
 });
 
@@ -123,13 +147,19 @@ test('a value that breaks its column type names file, line and column', async ()
 test('a row of the wrong width names file and line (after a multi-line record)', async () => {
   const path = await fx.write('width.csv', 'a,b\n1,"x\ny"\n\n2,z\n3\n');
   const t = await textTable([path], 'csv', { inferMaxRecords: 1 });
-  await assert.rejects(queryRows(t, 'SELECT a FROM t'), { kind: 'exec', message: `${path} line 6: expected 2 fields, found 1` });
+  await assert.rejects(queryRows(t, 'SELECT a FROM t'), {
+    kind: 'exec',
+    message: `${path} line 6: expected 2 fields, found 1`,
+  });
   await assert.rejects(textTable([path], 'csv'), { message: `${path} line 6: expected 2 fields, found 1` });
 });
 
 test('a quote never closed is malformed CSV at its line', async () => {
   const path = await fx.write('open.csv', 'a,b\n1,2\n3,"never\n');
-  await assert.rejects(textTable([path], 'csv'), { kind: 'exec', message: new RegExp(`^${path} line \\d+: malformed CSV`) });
+  await assert.rejects(textTable([path], 'csv'), {
+    kind: 'exec',
+    message: new RegExp(`^${path} line \\d+: malformed CSV`),
+  });
 });
 
 test('empty files: header only, nothing at all, and declared columns', async () => {
@@ -160,11 +190,16 @@ test('files with different headers fail the scan naming the file', async () => {
   const a = await fx.write('h1.csv', 'a,b\n1,2\n');
   const b = await fx.write('h2.csv', 'a,c\n1,2\n');
   const t = await textTable([a, b], 'csv');
-  await assert.rejects(queryRows(t, 'SELECT a FROM t'), { message: `${b}: its header (a, c) does not name the table's columns (a, b)` });
+  await assert.rejects(queryRows(t, 'SELECT a FROM t'), {
+    message: `${b}: its header (a, c) does not name the table's columns (a, b)`,
+  });
 });
 
 test('LIMIT stops reading; many batches; accelerated load matches', async () => {
-  const path = await fx.write('many.csv', `k,v\n${Array.from({ length: 70_000 }, (_, i) => `${i},${i % 7}`).join('\n')}\n`);
+  const path = await fx.write(
+    'many.csv',
+    `k,v\n${Array.from({ length: 70_000 }, (_, i) => `${i},${i % 7}`).join('\n')}\n`,
+  );
   const t = await textTable([path], 'csv');
   assert.deepEqual(await queryRows(t, 'SELECT k FROM t LIMIT 2'), [['0'], ['1']]);
   const sums = await queryRows(t, 'SELECT count(*), sum(k), sum(v) FROM t');
