@@ -29,22 +29,19 @@ export async function* readCsvRecords(
     quote: options.quote,
     escape: options.escape ?? options.quote,
     bom: true,
-    info: true,
-    skip_empty_lines: true,
     relax_column_count: true,
   });
   const done = pipeline(Readable.from(readChunks(location, chunkBytes)), parser);
   // The error surfaces through the iteration below; this keeps it from being reported unhandled as well.
   done.catch(() => {});
-  let endLine = 0;
-  let emptyLines = 0;
+  let line = 1;
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: ParseInfo }>) {
-      // `info.lines` is the line the record ends on; it starts after the previous one and the blank lines between.
-      const line = endLine + 1 + (info.empty_lines - emptyLines);
-      endLine = info.lines;
-      emptyLines = info.empty_lines;
-      yield { fields: record, line };
+    for await (const fields of parser as AsyncIterable<string[]>) {
+      const at = line;
+      line += 1 + newlinesIn(fields);
+      // A blank line (csv-parse's `skip_empty_lines` would do this, but its line count costs a copy per record).
+      if (fields.length === 1 && fields[0] === '') continue;
+      yield { fields, line: at };
     }
   } catch (e) {
     if (e instanceof CsvError) throw malformed(location, e);
@@ -52,9 +49,13 @@ export async function* readCsvRecords(
   }
 }
 
-interface ParseInfo {
-  readonly lines: number;
-  readonly empty_lines: number;
+/** Line breaks inside a record's (quoted) fields; a CRLF counts once. */
+function newlinesIn(fields: readonly string[]): number {
+  let n = 0;
+  for (const f of fields) {
+    for (let at = f.indexOf('\n'); at >= 0; at = f.indexOf('\n', at + 1)) n++;
+  }
+  return n;
 }
 
 function malformed(location: string, e: CsvError): ExecError {
