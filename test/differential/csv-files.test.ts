@@ -17,6 +17,7 @@ import { type TextFixture, textFixture, textTable } from '../helpers/text-files.
 const FILES = 3;
 const ROWS_PER_FILE = 1500;
 const CATS = ['alpha', 'beta', 'gamma', 'delta'];
+const COLUMNS = ['id', 'qty', 'price', 'name', 'flag', 'day', 'ts', 'cat'];
 const WORDS = ['plain', 'with, comma', 'say "hi"', 'two\nlines', 'semi;colon', 'tab\there', 'ünï', ''];
 
 /** A seeded PRNG (mulberry32), so every run writes the same files. */
@@ -36,7 +37,7 @@ function quote(text: string, delimiter: string): string {
 
 /** One file's rows: id, qty (some empty), price, name (quoted when it must be), flag, day, ts, cat. */
 function csvText(file: number, rand: () => number, delimiter: string, header: boolean): string {
-  const lines = header ? [['id', 'qty', 'price', 'name', 'flag', 'day', 'ts', 'cat'].join(delimiter)] : [];
+  const lines = header ? [COLUMNS.join(delimiter)] : [];
   for (let r = 0; r < ROWS_PER_FILE; r++) {
     const id = file * ROWS_PER_FILE + r + 1;
     const qty = rand() < 0.1 ? '' : String(Math.floor(rand() * 200) - 50);
@@ -151,17 +152,15 @@ describe('semicolon-separated files without a header', () => {
     tables.files = await textTable(paths, 'csv', options);
     tables.accelerated = createMemoryTable(await loadTextTable(paths, textReadOptions('csv', options)));
     // DuckDB names headerless columns column0..; floe (as DataFusion) column_1..: the view renames them.
-    const names = ['id', 'qty', 'price', 'name', 'flag', 'day', 'ts', 'cat'];
-    const select = names.map((n, i) => `column${i} AS column_${i + 1}`).join(', ');
+    const select = COLUMNS.map((_, i) => `column${i} AS column_${i + 1}`).join(', ');
     await duck.run(
       `CREATE VIEW t AS SELECT ${select} FROM read_csv('${paths[0]}', header = false, delim = ';', quote = '"')`,
     );
   });
   after(() => duck.run('DROP VIEW t'));
 
-  const names = ['id', 'qty', 'price', 'name', 'flag', 'day', 'ts', 'cat'];
   compareAll(
     () => tables,
-    (sql) => names.reduce((s, n, i) => s.replace(new RegExp(`\\b${n}\\b(?!')`, 'g'), `column_${i + 1}`), sql),
+    (sql) => COLUMNS.reduce((s, n, i) => s.replace(new RegExp(`\\b${n}\\b(?!')`, 'g'), `column_${i + 1}`), sql),
   );
 });
