@@ -227,3 +227,17 @@ test('records and multi-byte characters split across read ranges', async () => {
     ['4', '2', 'q"r'],
   ]);
 });
+
+test('EXPLAIN names the files and format; a cancelled scan stops', async () => {
+  const path = await fx.write('explain.csv', 'a,b\n1,2\n3,4\n');
+  const t = await textTable([path], 'csv');
+  const plan = await queryRows(t, 'EXPLAIN SELECT a FROM t WHERE b > 2');
+  assert.match(plan.at(-1)![0]!, /Scan: t projection=\[a, b\] filters=\[t\.b > 2\] files=1 format=csv$/);
+  const aborted = new AbortController();
+  aborted.abort();
+  const scan = async () => {
+    for await (const _ of t.scan({ columns: ['a'], filters: [], limit: null }, aborted.signal)) {
+    }
+  };
+  await assert.rejects(scan(), { name: 'CancelledError' });
+});
