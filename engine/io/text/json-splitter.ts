@@ -47,7 +47,7 @@ export class JsonSplitter {
         continue;
       }
       if (this.#start >= 0) {
-        if (c === QUOTE) this.#inString = true;
+        if (c === QUOTE) i = this.#skipString(s, i);
         else if (c === OPEN_OBJECT || c === OPEN_ARRAY) this.#depth++;
         else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
           if (--this.#depth === 0) {
@@ -66,6 +66,20 @@ export class JsonSplitter {
     }
     this.#drop(s);
     return out;
+  }
+
+  /**
+   * The position of the quote that closes the string opening at `open`, found with indexOf (most of a record's bytes
+   * are inside strings); when the string goes on past `s`, the end of `s`, with the state left for the next piece.
+   * A raw newline cannot be inside a JSON string, so none is counted here.
+   */
+  #skipString(s: string, open: number): number {
+    for (let k = s.indexOf('"', open + 1); k >= 0; k = s.indexOf('"', k + 1)) {
+      if (backslashesBefore(s, k, open) % 2 === 0) return k;
+    }
+    this.#inString = true;
+    this.#escaped = backslashesBefore(s, s.length, open) % 2 === 1;
+    return s.length - 1;
   }
 
   /** The text ended: an object or array left open is an error. */
@@ -105,6 +119,13 @@ export class JsonSplitter {
       this.#at = 0;
     }
   }
+}
+
+/** How many backslashes end `s` just before `at` (none before `floor`, the opening quote). */
+function backslashesBefore(s: string, at: number, floor: number): number {
+  let n = 0;
+  while (at - n - 1 > floor && s.charCodeAt(at - n - 1) === BACKSLASH) n++;
+  return n;
 }
 
 /** The file's top level is not what `readJsonRecords` reads; `line` is where. */

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { declaredType } from '../../../../../engine/index.js';
 import { readJsonRecords } from '../../../../../engine/io/text/json-records.js';
+import { JsonSplitter } from '../../../../../engine/io/text/json-splitter.js';
 import { columnsOf, queryRows, type TextFixture, textFixture, textTable } from '../../../../helpers/text-files.js';
 
 let fx: TextFixture;
@@ -52,6 +53,25 @@ test('objects and arrays split across read ranges keep their lines; braces insid
   const got: string[] = [];
   for await (const r of readJsonRecords(path, 2)) got.push(`${r.line}:${JSON.stringify(r.value)}`);
   assert.deepEqual(got, ['2:{"a":"}{[","b":"\\"}"}', '3:{"a":"é€","b":2}']);
+});
+
+test('escaped quotes and backslashes in strings: the same objects whatever the pieces fed', () => {
+  const text = '[{"a":"x\\\\\\"y{","b":[1,{"c":"\\\\"}]},\n{"d":"]}\\""}]';
+  const whole = new JsonSplitter().feed(text);
+  assert.deepEqual(
+    whole.map((r) => [r.line, JSON.parse(r.text)]),
+    [
+      [1, { a: 'x\\"y{', b: [1, { c: '\\' }] }],
+      [2, { d: ']}"' }],
+    ],
+  );
+  for (let size = 1; size < 8; size++) {
+    const splitter = new JsonSplitter();
+    const got = [];
+    for (let i = 0; i < text.length; i += size) got.push(...splitter.feed(text.slice(i, i + size)));
+    splitter.end();
+    assert.deepEqual(got, whole, `pieces of ${size}`);
+  }
 });
 
 test('a value that breaks its inferred type names file, line and column', async () => {
