@@ -241,3 +241,13 @@ test('EXPLAIN names the files and format; a cancelled scan stops', async () => {
   };
   await assert.rejects(scan(), { name: 'CancelledError' });
 });
+
+test('CRLF line ends: fields without the CR, lines counted once per CRLF', async () => {
+  const path = await fx.write('crlf.csv', 'a,b\r\n1,"x\r\ny"\r\n2,z\r\n3\r\n');
+  const t = await textTable([path], 'csv', { inferMaxRecords: 2 });
+  assert.deepEqual(await queryRows(t, 'SELECT a, b FROM t LIMIT 2'), [
+    ['1', 'x\r\ny'],
+    ['2', 'z'],
+  ]);
+  await assert.rejects(queryRows(t, 'SELECT a FROM t'), { message: `${path} line 5: expected 2 fields, found 1` });
+});
