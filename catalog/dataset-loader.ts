@@ -1,6 +1,6 @@
 // `DatasetLoader`: one helper thread that checks and loads Parquet datasets at start, off the main thread.
 import { Worker } from 'node:worker_threads';
-import type { MemoryTableData } from '../engine/index.js';
+import type { MemoryTableData, Schema, TextReadOptions } from '../engine/index.js';
 
 const WORKER_FILE = new URL('./dataset-loader-worker.js', import.meta.url);
 
@@ -9,13 +9,16 @@ export interface LoaderRequest {
   readonly id: number;
   readonly op: 'check' | 'load';
   readonly files: readonly string[];
+  /** CSV or JSON files read so; absent for Parquet. */
+  readonly text?: TextReadOptions;
 }
 
-/** The loader thread's answer; `data` only for `load`. */
+/** The loader thread's answer; `data` only for `load`, `schema` for a CSV/JSON `check`. */
 export interface LoaderReply {
   readonly id: number;
   readonly error?: string;
   readonly data?: MemoryTableData;
+  readonly schema?: Schema;
 }
 
 /**
@@ -49,15 +52,25 @@ export class DatasetLoader {
     return (await this.#ask('load', files)).data as MemoryTableData;
   }
 
+  /** Infers the schema of CSV or JSON files (reading their first records). */
+  async checkText(files: readonly string[], text: TextReadOptions): Promise<Schema> {
+    return (await this.#ask('check', files, text)).schema as Schema;
+  }
+
+  /** Parses every CSV or JSON file fully into shared memory. */
+  async loadText(files: readonly string[], text: TextReadOptions): Promise<MemoryTableData> {
+    return (await this.#ask('load', files, text)).data as MemoryTableData;
+  }
+
   async close(): Promise<void> {
     await this.#worker.terminate();
   }
 
-  #ask(op: LoaderRequest['op'], files: readonly string[]): Promise<LoaderReply> {
+  #ask(op: LoaderRequest['op'], files: readonly string[], text?: TextReadOptions): Promise<LoaderReply> {
     const id = this.#nextId++;
     return new Promise<LoaderReply>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ id, op, files } satisfies LoaderRequest);
+      this.#worker.postMessage({ id, op, files, text } satisfies LoaderRequest);
     }).then((reply) => {
       if (reply.error !== undefined) throw new Error(reply.error);
       return reply;

@@ -1,7 +1,9 @@
 // `resolveDatasets`: turns dataset declarations into a CatalogSnapshot (file lists, accelerated tables loaded).
 import { DatasetLoader } from './dataset-loader.js';
+import type { TextTableEntry } from './providers/builtin.js';
 import { DatasetSourceError, resolveFiles } from './resolve-files.js';
 import type { CatalogSnapshot, MemoryTableEntry, ParquetTableEntry, TableEntry } from './snapshot.js';
+import { SourceParamError, type TextSource, textSourceOf } from './text-source.js';
 
 /** One dataset as the catalog needs it (the server's manifest layer validates and produces these). */
 export interface DatasetSpec {
@@ -12,6 +14,8 @@ export interface DatasetSpec {
   readonly accelerated: boolean;
   /** The dataset's `params` (connector and file-format options: `s3_*`, `csv_*`, `file_format`), as strings. */
   readonly params?: Readonly<Record<string, string>>;
+  /** The dataset's `columns`: a `type` declares a CSV/JSON column's type (`bigint`, `decimal(10,2)`, ...). */
+  readonly columns?: readonly { readonly name: string; readonly type?: string }[];
 }
 
 /**
@@ -79,9 +83,17 @@ async function resolveOne(
   const fail = (prefix: string, isConfig: boolean) => (e: unknown) => {
     throw new DatasetError(index, spec.name, prefix + (e as Error).message, isConfig);
   };
-  const files = await resolveFiles(spec.from, baseDir).catch((e: unknown) =>
+  const text = (() => {
+    try {
+      return textSourceOf(spec);
+    } catch (e) {
+      return fail(e instanceof SourceParamError ? `${e.key}: ` : '', true)(e);
+    }
+  })();
+  const files = await resolveFiles(spec.from, baseDir, text?.extensions).catch((e: unknown) =>
     fail('', e instanceof DatasetSourceError)(e),
   );
+  if (text !== null) return resolveText(spec, files, text, loader, fail, onLoaded);
   if (spec.accelerated) {
     const data = await loader.load(files).catch(fail('cannot load: ', false));
     onLoaded(spec.name, `accelerated in memory from ${files.length} Parquet file(s)`);
@@ -90,4 +102,25 @@ async function resolveOne(
   await loader.check(files).catch(fail('cannot read: ', false));
   onLoaded(spec.name, `${files.length} Parquet file(s)`);
   return { name: spec.name, kind: 'parquet', files } satisfies ParquetTableEntry;
+}
+
+/** A CSV/JSON dataset: its schema inferred (files mode), or every row parsed into memory (accelerated). */
+async function resolveText(
+  spec: DatasetSpec,
+  files: string[],
+  text: TextSource,
+  loader: DatasetLoader,
+  fail: (prefix: string, isConfig: boolean) => (e: unknown) => never,
+  onLoaded: (name: string, detail: string) => void,
+): Promise<TableEntry> {
+  const { options } = text;
+  const what = `${files.length} ${options.format.toUpperCase()} file(s)`;
+  if (spec.accelerated) {
+    const data = await loader.loadText(files, options).catch(fail('cannot load: ', false));
+    onLoaded(spec.name, `accelerated in memory from ${what}`);
+    return { name: spec.name, kind: 'memory', data } satisfies MemoryTableEntry;
+  }
+  const schema = await loader.checkText(files, options).catch(fail('cannot read: ', false));
+  onLoaded(spec.name, what);
+  return { name: spec.name, kind: options.format, files, options, schema } satisfies TextTableEntry;
 }
