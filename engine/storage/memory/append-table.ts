@@ -50,9 +50,9 @@ function extendDictionary(
 ): StoredDictionary | null {
   const old = previous.dictionaries?.[at] ?? null;
   if (old === null) return null;
-  let first = true;
-  // The old values' own codes (0, 1, 2, ...) are not kept: a private array, not a slab's.
-  const alloc = (n: number) => (first ? ((first = false), new Uint8Array(n)) : slabs.bytes(n));
+  let calls = 0;
+  // The old values' own codes (0, 1, 2, ...), the first array asked for, are not kept: a private array.
+  const alloc = (n: number) => (calls++ === 0 ? new Uint8Array(n) : slabs.bytes(n));
   const parts = [dictionaryColumn(old.dictionary), ...added.chunks.map((c) => c.columns[at]!)];
   const made = encodeDictionary(parts, undefined, alloc);
   if (made === null) return null;
