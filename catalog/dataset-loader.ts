@@ -1,21 +1,30 @@
 // `DatasetLoader`: one helper thread that checks and loads Parquet datasets at start, off the main thread.
 import { Worker } from 'node:worker_threads';
 import type { MemoryTableData } from '../engine/index.js';
+import type { DatasetFailure } from './datasets.js';
+import type { RefreshJob, RefreshOutput } from './refresh-job.js';
 
 const WORKER_FILE = new URL('./dataset-loader-worker.js', import.meta.url);
 
-/** A request to the loader thread: `check` opens the files' footers, `load` reads them fully into memory. */
+/**
+ * A request to the loader thread: `check` opens the files' footers, `load` reads them fully into memory, `refresh`
+ * runs a refresh's load (`refresh-job.ts`; `files` unused).
+ */
 export interface LoaderRequest {
   readonly id: number;
-  readonly op: 'check' | 'load';
+  readonly op: 'check' | 'load' | 'refresh';
   readonly files: readonly string[];
+  readonly job?: RefreshJob;
 }
 
-/** The loader thread's answer; `data` only for `load`. */
+/** The loader thread's answer; `data` only for `load`, `refreshed` for `refresh`. */
 export interface LoaderReply {
   readonly id: number;
   readonly error?: string;
+  /** The failed work's `DatasetFailure` when its error carried one. */
+  readonly failure?: DatasetFailure;
   readonly data?: MemoryTableData;
+  readonly refreshed?: RefreshOutput;
 }
 
 /**
@@ -28,6 +37,7 @@ export class DatasetLoader {
   readonly #worker = new Worker(WORKER_FILE);
   readonly #pending = new Map<number, { resolve: (r: LoaderReply) => void; reject: (e: Error) => void }>();
   #nextId = 0;
+  #exited: Error | null = null;
 
   constructor() {
     this.#worker.unref();
@@ -36,7 +46,10 @@ export class DatasetLoader {
       this.#pending.delete(reply.id);
     });
     this.#worker.on('error', (e) => this.#failAll(e));
-    this.#worker.on('exit', (code) => this.#failAll(new Error(`dataset loader thread exited with code ${code}`)));
+    this.#worker.on('exit', (code) => {
+      this.#exited = new Error(`dataset loader thread exited with code ${code}`);
+      this.#failAll(this.#exited);
+    });
   }
 
   /** Opens every file's footer and checks they form one table; rejects with the reader's message. */
@@ -49,17 +62,24 @@ export class DatasetLoader {
     return (await this.#ask('load', files)).data as MemoryTableData;
   }
 
+  /** Runs one refresh's load (or, `checkOnly`, its refresh SQL's check). */
+  async refresh(job: RefreshJob): Promise<RefreshOutput> {
+    return (await this.#ask('refresh', [], job)).refreshed as RefreshOutput;
+  }
+
+  /** Ends the thread, and with it any work under way (a cancelled refresh); what it asked for then rejects. */
   async close(): Promise<void> {
     await this.#worker.terminate();
   }
 
-  #ask(op: LoaderRequest['op'], files: readonly string[]): Promise<LoaderReply> {
+  #ask(op: LoaderRequest['op'], files: readonly string[], job?: RefreshJob): Promise<LoaderReply> {
     const id = this.#nextId++;
     return new Promise<LoaderReply>((resolve, reject) => {
+      if (this.#exited !== null) return reject(this.#exited);
       this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ id, op, files } satisfies LoaderRequest);
+      this.#worker.postMessage({ id, op, files, job } satisfies LoaderRequest);
     }).then((reply) => {
-      if (reply.error !== undefined) throw new Error(reply.error);
+      if (reply.error !== undefined) throw Object.assign(new Error(reply.error), { failure: reply.failure });
       return reply;
     });
   }

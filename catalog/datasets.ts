@@ -89,5 +89,10 @@ async function resolveOne(
   }
   await loader.check(files).catch(fail('cannot read: ', false));
   onLoaded(spec.name, `${files.length} Parquet file(s)`);
+  return sourceEntry(spec, files);
+}
+
+/** The entry files mode publishes for `spec` over `files`; a refresh reads the source through it too. */
+export function sourceEntry(spec: DatasetSpec, files: readonly string[]): TableEntry {
   return { name: spec.name, kind: 'parquet', files } satisfies ParquetTableEntry;
 }
