@@ -28,7 +28,7 @@ export interface RefreshJob {
   readonly checkOnly?: boolean;
   /** The rows loaded so far: the rows read are appended to them (their schema must be the one `sql` selects). */
   readonly previous?: MemoryTableData;
-  /** With `previous`: read only rows whose value here is after the newest in `previous`. */
+  /** Append by time: with `previous`, read only rows whose value here is after the newest in `previous`. */
   readonly timeColumn?: string;
 }
 
@@ -55,10 +55,8 @@ export async function runRefreshJob(job: RefreshJob): Promise<RefreshOutput> {
   if (job.checkOnly) return { data: null, loadedRows: 0 };
   const { previous } = job;
   if (previous !== undefined) sameColumns(previous.schema.fields, fields);
-  const filtered =
-    previous !== undefined && job.timeColumn !== undefined
-      ? await newerRows(sql, fields, previous, job.timeColumn)
-      : null;
+  const time = job.timeColumn === undefined ? undefined : timeField(fields, job.timeColumn);
+  const filtered = previous !== undefined && time !== undefined ? await newerRows(sql, time, previous) : null;
   const batches: AsyncIterable<Batch> =
     job.sql === undefined && filtered === null
       ? provider.scan({ columns: fields.map((f) => f.name), filters: [], limit: null, shared: true }, NEVER)
@@ -93,10 +91,10 @@ function sameColumns(before: readonly Field[], now: readonly Field[]): void {
   );
 }
 
-/** `sql` reading only rows whose `timeColumn` is after the newest value in `previous`. */
-async function newerRows(sql: string, fields: readonly Field[], previous: MemoryTableData, timeColumn: string) {
-  const field =
-    fields.find((f) => f.name === timeColumn) ?? fields.find((f) => f.name.toLowerCase() === timeColumn.toLowerCase());
+/** The field of `fields` named `timeColumn` (case-insensitively failing an exact match); throws when none fits. */
+function timeField(fields: readonly Field[], timeColumn: string): Field {
+  const lower = timeColumn.toLowerCase();
+  const field = fields.find((f) => f.name === timeColumn) ?? fields.find((f) => f.name.toLowerCase() === lower);
   if (field === undefined)
     throw new RefreshError(
       `time_column "${timeColumn}" is not among the columns loaded (${fields.map((f) => f.name).join(', ')}); ` +
@@ -106,10 +104,15 @@ async function newerRows(sql: string, fields: readonly Field[], previous: Memory
     throw new RefreshError(
       `time_column "${field.name}" is ${typeName(field.type)}: append refreshes need a number, date, timestamp or text column`,
     );
+  return field;
+}
+
+/** `sql` reading only rows whose `time` is after the newest value of it in `previous` (all of them when empty). */
+async function newerRows(sql: string, time: Field, previous: MemoryTableData): Promise<string> {
   if (rowCount(previous) === 0) return sql;
   const engine = engineOver('previous', createMemoryTable(previous));
-  const result = await engine.execute(`SELECT max(${quoteIdent(field.name)}) FROM previous`);
+  const result = await engine.execute(`SELECT max(${quoteIdent(time.name)}) FROM previous`);
   let newest: string | null = null;
   for await (const b of result.batches) if (b.length > 0) newest = literalOf(b.columns[0]!);
-  return newerRowsSql(sql, field.name, newest);
+  return newerRowsSql(sql, time.name, newest);
 }

@@ -77,10 +77,10 @@ async function load(request: RefreshRequest, baseDir: string, loader: DatasetLoa
     sql,
   };
   let loadedFiles = files;
-  if (request.mode === 'append' && previous !== undefined) {
+  if (request.mode === 'append') {
     if (request.timeColumn !== undefined) {
-      job = { ...job, previous: previous.data, timeColumn: request.timeColumn };
-    } else if (previous.loadedFiles !== undefined) {
+      job = { ...job, previous: previous?.data, timeColumn: request.timeColumn };
+    } else if (previous?.loadedFiles !== undefined) {
       const fresh = newFiles(previous.loadedFiles, files);
       if (fresh.length === 0) return unchanged(previous);
       job = {
