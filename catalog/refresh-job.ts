@@ -20,7 +20,7 @@ import { isTimeType, literalOf, newerRowsSql, quoteIdent, RefreshError, selected
 export interface RefreshJob {
   /** The dataset's name: the table refresh SQL reads. */
   readonly name: string;
-  /** The files-mode entry over the files to read (`sourceEntry`). */
+  /** The files-mode entry of the dataset, over the files to read. */
   readonly source: TableEntry;
   /** Refresh SQL; absent: every row and column. */
   readonly sql?: string;

@@ -1,12 +1,12 @@
 // `loadForRefresh`: one load of an accelerated dataset as a refresh asks for it: full or append, filtered by SQL.
 import { objectStoreFor } from '../engine/index.js';
 import { DatasetLoader } from './dataset-loader.js';
-import { DatasetError, type DatasetFailure, type DatasetSpec, sourceEntry } from './datasets.js';
+import { DatasetError, type DatasetFailure, type DatasetSpec, resolveDataset } from './datasets.js';
 import type { LoadedFile, MemoryTableEntry } from './providers/memory.js';
 import type { RefreshJob } from './refresh-job.js';
 import { rowCount } from './refresh-job.js';
 import { RefreshError } from './refresh-sql.js';
-import { DatasetSourceError, resolveFiles } from './resolve-files.js';
+import { DatasetSourceError } from './resolve-files.js';
 import type { TableEntry } from './snapshot.js';
 
 export { REFRESH_SQL_RULE, RefreshError } from './refresh-sql.js';
@@ -66,16 +66,10 @@ export async function loadForRefresh(request: RefreshRequest, baseDir: string): 
 
 async function load(request: RefreshRequest, baseDir: string, loader: DatasetLoader): Promise<RefreshResult> {
   const { spec, refreshSql: sql, signal } = request;
-  const files = await loadedFilesOf(await resolveFiles(spec.from, baseDir));
+  const source = await filesModeEntry(spec, baseDir, loader, request.index ?? 0);
+  const files = await loadedFilesOf(source.files);
   const previous = request.previous?.kind === 'memory' ? (request.previous as MemoryTableEntry) : undefined;
-  let job: RefreshJob = {
-    name: spec.name,
-    source: sourceEntry(
-      spec,
-      files.map((f) => f.location),
-    ),
-    sql,
-  };
+  let job: RefreshJob = { name: spec.name, source, sql };
   let loadedFiles = files;
   if (request.mode === 'append') {
     if (request.timeColumn !== undefined) {
@@ -83,14 +77,7 @@ async function load(request: RefreshRequest, baseDir: string, loader: DatasetLoa
     } else if (previous?.loadedFiles !== undefined) {
       const fresh = newFiles(previous.loadedFiles, files);
       if (fresh.length === 0) return unchanged(previous);
-      job = {
-        ...job,
-        source: sourceEntry(
-          spec,
-          fresh.map((f) => f.location),
-        ),
-        previous: previous.data,
-      };
+      job = { ...job, source: { ...source, files: fresh.map((f) => f.location) }, previous: previous.data };
       loadedFiles = [...previous.loadedFiles, ...fresh];
     }
   }
@@ -102,6 +89,17 @@ async function load(request: RefreshRequest, baseDir: string, loader: DatasetLoa
 }
 
 /**
+ * The entry files mode publishes for `spec` (its files listed, their footers or schema checked on `loader`'s
+ * thread), which a refresh reads the source through: any kind of source the catalog resolves.
+ */
+async function filesModeEntry(spec: DatasetSpec, baseDir: string, loader: DatasetLoader, index: number) {
+  const entry = await resolveDataset({ ...spec, accelerated: false }, baseDir, loader, index);
+  const files = (entry as { files?: unknown }).files;
+  if (!Array.isArray(files)) throw new Error(`a refresh cannot read a source of kind "${entry.kind}"`);
+  return { ...entry, files: files as string[] };
+}
+
+/**
  * Checks that `sql` can serve as `spec`'s refresh SQL: it parses, is one SELECT of plain columns reading only the
  * dataset, with an optional WHERE (`REFRESH_SQL_RULE`), and binds against the source's schema, on a helper thread
  * and without reading data. Throws `RefreshError` (its message says what is wrong) when the SQL is at fault, and
@@ -110,8 +108,8 @@ async function load(request: RefreshRequest, baseDir: string, loader: DatasetLoa
 export async function checkRefreshSql(spec: DatasetSpec, sql: string, baseDir: string): Promise<void> {
   const loader = new DatasetLoader();
   try {
-    const files = await resolveFiles(spec.from, baseDir);
-    await loader.refresh({ name: spec.name, source: sourceEntry(spec, files), sql, checkOnly: true });
+    const source = await filesModeEntry(spec, baseDir, loader, 0);
+    await loader.refresh({ name: spec.name, source, sql, checkOnly: true });
   } catch (e) {
     if ((e as { failure?: DatasetFailure }).failure === 'refresh') throw new RefreshError((e as Error).message);
     throw datasetError(e as Error, spec, 0);

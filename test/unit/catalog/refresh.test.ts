@@ -355,15 +355,24 @@ describe('append refresh of changed columns', () => {
     );
   });
 
-  it('fails when a new file has other columns', async () => {
+  it('fails when the source now has other columns', async () => {
     const from = join(dir, 'wider');
     await writeRows('wider/f1.parquet', 0, 100);
-    const first = await refresh({ mode: 'append', from });
-    await writeParquetFile(join(from, 'f2.parquet'), [
-      { name: 'id', type: { id: 'int32' }, values: [1] },
+    const first = await refresh({ mode: 'append', timeColumn: 'id', from });
+    const other = [
+      { name: 'id', type: { id: 'int32' }, values: [1000] },
       { name: 'extra', type: { id: 'utf8' }, values: ['e'] },
-    ]);
+    ] as const;
+    // Beside the loaded file: the files no longer form one table, whatever the refresh.
+    await writeParquetFile(join(from, 'f2.parquet'), other);
     await assert.rejects(refresh({ mode: 'append', from, previous: first.entry }), {
+      failure: 'source',
+      message: /cannot read: Parquet file .*f2\.parquet does not match the schema of .*f1\.parquet/,
+    });
+    // Instead of it: a time-column append sees other columns.
+    await rm(join(from, 'f2.parquet'));
+    await writeParquetFile(join(from, 'f1.parquet'), other);
+    await assert.rejects(refresh({ mode: 'append', timeColumn: 'id', from, previous: first.entry }), {
       failure: 'refresh',
       message:
         /the columns changed since the last load \(id integer, ts timestamp, kind text, amount numeric\(15,2\); now id integer, extra text\)/,
