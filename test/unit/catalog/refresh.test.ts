@@ -1,6 +1,7 @@
 // Refresh loads over real Parquet files: full and append (time column, new files), refresh SQL, its errors,
 // cancellation; the tables built answer as DuckDB does over the rows they should hold.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { duckText } from '../../../bench/lib/result-rows.js';
 import { DatasetError, type DatasetSpec } from '../../../catalog/datasets.js';
 import type { MemoryTableEntry } from '../../../catalog/providers/memory.js';
 import { checkRefreshSql, loadForRefresh, RefreshError, type RefreshRequest } from '../../../catalog/refresh.js';
-import { newerRowsSql, selectedFields } from '../../../catalog/refresh-sql.js';
+import { literalOf, newerRowsSql, selectedFields } from '../../../catalog/refresh-sql.js';
 import { catalogFromSnapshot, type TableEntry } from '../../../catalog/snapshot.js';
 import { createEngine, createMapCatalog, createParquetTable, writeParquetFile } from '../../../engine/index.js';
 import { queryRows } from '../../helpers/engines.js';
@@ -213,6 +214,31 @@ describe('refresh SQL checks', () => {
   });
 });
 
+describe('the newest loaded value as a literal', () => {
+  it('keeps only rows strictly after it, for every kind of time column', async () => {
+    const path = join(dir, 'types.parquet');
+    await writeParquetFile(path, [
+      { name: 'i64', type: { id: 'int64' }, values: [1n, 9007199254740993n, 5n] },
+      { name: 'd', type: { id: 'date' }, values: [1, 20000, 3] },
+      { name: 'tz', type: { id: 'timestamp', tz: 'UTC' }, values: [1e12 + 1, 2e12 + 7, 3] },
+      { name: 'f', type: { id: 'float64' }, values: [0.1, 1 / 3, 0.2] },
+      { name: 's', type: { id: 'utf8' }, values: ["it's", 'z', 'c'] },
+      { name: 'dec', type: { id: 'decimal', precision: 20, scale: 3 }, values: [1, 123456, 7] },
+    ]);
+    const table = await createParquetTable([path]);
+    const engine = createEngine({ catalog: createMapCatalog(new Map([['t', table]])), parallel: { threads: 0 } });
+    const count = async (sql: string) => (await queryRows(engine, `SELECT count(*) FROM (${sql}) AS q`)).rows[0]![0];
+    for (const column of ['i64', 'd', 'tz', 'f', 's', 'dec']) {
+      const result = await engine.execute(`SELECT max(${column}) FROM t`);
+      let newest: string | null = null;
+      for await (const b of result.batches) newest = literalOf(b.columns[0]!);
+      assert.equal(await count(newerRowsSql('SELECT * FROM t', column, newest)), '0', column);
+      assert.equal(await count(`SELECT * FROM t WHERE ${column} >= ${newest}`), '1', column);
+      assert.equal(await count(newerRowsSql('SELECT * FROM t;', column, null)), '3', column);
+    }
+  });
+});
+
 describe('append refresh with a time column', () => {
   const f = (n: number) => `time/f${n}.parquet`;
   const upTo = (...names: string[]) => `SELECT * FROM ${parquet(...names)}`;
@@ -280,6 +306,8 @@ describe('append refresh with a time column', () => {
     });
   });
 });
+
+const threads = () => Number(/Threads:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]);
 
 /** `after` holds `before`'s first chunk as the same memory: a write through one shows through the other. */
 function assertShares(before: TableEntry, after: TableEntry): void {
@@ -381,21 +409,27 @@ describe('append refresh of changed columns', () => {
 });
 
 describe('cancelling a refresh', () => {
-  it('rejects with the abort reason and leaves the serving entry as it was', async () => {
+  it('ends its thread, rejects with the abort reason and leaves the serving entry as it was', async () => {
     await writeRows('big/b.parquet', 0, 400_000);
     const from = join(dir, 'big');
     const previous = (await refresh({ mode: 'full', from: join(dir, 'all') })).entry;
     const before = data(previous).chunks;
-    for (const delay of [0, 200]) {
+    const idle = threads();
+    // Aborted at once, and once the loader thread is up and at work.
+    for (const busyMs of [-1, 300]) {
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), delay);
-      await assert.rejects(refresh({ mode: 'full', from, previous, signal: controller.signal }), {
-        name: 'AbortError',
-      });
+      const loading = refresh({ mode: 'full', from, previous, signal: controller.signal });
+      if (busyMs < 0) controller.abort();
+      else {
+        while (threads() === idle) await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => setTimeout(r, busyMs));
+        controller.abort();
+      }
+      await assert.rejects(loading, { name: 'AbortError' });
+      assert.equal(threads(), idle, 'the loader thread and its helpers are gone');
     }
     assert.equal(data(previous).chunks, before);
-    const aborted = AbortSignal.abort();
-    await assert.rejects(refresh({ mode: 'full', from, signal: aborted }), { name: 'AbortError' });
+    await assert.rejects(refresh({ mode: 'full', from, signal: AbortSignal.abort() }), { name: 'AbortError' });
     // A refresh after them runs as usual.
     assert.equal((await refresh({ mode: 'full', from, refreshSql: 'SELECT id FROM trips WHERE id < 10' })).rows, 10);
   });
