@@ -54,7 +54,10 @@ export async function loadForRefresh(request: RefreshRequest, baseDir: string): 
   const stop = () => void loader.close();
   signal?.addEventListener('abort', stop, { once: true });
   try {
-    return await load(request, baseDir, loader);
+    const result = await load(request, baseDir, loader);
+    // Aborted as the answer came: the caller has moved on; what was read is dropped, as when the thread ends.
+    signal?.throwIfAborted();
+    return result;
   } catch (e) {
     if (signal?.aborted) throw signal.reason;
     throw datasetError(e as Error, request.spec, request.index ?? 0);
