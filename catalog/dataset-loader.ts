@@ -1,24 +1,33 @@
 // `DatasetLoader`: one helper thread that checks and loads Parquet datasets at start, off the main thread.
 import { Worker } from 'node:worker_threads';
 import type { MemoryTableData, Schema, TextReadOptions } from '../engine/index.js';
+import type { DatasetFailure } from './datasets.js';
+import type { RefreshJob, RefreshOutput } from './refresh-job.js';
 
 const WORKER_FILE = new URL('./dataset-loader-worker.js', import.meta.url);
 
-/** A request to the loader thread: `check` opens the files' footers, `load` reads them fully into memory. */
+/**
+ * A request to the loader thread: `check` opens the files' footers, `load` reads them fully into memory, `refresh`
+ * runs a refresh's load (`refresh-job.ts`; `files` unused).
+ */
 export interface LoaderRequest {
   readonly id: number;
-  readonly op: 'check' | 'load';
+  readonly op: 'check' | 'load' | 'refresh';
   readonly files: readonly string[];
   /** CSV or JSON files read so; absent for Parquet. */
   readonly text?: TextReadOptions;
+  readonly job?: RefreshJob;
 }
 
-/** The loader thread's answer; `data` only for `load`, `schema` for a CSV/JSON `check`. */
+/** The loader thread's answer; `data` only for `load`, `schema` for a CSV/JSON `check`, `refreshed` for `refresh`. */
 export interface LoaderReply {
   readonly id: number;
   readonly error?: string;
+  /** The failed work's `DatasetFailure` when its error carried one. */
+  readonly failure?: DatasetFailure;
   readonly data?: MemoryTableData;
   readonly schema?: Schema;
+  readonly refreshed?: RefreshOutput;
 }
 
 /**
@@ -31,6 +40,7 @@ export class DatasetLoader {
   readonly #worker = new Worker(WORKER_FILE);
   readonly #pending = new Map<number, { resolve: (r: LoaderReply) => void; reject: (e: Error) => void }>();
   #nextId = 0;
+  #exited: Error | null = null;
 
   constructor() {
     this.#worker.unref();
@@ -39,7 +49,10 @@ export class DatasetLoader {
       this.#pending.delete(reply.id);
     });
     this.#worker.on('error', (e) => this.#failAll(e));
-    this.#worker.on('exit', (code) => this.#failAll(new Error(`dataset loader thread exited with code ${code}`)));
+    this.#worker.on('exit', (code) => {
+      this.#exited = new Error(`dataset loader thread exited with code ${code}`);
+      this.#failAll(this.#exited);
+    });
   }
 
   /** Opens every file's footer and checks they form one table; rejects with the reader's message. */
@@ -54,25 +67,36 @@ export class DatasetLoader {
 
   /** Infers the schema of CSV or JSON files (reading their first records). */
   async checkText(files: readonly string[], text: TextReadOptions): Promise<Schema> {
-    return (await this.#ask('check', files, text)).schema as Schema;
+    return (await this.#ask('check', files, { text })).schema as Schema;
   }
 
   /** Parses every CSV or JSON file fully into shared memory. */
   async loadText(files: readonly string[], text: TextReadOptions): Promise<MemoryTableData> {
-    return (await this.#ask('load', files, text)).data as MemoryTableData;
+    return (await this.#ask('load', files, { text })).data as MemoryTableData;
   }
 
+  /** Runs one refresh's load (or, `checkOnly`, its refresh SQL's check). */
+  async refresh(job: RefreshJob): Promise<RefreshOutput> {
+    return (await this.#ask('refresh', [], { job })).refreshed as RefreshOutput;
+  }
+
+  /** Ends the thread, and with it any work under way (a cancelled refresh); what it asked for then rejects. */
   async close(): Promise<void> {
     await this.#worker.terminate();
   }
 
-  #ask(op: LoaderRequest['op'], files: readonly string[], text?: TextReadOptions): Promise<LoaderReply> {
+  #ask(
+    op: LoaderRequest['op'],
+    files: readonly string[],
+    extra: { text?: TextReadOptions; job?: RefreshJob } = {},
+  ): Promise<LoaderReply> {
     const id = this.#nextId++;
     return new Promise<LoaderReply>((resolve, reject) => {
+      if (this.#exited !== null) return reject(this.#exited);
       this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ id, op, files, text } satisfies LoaderRequest);
+      this.#worker.postMessage({ id, op, files, ...extra } satisfies LoaderRequest);
     }).then((reply) => {
-      if (reply.error !== undefined) throw new Error(reply.error);
+      if (reply.error !== undefined) throw Object.assign(new Error(reply.error), { failure: reply.failure });
       return reply;
     });
   }

@@ -61,15 +61,21 @@ export async function resolveDatasets(
 }
 
 /**
- * One dataset as a catalog entry, on its own helper thread: what a reload publishes (an accelerated dataset read
- * again from its source into new shared memory). Throws `DatasetError` (index 0) when it fails.
+ * One dataset as a catalog entry, on its own helper thread (or `loader`'s, left open): what a reload publishes (an
+ * accelerated dataset read again from its source into new shared memory), and, not accelerated, the entry a refresh
+ * reads the source through. Throws `DatasetError` (`index`: the dataset's position in the manifest) when it fails.
  */
-export async function resolveDataset(spec: DatasetSpec, baseDir: string): Promise<TableEntry> {
-  const loader = new DatasetLoader();
+export async function resolveDataset(
+  spec: DatasetSpec,
+  baseDir: string,
+  loader?: DatasetLoader,
+  index = 0,
+): Promise<TableEntry> {
+  const own = loader ?? new DatasetLoader();
   try {
-    return await resolveOne(spec, 0, baseDir, loader, () => {});
+    return await resolveOne(spec, index, baseDir, own, () => {});
   } finally {
-    await loader.close();
+    if (loader === undefined) await own.close();
   }
 }
 

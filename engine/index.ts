@@ -51,6 +51,7 @@ export type { DataType, Field, Schema } from './plan/types.js';
 export { arrowTypeName, typeName } from './plan/types.js';
 export { PLAN_CACHE_ENTRIES } from './plan-cache.js';
 export type { ParamValues } from './sql/sql-to-plan.js';
+export { appendTable } from './storage/memory/append-table.js';
 export { loadParquetTable, materializeTable } from './storage/memory/load-parquet-table.js';
 export { loadTextTable } from './storage/memory/load-text-table.js';
 export { createMemoryTable, type MemoryTableData } from './storage/memory/memory-table.js';
