@@ -23,12 +23,16 @@ export * from './errors.js';
 export { collectGarbage } from './exec/parallel/collect-garbage.js';
 export { retainSharedTables } from './exec/parallel/exec-pool.js';
 export {
+  isRemoteLocation,
   type ObjectMeta,
   ObjectNotFoundError,
   type ObjectStore,
+  ObjectStoreAccessError,
   objectStoreFor,
   PreconditionFailedError,
   type PutCondition,
+  type S3StoreConfig,
+  s3ReadStats,
 } from './io/object-store/index.js';
 export {
   type ColumnInput,
