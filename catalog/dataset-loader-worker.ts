@@ -3,14 +3,14 @@ import { parentPort } from 'node:worker_threads';
 import { createParquetTable, loadParquetTable } from '../engine/index.js';
 import type { LoaderReply, LoaderRequest } from './dataset-loader.js';
 
-parentPort?.on('message', async ({ id, op, files }: LoaderRequest) => {
+parentPort?.on('message', async ({ id, op, files, s3 }: LoaderRequest) => {
   let reply: LoaderReply;
   try {
     if (op === 'check') {
-      await createParquetTable(files);
+      await createParquetTable(files, { s3 });
       reply = { id };
     } else {
-      reply = { id, data: await loadParquetTable(files) };
+      reply = { id, data: await loadParquetTable(files, undefined, { s3 }) };
     }
   } catch (e) {
     reply = { id, error: e instanceof Error ? e.message : String(e) };

@@ -1,6 +1,6 @@
 // `DatasetLoader`: one helper thread that checks and loads Parquet datasets at start, off the main thread.
 import { Worker } from 'node:worker_threads';
-import type { MemoryTableData } from '../engine/index.js';
+import type { MemoryTableData, S3StoreConfig } from '../engine/index.js';
 
 const WORKER_FILE = new URL('./dataset-loader-worker.js', import.meta.url);
 
@@ -9,6 +9,8 @@ export interface LoaderRequest {
   readonly id: number;
   readonly op: 'check' | 'load';
   readonly files: readonly string[];
+  /** How to reach `s3://` files. */
+  readonly s3?: S3StoreConfig;
 }
 
 /** The loader thread's answer; `data` only for `load`. */
@@ -40,24 +42,24 @@ export class DatasetLoader {
   }
 
   /** Opens every file's footer and checks they form one table; rejects with the reader's message. */
-  async check(files: readonly string[]): Promise<void> {
-    await this.#ask('check', files);
+  async check(files: readonly string[], s3?: S3StoreConfig): Promise<void> {
+    await this.#ask('check', files, s3);
   }
 
   /** Reads every file fully into shared memory. */
-  async load(files: readonly string[]): Promise<MemoryTableData> {
-    return (await this.#ask('load', files)).data as MemoryTableData;
+  async load(files: readonly string[], s3?: S3StoreConfig): Promise<MemoryTableData> {
+    return (await this.#ask('load', files, s3)).data as MemoryTableData;
   }
 
   async close(): Promise<void> {
     await this.#worker.terminate();
   }
 
-  #ask(op: LoaderRequest['op'], files: readonly string[]): Promise<LoaderReply> {
+  #ask(op: LoaderRequest['op'], files: readonly string[], s3?: S3StoreConfig): Promise<LoaderReply> {
     const id = this.#nextId++;
     return new Promise<LoaderReply>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ id, op, files } satisfies LoaderRequest);
+      this.#worker.postMessage({ id, op, files, s3 } satisfies LoaderRequest);
     }).then((reply) => {
       if (reply.error !== undefined) throw new Error(reply.error);
       return reply;

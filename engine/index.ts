@@ -37,6 +37,7 @@ export {
 export {
   type ColumnInput,
   createParquetTable,
+  type ParquetTableOptions,
   type ParquetWriteOptions,
   writeParquetFile,
 } from './io/parquet/index.js';
