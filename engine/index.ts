@@ -31,6 +31,7 @@ export {
   objectStoreFor,
   PreconditionFailedError,
   type PutCondition,
+  S3ObjectStore,
   type S3StoreConfig,
   s3ReadStats,
 } from './io/object-store/index.js';
