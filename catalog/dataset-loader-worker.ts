@@ -1,6 +1,6 @@
 // Worker entry of `DatasetLoader`: answers check/load requests with the engine's Parquet readers.
 import { parentPort } from 'node:worker_threads';
-import { createParquetTable, loadParquetTable } from '../engine/index.js';
+import { createParquetTable, loadParquetTable, ObjectStoreAccessError } from '../engine/index.js';
 import type { LoaderReply, LoaderRequest } from './dataset-loader.js';
 
 parentPort?.on('message', async ({ id, op, files, s3 }: LoaderRequest) => {
@@ -13,7 +13,8 @@ parentPort?.on('message', async ({ id, op, files, s3 }: LoaderRequest) => {
       reply = { id, data: await loadParquetTable(files, undefined, { s3 }) };
     }
   } catch (e) {
-    reply = { id, error: e instanceof Error ? e.message : String(e) };
+    const failure = e instanceof ObjectStoreAccessError ? e.failure : undefined;
+    reply = { id, error: e instanceof Error ? e.message : String(e), ...(failure ? { failure } : {}) };
   }
   parentPort?.postMessage(reply);
 });

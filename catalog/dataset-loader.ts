@@ -17,6 +17,8 @@ export interface LoaderRequest {
 export interface LoaderReply {
   readonly id: number;
   readonly error?: string;
+  /** Set when the store refused the credentials or could not be reached (`ObjectStoreAccessError`). */
+  readonly failure?: 'auth' | 'connection';
   readonly data?: MemoryTableData;
 }
 
@@ -61,7 +63,7 @@ export class DatasetLoader {
       this.#pending.set(id, { resolve, reject });
       this.#worker.postMessage({ id, op, files, s3 } satisfies LoaderRequest);
     }).then((reply) => {
-      if (reply.error !== undefined) throw new Error(reply.error);
+      if (reply.error !== undefined) throw Object.assign(new Error(reply.error), { failure: reply.failure });
       return reply;
     });
   }

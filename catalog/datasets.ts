@@ -80,7 +80,9 @@ async function resolveOne(
   onLoaded: (name: string, detail: string) => void,
 ): Promise<TableEntry> {
   const fail = (prefix: string, isConfig: boolean) => (e: unknown) => {
-    throw new DatasetError(index, spec.name, prefix + (e as Error).message, isConfig);
+    // The loader marks a store that refused the credentials or could not be reached.
+    const failure = (e as { failure?: 'auth' | 'connection' }).failure ?? 'source';
+    throw new DatasetError(index, spec.name, prefix + (e as Error).message, isConfig, failure);
   };
   const { files, s3 } = await sourceFiles(spec, index, baseDir);
   if (spec.accelerated) {

@@ -1,5 +1,6 @@
 // Parquet footers through hyparquet: row counts and per-row-group min/max/null-count statistics.
 import { PlanError } from '../../errors.js';
+import { ObjectStoreAccessError } from '../object-store/object-store.js';
 import type { S3StoreConfig } from '../object-store/s3-config.js';
 import { readFileFooter } from './file-footer.js';
 
@@ -24,11 +25,14 @@ export interface FileFooter {
 
 /**
  * The footer of `path` (a location: see `ObjectStore`; `s3` reaches an `s3://` one), from this thread's footer
- * cache; a file that is missing, not Parquet or truncated fails with a `PlanError` naming it.
+ * cache; a file that is missing, not Parquet or truncated fails with a `PlanError` naming it (a store that refuses
+ * the credentials or cannot be reached: its `ObjectStoreAccessError`).
  */
 export async function readFooter(path: string, s3?: S3StoreConfig): Promise<FileFooter> {
   const fail = (why: string) => new PlanError(`cannot read Parquet file ${path}: ${why}`);
   const { metadata: meta, error } = await readFileFooter(path, s3).catch((e: unknown) => {
+    // A store that refuses or cannot be reached says so as it is (its message names the location).
+    if (e instanceof ObjectStoreAccessError) throw e;
     throw fail(e instanceof Error ? e.message : String(e));
   });
   if (meta === null) throw fail(error ?? 'no footer');

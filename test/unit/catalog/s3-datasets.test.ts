@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { DatasetLoader } from '../../../catalog/dataset-loader.js';
 import { DatasetError, type DatasetSpec, resolveDataset } from '../../../catalog/datasets.js';
 import { makeTempDir } from '../../helpers/fixtures.js';
 import { writeTrips } from '../../helpers/s3-data.js';
@@ -91,6 +92,29 @@ describe('S3 dataset failures', () => {
     assert.equal(e.isConfig, true);
     assert.match(e.message, /params\.s3_endpoint: 'http:\/\/127\.0\.0\.1:\d+' is plain http: set allow_http: true/);
     assert.equal(s3.requests.length, seen);
+  });
+
+  it('the loader thread keeps the kind of a failure met after the listing (auth, connection)', async () => {
+    const loader = new DatasetLoader();
+    try {
+      const wrong = { ...s3.config, key: WRONG_KEY, secret: SECRET };
+      for (const op of ['check', 'load'] as const) {
+        const e = await loader[op](['s3://data/t/a.parquet'], wrong).then(
+          () => assert.fail('loaded'),
+          (x: unknown) => x,
+        );
+        assert.equal((e as { failure?: string }).failure, 'auth');
+        assert.ok(!(e as Error).message.includes(SECRET));
+      }
+      const down = await startS3Server();
+      await down.dispose();
+      const e = await loader
+        .check(['s3://data/t/a.parquet'], { ...s3.config, endpoint: down.endpoint })
+        .catch((x) => x);
+      assert.equal((e as { failure?: string }).failure, 'connection');
+    } finally {
+      await loader.close();
+    }
   });
 
   it('resolves a good source to its objects, with the settings the workers need', async () => {
