@@ -79,3 +79,20 @@ describe('S3 datasets answer what the same files answer locally', () => {
     for (const l of lines) assert.ok(!l.includes(String(s3.params.s3_secret)), l);
   });
 });
+
+describe('S3 going away while serving', () => {
+  it('a files-mode query fails naming the endpoint (never the credentials), the accelerated copy still answers, and files mode recovers when S3 returns', async () => {
+    await s3.stop();
+    try {
+      // Not a query asked before: the results cache would answer it.
+      const answer = await post(`http://127.0.0.1:${server.port}/v1/sql`, 'SELECT max(note) AS m FROM s3_prefix');
+      assert.ok(answer.status >= 400, answer.text);
+      assert.match(answer.text, /cannot reach http:\/\/127\.0\.0\.1:\d+ for s3:\/\/data\/trips\//);
+      assert.ok(!answer.text.includes(String(s3.params.s3_secret)), answer.text);
+      assert.deepEqual(await rows('SELECT count(*) AS n, min(id) AS lo FROM s3_prefix_acc'), [{ n: 15000, lo: 0 }]);
+    } finally {
+      await s3.start();
+    }
+    assert.deepEqual(await rows('SELECT count(*) AS n, max(id) AS hi FROM s3_prefix'), [{ n: 15000, hi: 14999 }]);
+  });
+});
