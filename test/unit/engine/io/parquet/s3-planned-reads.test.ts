@@ -34,7 +34,8 @@ before(async () => {
   await writeTrips(path, 0, ROWS, 2000);
   fileSize = (await stat(path)).size;
   await s3.upload(LOCATION, path);
-  // Decoded on this thread, so this thread's counter sees every byte the scan fetched.
+  // DuckDB rounds row groups up to 2,048 rows: 49 of them. Decoded on this thread, so this thread's counter sees
+  // every byte the scan fetched.
   remote = await createParquetTable([LOCATION], { decodeThreads: 0, s3: s3.config });
   local = await createParquetTable([path], { decodeThreads: 0 });
 });
@@ -54,7 +55,7 @@ async function measured(sql: string) {
 }
 
 describe('planned reads over S3', () => {
-  it('a selective query (1 of 50 row groups, 2 of 5 columns) fetches under 5% of the file, in few requests', async () => {
+  it('a selective query (1 of 49 row groups, 2 of 5 columns) fetches under 5% of the file, in few requests', async () => {
     const sql = 'SELECT count(*), sum(amount) FROM trips WHERE id < 2000';
     const got = await measured(sql);
     assert.deepEqual(got.rows, (await queryRows(engineOver(local), sql)).rows);
@@ -63,12 +64,13 @@ describe('planned reads over S3', () => {
     assert.ok(got.requests <= 2, `${got.requests} requests`);
   });
 
-  it('a full scan fetches about the file once, in a few requests per row group', async () => {
-    const sql = 'SELECT count(*), sum(amount), max(note), min(day), count(DISTINCT grp) FROM trips';
+  it('a full scan fetches the file once, one request per row group', async () => {
+    const sql = 'SELECT count(*), sum(amount), max(note), min(day), count(DISTINCT grp), max(id) FROM trips';
     const got = await measured(sql);
     assert.deepEqual(got.rows, (await queryRows(engineOver(local), sql)).rows);
-    assert.ok(got.bytes <= fileSize && got.bytes > fileSize * 0.8, `${got.bytes} of ${fileSize} bytes`);
-    assert.ok(got.requests <= 50, `${got.requests} requests for 50 row groups`);
+    // Everything but the footer (read when the table opened) and the leading magic bytes.
+    assert.ok(got.bytes <= fileSize && got.bytes > fileSize * 0.95, `${got.bytes} of ${fileSize} bytes`);
+    assert.ok(got.requests <= 49, `${got.requests} requests for 49 row groups`);
   });
 
   it('reads a footer once per file version and thread', async () => {
