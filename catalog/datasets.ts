@@ -103,6 +103,7 @@ async function sourceFiles(
   spec: DatasetSpec,
   index: number,
   baseDir: string,
+  extensions?: readonly string[],
 ): Promise<{ files: string[]; s3?: S3StoreConfig }> {
   const fail = (prefix: string) => (e: unknown) => {
     const isConfig = e instanceof DatasetSourceError || e instanceof S3ParamError;
@@ -114,7 +115,7 @@ async function sourceFiles(
   }
   try {
     const s3 = s3ConfigOf(spec.params);
-    return { files: await resolveS3Files(spec.from, s3), s3 };
+    return { files: await resolveS3Files(spec.from, s3, extensions), s3 };
   } catch (e) {
     return fail('s3 connector: ')(e);
   }

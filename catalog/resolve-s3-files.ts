@@ -8,12 +8,16 @@ const GLOB_CHARS = /[*?[\]{}!]/;
 
 /**
  * `from` is `s3://bucket/key`: an object (used as it is, whatever its name), a prefix (`s3://bucket/dir/`, or
- * `dir` naming no object: every `*.parquet` below it, at any depth) or a glob (`s3://bucket/dir/*.parquet`, `**`
+ * `dir` naming no object: every file below it, at any depth, whose name ends in one of `extensions`) or a glob (`s3://bucket/dir/*.parquet`, `**`
  * allowed: the prefix before the first wildcard is listed, then its keys matched with picomatch). Returns
  * locations sorted by key. Throws `DatasetSourceError` when nothing matches; the store's own errors (refused
  * credentials, unreachable endpoint: `ObjectStoreAccessError`) are thrown as they are.
  */
-export async function resolveS3Files(from: string, config: S3StoreConfig): Promise<string[]> {
+export async function resolveS3Files(
+  from: string,
+  config: S3StoreConfig,
+  extensions: readonly string[] = ['.parquet'],
+): Promise<string[]> {
   const m = /^s3:\/\/([^/]+)\/?(.*)$/i.exec(from);
   if (m === null || m[1] === undefined) throw new DatasetSourceError(`expected s3://bucket/key, got '${from}'`);
   const bucket = m[1];
@@ -27,6 +31,7 @@ export async function resolveS3Files(from: string, config: S3StoreConfig): Promi
     return nonEmpty(
       listed.filter((l) => isMatch(l.slice(root.length))),
       from,
+      extensions,
     );
   }
   if (key !== '' && !key.endsWith('/')) {
@@ -43,9 +48,12 @@ export async function resolveS3Files(from: string, config: S3StoreConfig): Promi
   const below = await listing(store.list(root + prefix), from);
   if (below.length === 0) throw new DatasetSourceError(`nothing at ${from}`);
   // `**/*.parquet`: names and folders starting with a dot are left out, as a glob leaves them.
+  const hasExtension = (l: string) => extensions.some((e) => l.endsWith(e));
+  const pattern = extensions.length === 1 ? extensions[0] : `{${extensions.join(',')}}`;
   return nonEmpty(
-    below.filter((l) => l.endsWith('.parquet') && !`/${l.slice(root.length + prefix.length)}`.includes('/.')),
-    `${root}${prefix}**/*.parquet`,
+    below.filter((l) => hasExtension(l) && !`/${l.slice(root.length + prefix.length)}`.includes('/.')),
+    `${root}${prefix}**/*${pattern}`,
+    extensions,
   );
 }
 
@@ -58,7 +66,8 @@ async function listing(list: Promise<{ location: string }[]>, from: string): Pro
   return metas.map((x) => x.location);
 }
 
-function nonEmpty(files: string[], looked: string): string[] {
-  if (files.length === 0) throw new DatasetSourceError(`no Parquet files match ${looked}`);
+function nonEmpty(files: string[], looked: string, extensions: readonly string[]): string[] {
+  const what = extensions.includes('.parquet') ? 'Parquet files' : 'files';
+  if (files.length === 0) throw new DatasetSourceError(`no ${what} match ${looked}`);
   return files.sort();
 }
