@@ -1,12 +1,21 @@
 // Worker entry of `DatasetLoader`: answers check/load requests with the engine's Parquet readers.
 import { parentPort } from 'node:worker_threads';
-import { createParquetTable, loadParquetTable, ObjectStoreAccessError } from '../engine/index.js';
+import {
+  createParquetTable,
+  inferTextSchema,
+  loadParquetTable,
+  loadTextTable,
+  ObjectStoreAccessError,
+  type TextReadOptions,
+} from '../engine/index.js';
 import type { LoaderReply, LoaderRequest } from './dataset-loader.js';
 
-parentPort?.on('message', async ({ id, op, files, s3 }: LoaderRequest) => {
+parentPort?.on('message', async ({ id, op, files, text, s3 }: LoaderRequest) => {
   let reply: LoaderReply;
   try {
-    if (op === 'check') {
+    if (text !== undefined) {
+      reply = await textReply(id, op, files, text);
+    } else if (op === 'check') {
       await createParquetTable(files, { s3 });
       reply = { id };
     } else {
@@ -18,3 +27,14 @@ parentPort?.on('message', async ({ id, op, files, s3 }: LoaderRequest) => {
   }
   parentPort?.postMessage(reply);
 });
+
+/** CSV/JSON: `check` infers the schema (reading the first records), `load` parses every file. */
+async function textReply(
+  id: number,
+  op: LoaderRequest['op'],
+  files: readonly string[],
+  text: TextReadOptions,
+): Promise<LoaderReply> {
+  if (op === 'check') return { id, schema: await inferTextSchema(files, text) };
+  return { id, data: await loadTextTable(files, text) };
+}

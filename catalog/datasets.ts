@@ -1,10 +1,12 @@
 // `resolveDatasets`: turns dataset declarations into a CatalogSnapshot (file lists, accelerated tables loaded).
 import { ObjectStoreAccessError, type S3StoreConfig } from '../engine/index.js';
 import { DatasetLoader } from './dataset-loader.js';
+import type { TextTableEntry } from './providers/builtin.js';
 import { DatasetSourceError, resolveFiles } from './resolve-files.js';
 import { resolveS3Files } from './resolve-s3-files.js';
 import { S3ParamError, s3ConfigOf } from './s3-params.js';
 import type { CatalogSnapshot, MemoryTableEntry, ParquetTableEntry, TableEntry } from './snapshot.js';
+import { SourceParamError, type TextSource, textSourceOf } from './text-source.js';
 
 /** One dataset as the catalog needs it (the server's manifest layer validates and produces these). */
 export interface DatasetSpec {
@@ -15,6 +17,8 @@ export interface DatasetSpec {
   readonly accelerated: boolean;
   /** The dataset's `params` (connector and file-format options: `s3_*`, `csv_*`, `file_format`), as strings. */
   readonly params?: Readonly<Record<string, string>>;
+  /** The dataset's `columns`: a `type` declares a CSV/JSON column's type (`bigint`, `decimal(10,2)`, ...). */
+  readonly columns?: readonly { readonly name: string; readonly type?: string }[];
 }
 
 /**
@@ -84,7 +88,18 @@ async function resolveOne(
     const failure = (e as { failure?: 'auth' | 'connection' }).failure ?? 'source';
     throw new DatasetError(index, spec.name, prefix + (e as Error).message, isConfig, failure);
   };
-  const { files, s3 } = await sourceFiles(spec, index, baseDir);
+  const text = (() => {
+    try {
+      return textSourceOf(spec);
+    } catch (e) {
+      return fail(e instanceof SourceParamError ? `${e.key}: ` : '', true)(e);
+    }
+  })();
+  const { files, s3 } = await sourceFiles(spec, index, baseDir, text?.extensions);
+  if (text !== null) {
+    const read = s3 === undefined ? text : { ...text, options: { ...text.options, s3 } };
+    return resolveText(spec, files, read, loader, fail, onLoaded);
+  }
   if (spec.accelerated) {
     const data = await loader.load(files, s3).catch(fail('cannot load: ', false));
     onLoaded(spec.name, `accelerated in memory from ${files.length} Parquet file(s)`);
@@ -111,7 +126,7 @@ async function sourceFiles(
     throw new DatasetError(index, spec.name, prefix + (e as Error).message, isConfig, failure);
   };
   if (!/^s3:\/\//i.test(spec.from)) {
-    return { files: await resolveFiles(spec.from, baseDir).catch(fail('')) };
+    return { files: await resolveFiles(spec.from, baseDir, extensions).catch(fail('')) };
   }
   try {
     const s3 = s3ConfigOf(spec.params);
@@ -119,4 +134,25 @@ async function sourceFiles(
   } catch (e) {
     return fail('s3 connector: ')(e);
   }
+}
+
+/** A CSV/JSON dataset: its schema inferred (files mode), or every row parsed into memory (accelerated). */
+async function resolveText(
+  spec: DatasetSpec,
+  files: string[],
+  text: TextSource,
+  loader: DatasetLoader,
+  fail: (prefix: string, isConfig: boolean) => (e: unknown) => never,
+  onLoaded: (name: string, detail: string) => void,
+): Promise<TableEntry> {
+  const { options } = text;
+  const what = `${files.length} ${options.format.toUpperCase()} file(s)`;
+  if (spec.accelerated) {
+    const data = await loader.loadText(files, options).catch(fail('cannot load: ', false));
+    onLoaded(spec.name, `accelerated in memory from ${what}`);
+    return { name: spec.name, kind: 'memory', data } satisfies MemoryTableEntry;
+  }
+  const schema = await loader.checkText(files, options).catch(fail('cannot read: ', false));
+  onLoaded(spec.name, what);
+  return { name: spec.name, kind: options.format, files, options, schema } satisfies TextTableEntry;
 }

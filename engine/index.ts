@@ -42,12 +42,23 @@ export {
   type ParquetWriteOptions,
   writeParquetFile,
 } from './io/parquet/index.js';
+export {
+  createTextTable,
+  DEFAULT_INFER_MAX_RECORDS,
+  type DeclaredColumn,
+  declaredType,
+  inferTextSchema,
+  type TextFormat,
+  type TextReadOptions,
+  textReadOptions,
+} from './io/text/index.js';
 export { createMapCatalog } from './map-catalog.js';
 export type { DataType, Field, Schema } from './plan/types.js';
 export { arrowTypeName, typeName } from './plan/types.js';
 export { PLAN_CACHE_ENTRIES } from './plan-cache.js';
 export type { ParamValues } from './sql/sql-to-plan.js';
 export { loadParquetTable, materializeTable } from './storage/memory/load-parquet-table.js';
+export { loadTextTable } from './storage/memory/load-text-table.js';
 export { createMemoryTable, type MemoryTableData } from './storage/memory/memory-table.js';
 
 export interface ExecuteOptions {

@@ -113,6 +113,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         phase: () => phase,
         service,
         cacheEnabled: resultsCache !== null,
+        datasets: () => null,
         maxBodyBytes: manifest.maxBodyBytes,
         gate: createRequestGate({
           auth: createAuthenticator(manifest.auth),

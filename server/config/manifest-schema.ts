@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { authSchema } from './auth-config.js';
 import { checkSource } from './connectors.js';
 import { corsSchema } from './cors-config.js';
+import { datasetColumnSchema } from './file-format-config.js';
 import { metricsSchema } from './metrics-config.js';
 import { querySchema, shutdownTimeoutSchema } from './query-config.js';
 import { rateLimitSchema } from './rate-limit-config.js';
@@ -60,7 +61,6 @@ export const ACCELERATION_LATER_KEYS = [
 /** Dataset keys of Spice that floe ignores for now (with a warning). */
 export const DATASET_LATER_KEYS = [
   'metadata',
-  'columns',
   'embeddings',
   'dependsOn',
   'vectors',
@@ -114,6 +114,7 @@ const dataset = z.strictObject({
   name: z.string().min(1),
   description: z.string().optional(),
   params: z.record(z.string(), z.unknown()).default({}),
+  columns: z.array(datasetColumnSchema).optional(),
   acceleration: acceleration.optional(),
   ...later(DATASET_LATER_KEYS),
 });

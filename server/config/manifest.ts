@@ -9,10 +9,12 @@ import { DEFAULT_MAX_BODY_BYTES } from '../http/read-body.js';
 import type { MetricsListen } from '../metrics/metrics.js';
 import { type AuthConfig, authConfig } from './auth-config.js';
 import { type CorsConfig, corsConfig } from './cors-config.js';
+import { checkFileFormat, FILE_FORMAT_PARAMS } from './file-format-config.js';
 import {
   ACCELERATION_LATER_KEYS,
   DATASET_LATER_KEYS,
   LATER_SECTIONS,
+  type ManifestDocument,
   manifestSchema,
   RUNTIME_LATER_KEYS,
 } from './manifest-schema.js';
@@ -78,9 +80,7 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
   if (!parsed.success) throw new ManifestError(parsed.error.issues.map(describeIssue).join('\n'));
   const m = parsed.data;
   duplicateNames(m.datasets.map((d) => d.name));
-  m.datasets.forEach((d, i) => {
-    checkFileFormat(d.params.file_format, i);
-  });
+  const formatWarnings = m.datasets.flatMap((d, i) => fileFormat(d, i));
   const s3Problems = m.datasets.flatMap((d, i) => (isS3(d.from) ? s3ParamProblems(d.params, i) : []));
   if (s3Problems.length > 0) throw new ManifestError(s3Problems.join('\n'));
   return {
@@ -91,6 +91,7 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
       from: d.from,
       accelerated: d.acceleration?.enabled ?? false,
       params: paramStrings(d.params),
+      ...(d.columns ? { columns: d.columns.map((c) => ({ name: c.name, type: c.type })) } : {}),
     })),
     maxBodyBytes: m.runtime.http?.max_body_bytes ?? DEFAULT_MAX_BODY_BYTES,
     resultsCache: resultsCacheConfig(m.runtime.caching, m.runtime.results_cache),
@@ -100,7 +101,7 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
     metrics: metricsConfig(m.runtime.metrics),
     query: queryConfig(m.runtime.query),
     shutdownTimeoutMs: m.runtime.shutdown_timeout === undefined ? 10_000 : parseDuration(m.runtime.shutdown_timeout)!,
-    warnings: collectWarnings(m),
+    warnings: [...collectWarnings(m), ...formatWarnings],
   };
 }
 
@@ -137,11 +138,13 @@ function duplicateNames(names: readonly string[]): void {
   });
 }
 
-function checkFileFormat(format: unknown, index: number): void {
-  if (format === undefined || format === 'parquet') return;
-  throw new ManifestError(
-    `datasets[${index}].params.file_format: file format '${String(format)}' is not supported yet`,
-  );
+/** `checkFileFormat`'s warnings; its problem as a ManifestError. */
+function fileFormat(d: ManifestDocument['datasets'][number], index: number): string[] {
+  try {
+    return checkFileFormat({ ...d, params: paramStrings(d.params) }, index);
+  } catch (e) {
+    throw new ManifestError((e as Error).message);
+  }
 }
 
 function isS3(from: string): boolean {
@@ -176,7 +179,7 @@ function collectWarnings(m: z.infer<typeof manifestSchema>): string[] {
   m.datasets.forEach((d, i) => {
     for (const key of DATASET_LATER_KEYS) note(`datasets[${i}].${key}`, d[key]);
     for (const key of Object.keys(d.params)) {
-      if (key !== 'file_format' && !(isS3(d.from) && S3_PARAMS.includes(key)))
+      if (!FILE_FORMAT_PARAMS.has(key) && !(isS3(d.from) && S3_PARAMS.includes(key)))
         note(`datasets[${i}].params.${key}`, true);
     }
     for (const key of ACCELERATION_LATER_KEYS) note(`datasets[${i}].acceleration.${key}`, d.acceleration?.[key]);

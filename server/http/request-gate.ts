@@ -31,7 +31,7 @@ const ORIGIN = utf8Constant('origin');
 const CONTENT_TYPE = utf8Constant('content-type');
 const PREFLIGHT_METHOD = utf8Constant('access-control-request-method');
 const PREFLIGHT_HEADERS = {
-  'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+  'Access-Control-Allow-Methods': 'GET, POST, PATCH, OPTIONS',
   'Access-Control-Allow-Headers': 'Accept, Authorization, Cache-Control, Content-Type, Spice-Cache-Key, X-API-Key',
   'Access-Control-Max-Age': '600',
 };

@@ -1,13 +1,22 @@
-// `registerRoutes`: the route table: /health, /v1/ready, /v1/sql, and 404/405 for everything else.
+// `registerRoutes`: the route table: /health, /v1/ready, /v1/sql, /v1/datasets…, and 404/405 for everything else.
+import {
+  type DatasetsRouteContext,
+  handleListDatasets,
+  handlePatchAcceleration,
+  handleRefresh,
+} from './datasets-route.js';
 import type { RequestGate } from './request-gate.js';
 import { Reply, TEXT_PLAIN } from './respond.js';
 import { handleSql, type SqlRouteContext } from './sql-route.js';
 import type { HttpRequest, HttpResponse, TemplatedApp } from './uws-app.js';
 
+const REFRESH_PATH = '/v1/datasets/:name/acceleration/refresh';
+const ACCELERATION_PATH = '/v1/datasets/:name/acceleration';
+
 /** Server lifecycle as the routes see it. */
 export type ServerPhase = 'loading' | 'ready' | 'stopping';
 
-export interface RouteContext extends SqlRouteContext {
+export interface RouteContext extends SqlRouteContext, DatasetsRouteContext {
   phase(): ServerPhase;
   /** CORS, API keys and the rate limit: every route but /health and /v1/ready is admitted through it. */
   readonly gate: RequestGate;
@@ -15,7 +24,7 @@ export interface RouteContext extends SqlRouteContext {
 
 /**
  * GET /health: always `200 ok` (also while loading or stopping). GET /v1/ready: `200 ready` once the pool
- * serves, else `503 not ready`. POST /v1/sql: see `handleSql`. Other methods on known paths: 405 with
+ * serves, else `503 not ready`. POST /v1/sql: see `handleSql`. The dataset routes: see `datasets-route.ts`. Other methods on known paths: 405 with
  * `Allow`; unknown paths: 404. During shutdown every route but /health answers 503. Every route but /health and
  * /v1/ready (and their 405s) passes `ctx.gate` first (401, 429, 403, CORS preflights): 404 and 405 too.
  */
@@ -39,9 +48,26 @@ export function registerRoutes(app: TemplatedApp, ctx: RouteContext): void {
     const principal = gate.admit(res, req);
     if (principal !== null) handleSql(res, req, ctx, principal);
   });
+  app.get('/v1/datasets', (res, req) => {
+    if (stopping(res)) return;
+    if (gate.admit(res, req) !== null) handleListDatasets(res, req, ctx);
+  });
+  app.post(REFRESH_PATH, (res, req) => {
+    if (stopping(res)) return;
+    const principal = gate.admit(res, req);
+    if (principal !== null) handleRefresh(res, req, ctx, principal);
+  });
+  app.patch(ACCELERATION_PATH, (res, req) => {
+    if (stopping(res)) return;
+    const principal = gate.admit(res, req);
+    if (principal !== null) handlePatchAcceleration(res, req, ctx, principal);
+  });
   methodNotAllowed(app, '/health', 'GET', (res, req) => gate.open(res, req));
   methodNotAllowed(app, '/v1/ready', 'GET', (res, req) => gate.open(res, req));
   methodNotAllowed(app, '/v1/sql', 'POST', (res, req) => gate.admit(res, req) !== null);
+  methodNotAllowed(app, '/v1/datasets', 'GET', (res, req) => gate.admit(res, req) !== null);
+  methodNotAllowed(app, REFRESH_PATH, 'POST', (res, req) => gate.admit(res, req) !== null);
+  methodNotAllowed(app, ACCELERATION_PATH, 'PATCH', (res, req) => gate.admit(res, req) !== null);
   app.any('/*', (res, req) => {
     if (gate.admit(res, req) !== null) new Reply(res).send(404, TEXT_PLAIN, 'Not Found');
   });

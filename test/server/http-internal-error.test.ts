@@ -33,6 +33,7 @@ before(async () => {
           maxQueued: 16,
         }),
         cacheEnabled: true,
+        datasets: () => null,
         maxBodyBytes: 1024,
         gate: createRequestGate({ auth: createAuthenticator(null), limiter: null, cors: DEFAULT_CORS }),
         track: () => {},

@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DatasetLoader } from '../../../catalog/dataset-loader.js';
 import { DatasetError, type DatasetSpec, resolveDataset } from '../../../catalog/datasets.js';
+import { catalogFromSnapshot } from '../../../catalog/snapshot.js';
+import { createEngine } from '../../../engine/index.js';
+import { queryRows } from '../../helpers/engines.js';
 import { makeTempDir } from '../../helpers/fixtures.js';
 import { writeTrips } from '../../helpers/s3-data.js';
 import { type S3TestServer, startS3Server } from '../../helpers/s3-server.js';
@@ -21,6 +24,9 @@ before(async () => {
   s3 = await startS3Server(['data']);
   await writeTrips(join(dir, 'a.parquet'), 0, 100);
   await s3.upload('s3://data/t/a.parquet', join(dir, 'a.parquet'));
+  await s3.upload('s3://data/text/items.csv', new TextEncoder().encode('id,name\n1,apple\n2,"pear, ripe"\n'));
+  await s3.upload('s3://data/text/more/items2.csv', new TextEncoder().encode('id,name\n3,fig\n'));
+  await s3.upload('s3://data/text/events.json', new TextEncoder().encode('{"k":1,"v":"a"}\n{"k":2,"v":null}\n'));
 });
 
 after(async () => {
@@ -75,7 +81,7 @@ describe('S3 dataset failures', () => {
     const cases: [string, RegExp][] = [
       ['s3://data/t/missing.parquet', /nothing at s3:\/\/data\/t\/missing\.parquet/],
       ['s3://data/none/', /nothing at s3:\/\/data\/none\//],
-      ['s3://data/t/*.csv', /no Parquet files match s3:\/\/data\/t\/\*\.csv/],
+      ['s3://data/t/*.csv', /no files match s3:\/\/data\/t\/\*\.csv/],
       ['s3://nobucket/t/', /nothing at s3:\/\/nobucket\/t\/ \(no such bucket\)/],
     ];
     for (const [from, message] of cases) {
@@ -124,5 +130,35 @@ describe('S3 dataset failures', () => {
     );
     assert.deepEqual(entry.files, ['s3://data/t/a.parquet']);
     assert.equal((entry.s3 as { endpoint: string }).endpoint, s3.endpoint);
+  });
+});
+
+describe('CSV and JSON files on S3', () => {
+  for (const accelerated of [false, true]) {
+    it(`a CSV prefix and a JSON object (${accelerated ? 'accelerated' : 'files'})`, async () => {
+      const csv = await resolveDataset(
+        { name: 'items', from: 's3://data/text/', params: { ...params(), file_format: 'csv' }, accelerated },
+        dir,
+      );
+      const json = await resolveDataset(
+        { name: 'events', from: 's3://data/text/events.json', params: params(), accelerated },
+        dir,
+      );
+      const engine = createEngine({ catalog: await catalogFromSnapshot({ tables: [csv, json] }) });
+      assert.deepEqual((await queryRows(engine, 'SELECT id, name FROM items ORDER BY id')).rows, [
+        ['1', 'apple'],
+        ['2', 'pear, ripe'],
+        ['3', 'fig'],
+      ]);
+      assert.deepEqual((await queryRows(engine, 'SELECT k, v FROM events ORDER BY k')).rows, [
+        ['1', 'a'],
+        ['2', null],
+      ]);
+    });
+  }
+
+  it('wrong credentials on a CSV source: auth', async () => {
+    const e = await failure({ name: 'trips', from: 's3://data/text/items.csv', params: params({ s3_key: WRONG_KEY }) });
+    assert.equal(e.failure, 'auth');
   });
 });

@@ -226,8 +226,8 @@ describe('manifest errors name the key path', () => {
     ],
     [
       'file format',
-      { datasets: [{ name: 'a', from: 'file:a.csv', params: { file_format: 'csv' } }] },
-      "datasets[0].params.file_format: file format 'csv' is not supported yet",
+      { datasets: [{ name: 'a', from: 'file:a.xml', params: { file_format: 'xml' } }] },
+      "datasets[0].params.file_format: file format 'xml' is not supported yet",
     ],
   ];
   for (const [what, doc, expected] of cases) {
@@ -258,4 +258,67 @@ describe('manifest errors name the key path', () => {
       "datasets[0].from: unknown connector 'ftp'",
     ]);
   });
+});
+
+describe('CSV and JSON datasets', () => {
+  const one = (dataset: object) => parseManifest({ ...base, datasets: [{ name: 'd', ...dataset }] }, '/b', {});
+
+  it('accepts the csv_* params and typed columns, and passes them on as strings', () => {
+    const m = one({
+      from: 'file:data.csv',
+      params: { file_format: 'csv', csv_has_header: false, csv_delimiter: ';', csv_schema_infer_max_records: 50 },
+      columns: [{ name: 'price', type: 'decimal(10,2)', description: 'in EUR' }, { name: 'id' }],
+    });
+    assert.deepEqual(m.datasets[0], {
+      name: 'd',
+      from: 'file:data.csv',
+      accelerated: false,
+      params: { file_format: 'csv', csv_has_header: 'false', csv_delimiter: ';', csv_schema_infer_max_records: '50' },
+      columns: [
+        { name: 'price', type: 'decimal(10,2)' },
+        { name: 'id', type: undefined },
+      ],
+    });
+    assert.deepEqual(m.warnings, []);
+  });
+
+  it('warns about csv_* params on a JSON dataset and Spice column keys floe does not read', () => {
+    const m = one({
+      from: 'file:events.jsonl',
+      params: { csv_delimiter: ';' },
+      columns: [{ name: 'body', embeddings: [{ from: 'e' }] }],
+    });
+    assert.deepEqual(m.warnings, [
+      'datasets[0].columns[0].embeddings: not supported yet; ignored',
+      'datasets[0].params.csv_delimiter: ignored: the dataset is not CSV',
+    ]);
+  });
+
+  const cases: [string, object, string][] = [
+    [
+      'two-character delimiter',
+      { params: { csv_delimiter: '||' } },
+      "params.csv_delimiter: expected one character, got '||'",
+    ],
+    ['header flag', { params: { csv_has_header: 'yes' } }, "params.csv_has_header: expected true or false, got 'yes'"],
+    ['quote', { params: { csv_quote: '' } }, "params.csv_quote: expected one character, got ''"],
+    [
+      'infer count',
+      { params: { csv_schema_infer_max_records: 0 } },
+      "params.csv_schema_infer_max_records: expected a positive integer, got '0'",
+    ],
+    ['column type', { columns: [{ name: 'a', type: 'money' }] }, "columns[0].type: unknown column type 'money'"],
+    [
+      'typed column on Parquet',
+      { from: 'file:t.parquet', columns: [{ name: 'a', type: 'bigint' }] },
+      'columns[0].type: a declared type is read for CSV and JSON datasets only',
+    ],
+    ['column without a name', { columns: [{ type: 'bigint' }] }, 'columns[0].name: expected string (missing)'],
+  ];
+  for (const [what, doc, expected] of cases) {
+    it(what, () => {
+      const message = problem({ datasets: [{ name: 'd', from: 'file:a.csv', ...doc }] });
+      assert.ok(message.startsWith(`datasets[0].${expected}`), message);
+    });
+  }
 });
