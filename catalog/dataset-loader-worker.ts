@@ -5,28 +5,30 @@ import {
   inferTextSchema,
   loadParquetTable,
   loadTextTable,
+  ObjectStoreAccessError,
   type TextReadOptions,
 } from '../engine/index.js';
 import type { LoaderReply, LoaderRequest } from './dataset-loader.js';
 import type { DatasetFailure } from './datasets.js';
 import { runRefreshJob } from './refresh-job.js';
 
-parentPort?.on('message', async ({ id, op, files, text, job }: LoaderRequest) => {
+parentPort?.on('message', async ({ id, op, files, text, s3, job }: LoaderRequest) => {
   let reply: LoaderReply;
   try {
     if (text !== undefined) {
       reply = await textReply(id, op, files, text);
     } else if (op === 'check') {
-      await createParquetTable(files);
+      await createParquetTable(files, { s3 });
       reply = { id };
     } else if (op === 'refresh' && job !== undefined) {
       reply = { id, refreshed: await runRefreshJob(job) };
     } else {
-      reply = { id, data: await loadParquetTable(files) };
+      reply = { id, data: await loadParquetTable(files, undefined, { s3 }) };
     }
   } catch (e) {
-    const failure = (e as { failure?: DatasetFailure }).failure;
-    reply = { id, error: e instanceof Error ? e.message : String(e), failure };
+    const failure =
+      e instanceof ObjectStoreAccessError ? e.failure : (e as { failure?: DatasetFailure } | null)?.failure;
+    reply = { id, error: e instanceof Error ? e.message : String(e), ...(failure ? { failure } : {}) };
   }
   parentPort?.postMessage(reply);
 });

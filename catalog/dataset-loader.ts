@@ -1,6 +1,6 @@
 // `DatasetLoader`: one helper thread that checks and loads Parquet datasets at start, off the main thread.
 import { Worker } from 'node:worker_threads';
-import type { MemoryTableData, Schema, TextReadOptions } from '../engine/index.js';
+import type { MemoryTableData, S3StoreConfig, Schema, TextReadOptions } from '../engine/index.js';
 import type { DatasetFailure } from './datasets.js';
 import type { RefreshJob, RefreshOutput } from './refresh-job.js';
 
@@ -14,6 +14,8 @@ export interface LoaderRequest {
   readonly id: number;
   readonly op: 'check' | 'load' | 'refresh';
   readonly files: readonly string[];
+  /** How to reach `s3://` files. */
+  readonly s3?: S3StoreConfig;
   /** CSV or JSON files read so; absent for Parquet. */
   readonly text?: TextReadOptions;
   readonly job?: RefreshJob;
@@ -56,13 +58,13 @@ export class DatasetLoader {
   }
 
   /** Opens every file's footer and checks they form one table; rejects with the reader's message. */
-  async check(files: readonly string[]): Promise<void> {
-    await this.#ask('check', files);
+  async check(files: readonly string[], s3?: S3StoreConfig): Promise<void> {
+    await this.#ask('check', files, { s3 });
   }
 
   /** Reads every file fully into shared memory. */
-  async load(files: readonly string[]): Promise<MemoryTableData> {
-    return (await this.#ask('load', files)).data as MemoryTableData;
+  async load(files: readonly string[], s3?: S3StoreConfig): Promise<MemoryTableData> {
+    return (await this.#ask('load', files, { s3 })).data as MemoryTableData;
   }
 
   /** Infers the schema of CSV or JSON files (reading their first records). */
@@ -88,13 +90,13 @@ export class DatasetLoader {
   #ask(
     op: LoaderRequest['op'],
     files: readonly string[],
-    extra: { text?: TextReadOptions; job?: RefreshJob } = {},
+    how: Pick<LoaderRequest, 's3' | 'text' | 'job'>,
   ): Promise<LoaderReply> {
     const id = this.#nextId++;
     return new Promise<LoaderReply>((resolve, reject) => {
       if (this.#exited !== null) return reject(this.#exited);
       this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ id, op, files, ...extra } satisfies LoaderRequest);
+      this.#worker.postMessage({ id, op, files, ...how } satisfies LoaderRequest);
     }).then((reply) => {
       if (reply.error !== undefined) throw Object.assign(new Error(reply.error), { failure: reply.failure });
       return reply;

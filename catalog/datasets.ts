@@ -1,14 +1,17 @@
 // `resolveDatasets`: turns dataset declarations into a CatalogSnapshot (file lists, accelerated tables loaded).
+import { ObjectStoreAccessError, type S3StoreConfig } from '../engine/index.js';
 import { DatasetLoader } from './dataset-loader.js';
 import type { TextTableEntry } from './providers/builtin.js';
 import { DatasetSourceError, resolveFiles } from './resolve-files.js';
+import { resolveS3Files } from './resolve-s3-files.js';
+import { S3ParamError, s3ConfigOf } from './s3-params.js';
 import type { CatalogSnapshot, MemoryTableEntry, ParquetTableEntry, TableEntry } from './snapshot.js';
 import { SourceParamError, type TextSource, textSourceOf } from './text-source.js';
 
 /** One dataset as the catalog needs it (the server's manifest layer validates and produces these). */
 export interface DatasetSpec {
   readonly name: string;
-  /** `file:<path>` or `file://<absolute path>`; see `resolveFiles`. */
+  /** `file:<path>`, `file://<absolute path>` (see `resolveFiles`) or `s3://bucket/key` (see `resolveS3Files`). */
   readonly from: string;
   /** When true the files are loaded into memory once at start (engine `arrow`, mode `memory`). */
   readonly accelerated: boolean;
@@ -87,7 +90,9 @@ async function resolveOne(
   onLoaded: (name: string, detail: string) => void,
 ): Promise<TableEntry> {
   const fail = (prefix: string, isConfig: boolean) => (e: unknown) => {
-    throw new DatasetError(index, spec.name, prefix + (e as Error).message, isConfig);
+    // The loader marks a store that refused the credentials or could not be reached.
+    const failure = (e as { failure?: 'auth' | 'connection' }).failure ?? 'source';
+    throw new DatasetError(index, spec.name, prefix + (e as Error).message, isConfig, failure);
   };
   const text = (() => {
     try {
@@ -96,18 +101,45 @@ async function resolveOne(
       return fail(e instanceof SourceParamError ? `${e.key}: ` : '', true)(e);
     }
   })();
-  const files = await resolveFiles(spec.from, baseDir, text?.extensions).catch((e: unknown) =>
-    fail('', e instanceof DatasetSourceError)(e),
-  );
-  if (text !== null) return resolveText(spec, files, text, loader, fail, onLoaded);
+  const { files, s3 } = await sourceFiles(spec, index, baseDir, text?.extensions);
+  if (text !== null) {
+    const read = s3 === undefined ? text : { ...text, options: { ...text.options, s3 } };
+    return resolveText(spec, files, read, loader, fail, onLoaded);
+  }
   if (spec.accelerated) {
-    const data = await loader.load(files).catch(fail('cannot load: ', false));
+    const data = await loader.load(files, s3).catch(fail('cannot load: ', false));
     onLoaded(spec.name, `accelerated in memory from ${files.length} Parquet file(s)`);
     return { name: spec.name, kind: 'memory', data } satisfies MemoryTableEntry;
   }
-  await loader.check(files).catch(fail('cannot read: ', false));
+  await loader.check(files, s3).catch(fail('cannot read: ', false));
   onLoaded(spec.name, `${files.length} Parquet file(s)`);
-  return { name: spec.name, kind: 'parquet', files } satisfies ParquetTableEntry;
+  return { name: spec.name, kind: 'parquet', files, ...(s3 ? { s3 } : {}) } satisfies ParquetTableEntry;
+}
+
+/**
+ * The dataset's Parquet files, and for an `s3://` source how to reach them. S3 failures name the connector and
+ * keep their kind: refused credentials `auth`, an unreachable endpoint `connection`, nothing there `source`.
+ */
+async function sourceFiles(
+  spec: DatasetSpec,
+  index: number,
+  baseDir: string,
+  extensions?: readonly string[],
+): Promise<{ files: string[]; s3?: S3StoreConfig }> {
+  const fail = (prefix: string) => (e: unknown) => {
+    const isConfig = e instanceof DatasetSourceError || e instanceof S3ParamError;
+    const failure = e instanceof ObjectStoreAccessError ? e.failure : 'source';
+    throw new DatasetError(index, spec.name, prefix + (e as Error).message, isConfig, failure);
+  };
+  if (!/^s3:\/\//i.test(spec.from)) {
+    return { files: await resolveFiles(spec.from, baseDir, extensions).catch(fail('')) };
+  }
+  try {
+    const s3 = s3ConfigOf(spec.params);
+    return { files: await resolveS3Files(spec.from, s3, extensions), s3 };
+  } catch (e) {
+    return fail('s3 connector: ')(e);
+  }
 }
 
 /** A CSV/JSON dataset: its schema inferred (files mode), or every row parsed into memory (accelerated). */

@@ -1,5 +1,5 @@
 // `loadForRefresh`: one load of an accelerated dataset as a refresh asks for it: full or append, filtered by SQL.
-import { objectStoreFor } from '../engine/index.js';
+import { objectStoreFor, type S3StoreConfig } from '../engine/index.js';
 import { DatasetLoader } from './dataset-loader.js';
 import { DatasetError, type DatasetFailure, type DatasetSpec, resolveDataset } from './datasets.js';
 import type { LoadedFile, MemoryTableEntry } from './providers/memory.js';
@@ -70,7 +70,7 @@ export async function loadForRefresh(request: RefreshRequest, baseDir: string): 
 async function load(request: RefreshRequest, baseDir: string, loader: DatasetLoader): Promise<RefreshResult> {
   const { spec, refreshSql: sql, signal } = request;
   const source = await filesModeEntry(spec, baseDir, loader, request.index ?? 0);
-  const files = await loadedFilesOf(source.files);
+  const files = await loadedFilesOf(source.files, s3SettingsOf(source));
   const previous = request.previous?.kind === 'memory' ? (request.previous as MemoryTableEntry) : undefined;
   let job: RefreshJob = { name: spec.name, source, sql };
   let loadedFiles = files;
@@ -122,13 +122,19 @@ export async function checkRefreshSql(spec: DatasetSpec, sql: string, baseDir: s
 }
 
 /** Each file's location, size and etag (what an append without time column compares). */
-async function loadedFilesOf(locations: readonly string[]): Promise<LoadedFile[]> {
+async function loadedFilesOf(locations: readonly string[], s3: S3StoreConfig | undefined): Promise<LoadedFile[]> {
   return Promise.all(
     locations.map(async (location) => {
-      const { size, etag } = await objectStoreFor(location).head(location);
+      const { size, etag } = await objectStoreFor(location, s3).head(location);
       return { location, size, etag };
     }),
   );
+}
+
+/** How a files-mode entry reaches `s3://` files: a Parquet entry's `s3`, a CSV/JSON entry's `options.s3`. */
+function s3SettingsOf(entry: { readonly [field: string]: unknown }): S3StoreConfig | undefined {
+  const options = entry.options as { s3?: S3StoreConfig } | undefined;
+  return (entry.s3 as S3StoreConfig | undefined) ?? options?.s3;
 }
 
 /** The files of `now` not in `loaded`; throws when a loaded one has changed since (its rows cannot be told apart). */

@@ -23,16 +23,22 @@ export * from './errors.js';
 export { collectGarbage } from './exec/parallel/collect-garbage.js';
 export { retainSharedTables } from './exec/parallel/exec-pool.js';
 export {
+  isRemoteLocation,
   type ObjectMeta,
   ObjectNotFoundError,
   type ObjectStore,
+  ObjectStoreAccessError,
   objectStoreFor,
   PreconditionFailedError,
   type PutCondition,
+  S3ObjectStore,
+  type S3StoreConfig,
+  s3ReadStats,
 } from './io/object-store/index.js';
 export {
   type ColumnInput,
   createParquetTable,
+  type ParquetTableOptions,
   type ParquetWriteOptions,
   writeParquetFile,
 } from './io/parquet/index.js';

@@ -1,8 +1,7 @@
-// `checkSource`: validates a dataset's `from`: floe reads `file:`; other Spice connectors are known but not built yet.
+// `checkSource`: validates a dataset's `from`: floe reads `file:` and `s3:`; other Spice connectors are known but not built yet.
 
 /** Connectors of the reference runtime that floe recognises but does not implement yet. */
 const NOT_YET = new Set([
-  's3',
   's3a',
   'abfs',
   'abfss',
@@ -48,6 +47,8 @@ export function checkSource(from: string): string | null {
   if (colon <= 0) return `expected '<connector>:<path>', e.g. 'file:data/trips.parquet', got '${from}'`;
   const connector = from.slice(0, colon).toLowerCase();
   if (connector === 'file') return from.length > colon + 1 ? null : 'file: needs a path';
-  if (NOT_YET.has(connector)) return `connector '${connector}' is not supported yet (floe reads 'file:' sources)`;
+  if (connector === 's3') return /^s3:\/\/[^/]+/i.test(from) ? null : `expected 's3://bucket/key', got '${from}'`;
+  if (NOT_YET.has(connector))
+    return `connector '${connector}' is not supported yet (floe reads 'file:' and 's3:' sources)`;
   return `unknown connector '${connector}'`;
 }

@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import type { DatasetSpec } from '../../catalog/datasets.js';
+import { S3_PARAMS } from '../../catalog/s3-params.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../http/read-body.js';
 import type { MetricsListen } from '../metrics/metrics.js';
 import { type AuthConfig, authConfig } from './auth-config.js';
@@ -21,6 +22,7 @@ import { metricsConfig } from './metrics-config.js';
 import { type QueryConfig, queryConfig } from './query-config.js';
 import { type RateLimitConfig, rateLimitConfig } from './rate-limit-config.js';
 import { parseDuration, type ResultsCacheConfig, resultsCacheConfig } from './results-cache-config.js';
+import { s3ParamProblems } from './s3-config.js';
 import { SecretReferenceError, substituteSecrets } from './substitute-secrets.js';
 
 /** A validated manifest, reduced to what floe uses. */
@@ -79,6 +81,8 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
   const m = parsed.data;
   duplicateNames(m.datasets.map((d) => d.name));
   const formatWarnings = m.datasets.flatMap((d, i) => fileFormat(d, i));
+  const s3Problems = m.datasets.flatMap((d, i) => (isS3(d.from) ? s3ParamProblems(d.params, i) : []));
+  if (s3Problems.length > 0) throw new ManifestError(s3Problems.join('\n'));
   return {
     name: m.name,
     baseDir,
@@ -143,6 +147,10 @@ function fileFormat(d: ManifestDocument['datasets'][number], index: number): str
   }
 }
 
+function isS3(from: string): boolean {
+  return /^s3:\/\//i.test(from);
+}
+
 function envStoreNames(raw: unknown): string[] {
   const secrets = (raw as { secrets?: unknown } | null)?.secrets;
   if (!Array.isArray(secrets)) return [];
@@ -170,8 +178,10 @@ function collectWarnings(m: z.infer<typeof manifestSchema>): string[] {
   });
   m.datasets.forEach((d, i) => {
     for (const key of DATASET_LATER_KEYS) note(`datasets[${i}].${key}`, d[key]);
-    for (const key of Object.keys(d.params))
-      if (!FILE_FORMAT_PARAMS.has(key)) note(`datasets[${i}].params.${key}`, true);
+    for (const key of Object.keys(d.params)) {
+      if (!FILE_FORMAT_PARAMS.has(key) && !(isS3(d.from) && S3_PARAMS.includes(key)))
+        note(`datasets[${i}].params.${key}`, true);
+    }
     for (const key of ACCELERATION_LATER_KEYS) note(`datasets[${i}].acceleration.${key}`, d.acceleration?.[key]);
   });
   return warnings;

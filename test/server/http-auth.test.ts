@@ -48,7 +48,8 @@ const ROUTES: [string, string, string | undefined, number][] = [
   ['/v1/sql', 'POST', 'SELECT name FROM people WHERE id = 1', 200],
   ['/v1/sql', 'GET', undefined, 405],
   ['/v1/nowhere', 'GET', undefined, 404],
-  ['/v1/datasets', 'POST', '{}', 404],
+  ['/v1/datasets', 'POST', '{}', 405],
+  ['/v1/datasets/people/acceleration/refresh', 'GET', undefined, 405],
 ];
 
 describe('API keys', () => {

@@ -1,6 +1,6 @@
-// `ObjectStore`: the one interface every Parquet read and write goes through (local files now, S3 later).
+// `ObjectStore`: the one interface every Parquet read and write goes through (local files and S3).
 //
-// Locations: a URL whose scheme names the store (`file:///abs/path`; later `s3://bucket/key`), or a path without a
+// Locations: a URL whose scheme names the store (`file:///abs/path`, `s3://bucket/key`), or a path without a
 // scheme, which is a local file path (`/abs/path`; a relative one is taken from the working directory, as
 // `node:fs` takes it). A store hands locations back in the form it was given them (`list`), so error messages
 // name what the user wrote.
@@ -69,5 +69,19 @@ export class PreconditionFailedError extends Error {
   ) {
     super(`${condition} failed for ${location}`);
     this.name = 'PreconditionFailedError';
+  }
+}
+
+/**
+ * The store could not be used at all: `auth` (it refused the credentials) or `connection` (it cannot be reached).
+ * The message names the location and the store's reason, never the credentials.
+ */
+export class ObjectStoreAccessError extends Error {
+  constructor(
+    readonly failure: 'auth' | 'connection',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ObjectStoreAccessError';
   }
 }

@@ -3,6 +3,7 @@ import { parentPort } from 'node:worker_threads';
 import type { ParquetFile } from 'parquet-wasm';
 import { type Column, movableBuffers } from '../../arrow/column.js';
 import { SharedSlabs } from '../../arrow/shared-slabs.js';
+import type { S3StoreConfig } from '../object-store/s3-config.js';
 import { type DecodedGroup, decodeRowGroup, openParquet } from './decode.js';
 
 /** One row group to decode: `columns` in output order, at most `limit` rows when set. */
@@ -11,6 +12,8 @@ export interface DecodeRequest {
   readonly path: string;
   /** Keys the open-file cache with `path`: a rewritten file is not read through stale metadata. */
   readonly version: string;
+  /** How to reach `path` when it is an `s3://` location (the table's settings; see `S3StoreConfig`). */
+  readonly s3?: S3StoreConfig;
   readonly rowGroup: number;
   readonly columns: readonly string[];
   readonly limit: number | null;
@@ -34,11 +37,11 @@ export type DecodeReply =
 const MAX_OPEN_FILES = 32;
 const open = new Map<string, Promise<ParquetFile>>();
 
-function fileAt(path: string, version: string): Promise<ParquetFile> {
+function fileAt(path: string, version: string, s3: S3StoreConfig | undefined): Promise<ParquetFile> {
   const key = `${version}:${path}`;
   let file = open.get(key);
   if (file === undefined) {
-    file = openParquet(path);
+    file = openParquet(path, s3);
     open.set(key, file);
     if (open.size > MAX_OPEN_FILES) open.delete(open.keys().next().value as string);
   }
@@ -81,7 +84,7 @@ parentPort?.on('message', async (req: DecodeRequest | EndLoad) => {
   }
   current = req;
   try {
-    const file = await fileAt(req.path, req.version);
+    const file = await fileAt(req.path, req.version, req.s3);
     const alloc = req.sharedLoad === undefined ? undefined : slabsFor(req.sharedLoad);
     const batches = await decodeRowGroup(file, req.rowGroup, req.columns, req.limit, false, alloc);
     parentPort?.postMessage({ id: req.id, batches } satisfies DecodeReply, buffersOf(batches));

@@ -5,19 +5,23 @@ import type { Column } from '../../arrow/column.js';
 import { type DecodedIPC, decodeIPC } from '../../arrow/from-arrow.js';
 import { type ArrayAllocator, columnsFromFFI, type FFIField, ffiFields, HEAP } from '../../arrow/from-ffi.js';
 import type { DataType } from '../../plan/types.js';
-import { openFileSource } from './file-source.js';
+import type { S3StoreConfig } from '../object-store/s3-config.js';
+import { type ByteSource, openFileSource } from './file-source.js';
 
 /** The decimal columns each open file serves as plain INT64 (see `withPlainDecimals`), by name. */
 const decimalsByFile = new WeakMap<ParquetFile, ReadonlyMap<string, DataType>>();
+/** The byte source behind each open file (its `prefetch` runs before each row group's decode). */
+const sourceByFile = new WeakMap<ParquetFile, ByteSource>();
 
 /**
  * Opens a file for reading; byte ranges are read lazily (`openFileSource`, which also rewrites the footer
  * parquet-wasm sees: dictionaries asked for, INT64 decimals served as INT64 and given their type back here).
  */
-export async function openParquet(path: string): Promise<ParquetFile> {
-  const source = await openFileSource(path);
+export async function openParquet(path: string, s3?: S3StoreConfig): Promise<ParquetFile> {
+  const source = await openFileSource(path, s3);
   // parquet-wasm reads a Blob only through `size` and `slice(start, end).arrayBuffer()`.
   const file = await ParquetFile.fromFile(source as unknown as Blob);
+  sourceByFile.set(file, source);
   if (source.decimals.size > 0) decimalsByFile.set(file, source.decimals);
   return file;
 }
@@ -67,7 +71,14 @@ export async function decodeRowGroup(
   alloc: ArrayAllocator = HEAP,
 ): Promise<DecodedGroup> {
   const options = { columns: [...columns], rowGroups: [rowGroup], batchSize: DEFAULT_BATCH_ROWS };
-  const table = await file.read(limit === null ? options : { ...options, limit });
+  // A remote file's chunks of this row group are fetched first, together (a no-op for local files).
+  const release = (await sourceByFile.get(file)?.prefetch(rowGroup, columns)) ?? (() => {});
+  let table: Awaited<ReturnType<ParquetFile['read']>>;
+  try {
+    table = await file.read(limit === null ? options : { ...options, limit });
+  } finally {
+    release();
+  }
   const { names, fields } = fileFields(file);
   const inFileOrder = names.filter((n) => columns.includes(n));
   const order = columns.map((name) => inFileOrder.indexOf(name));

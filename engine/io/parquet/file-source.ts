@@ -5,8 +5,11 @@ import { withDictionaryFields } from '../../arrow/dictionary-hint.js';
 import { ExecError } from '../../errors.js';
 import type { DataType } from '../../plan/types.js';
 import { PreconditionFailedError } from '../object-store/object-store.js';
-import { objectStoreFor } from '../object-store/object-store-for.js';
+import { isRemoteLocation, objectStoreFor } from '../object-store/object-store-for.js';
+import type { S3StoreConfig } from '../object-store/s3-config.js';
+import { readFileFooter } from './file-footer.js';
 import { withPlainDecimals } from './plain-decimals.js';
+import { PrefetchedSpans } from './prefetched-spans.js';
 import { varint } from './thrift-compact.js';
 
 /** What parquet-wasm's `ParquetFile.fromFile` uses of a Blob, and what the served footer changed. */
@@ -15,6 +18,12 @@ export interface ByteSource {
   slice(start: number, end?: number): { arrayBuffer(): Promise<ArrayBuffer> };
   /** The decimal type of each column served as plain INT64 (`withPlainDecimals`), by name. */
   readonly decimals: ReadonlyMap<string, DataType>;
+  /**
+   * Fetches, before parquet-wasm decodes row group `rowGroup`, the byte ranges of its `columns`' chunks
+   * (`planChunkRanges`: coalesced, several requests at once), so that its reads are served from memory; the
+   * returned function drops them. Only remote files do (a local read costs no round trip): elsewhere a no-op.
+   */
+  prefetch(rowGroup: number, columns: readonly string[]): Promise<() => void>;
 }
 
 const TAIL_BYTES = 8; // int32 footer length + "PAR1"
@@ -22,54 +31,54 @@ const DICTIONARY_ENCODINGS = new Set(['RLE_DICTIONARY', 'PLAIN_DICTIONARY']);
 const NONE: ReadonlyMap<string, DataType> = new Map();
 
 /** Reads `length` bytes from `offset` of one version of the file. */
-type ReadRange = (offset: number, length: number) => Promise<Uint8Array>;
+export type ReadRange = (offset: number, length: number) => Promise<Uint8Array>;
 
 /**
- * Opens `location` through its object store (reading only its footer now). Byte ranges are read when
- * parquet-wasm asks, every one from the version whose footer was read (`ifMatch` its etag: a file replaced
- * meanwhile fails the read rather than mix two versions; the local store shares one open handle between the
- * reads that come close together). The footer served is rewritten twice: INT64 columns annotated DECIMAL lose the
- * annotation (`withPlainDecimals`; the reader puts the decimal type back from `decimals`), and a text column whose
- * pages are all dictionary-encoded, with a small dictionary, is declared Dictionary<Int32, Utf8> in its
- * `ARROW:schema` (`withDictionaryHints`: parquet-wasm then hands out dictionary indices instead of copying each
- * row's string; `columnsFromFFI` expands them). Any other file, a footer it cannot parse included, is served
- * unchanged (parquet-wasm reports its problems).
+ * Opens `location` through its object store (`s3`: how to reach it when it is an `s3://` location). Its footer
+ * comes from this thread's footer cache (`readFileFooter`: read once per file version) and is served from memory;
+ * byte ranges below it are read when parquet-wasm asks (or, for a remote file, prefetched per row group), every
+ * one from the version whose footer was read (`ifMatch` its etag: a file replaced meanwhile fails the read rather
+ * than mix two versions; the local store shares one open handle between the reads that come close together). The
+ * footer served is rewritten twice: INT64 columns annotated DECIMAL lose the annotation (`withPlainDecimals`; the
+ * reader puts the decimal type back from `decimals`), and a text column whose pages are all dictionary-encoded,
+ * with a small dictionary, is declared Dictionary<Int32, Utf8> in its `ARROW:schema` (`withDictionaryHints`:
+ * parquet-wasm then hands out dictionary indices instead of copying each row's string; `columnsFromFFI` expands
+ * them). Any other file, a footer it cannot parse included, is served unchanged (parquet-wasm reports its problems).
  */
-export async function openFileSource(location: string): Promise<ByteSource> {
-  const store = objectStoreFor(location);
-  const { size, etag } = await store.head(location);
+export async function openFileSource(location: string, s3?: S3StoreConfig): Promise<ByteSource> {
+  const store = objectStoreFor(location, s3);
+  const { meta, footer, metadata } = await readFileFooter(location, s3);
   const read: ReadRange = (offset, length) =>
-    store.read(location, { offset, length }, { ifMatch: etag }).catch((e: unknown) => {
+    store.read(location, { offset, length }, { ifMatch: meta.etag }).catch((e: unknown) => {
       if (!(e instanceof PreconditionFailedError)) throw e;
       throw new ExecError(`Parquet file ${location} changed since floe opened it (restart to reload)`);
     });
-  if (size < 2 * TAIL_BYTES) return new FileSource(read, size, null, NONE);
-  const tail = await read(size - TAIL_BYTES, TAIL_BYTES);
-  const footerLength = new DataView(tail.buffer, tail.byteOffset, tail.byteLength).getUint32(0, true);
-  if (footerLength > size - 2 * TAIL_BYTES) return new FileSource(read, size, null, NONE);
-  const at = size - TAIL_BYTES - footerLength;
-  const footer = await read(at, footerLength + TAIL_BYTES);
-  const plain = withPlainDecimals(footer);
-  const base = plain?.footer ?? footer;
+  const spans = isRemoteLocation(location) && metadata !== null ? new PrefetchedSpans(read, metadata) : null;
+  if (footer === null) return new FileSource(read, meta.size, null, NONE, spans);
+  const plain = withPlainDecimals(footer.bytes);
+  const base = plain?.footer ?? footer.bytes;
   const served = withDictionaryHints(base) ?? base;
-  return new FileSource(read, size, served === footer ? null : { at, bytes: served }, plain?.types ?? NONE);
+  return new FileSource(read, meta.size, { at: footer.at, bytes: served }, plain?.types ?? NONE, spans);
 }
 
-/** The file's bytes below `footer.at`, then `footer.bytes` (a rewritten footer and tail) instead of the rest. */
+/** The file's bytes below `footer.at`, then `footer.bytes` (the footer and tail, maybe rewritten) instead of the rest. */
 class FileSource implements ByteSource {
   readonly size: number;
   readonly decimals: ReadonlyMap<string, DataType>;
   readonly #read: ReadRange;
   readonly #footer: { at: number; bytes: Uint8Array } | null;
+  readonly #spans: PrefetchedSpans | null;
 
   constructor(
     read: ReadRange,
     fileSize: number,
     footer: { at: number; bytes: Uint8Array } | null,
     decimals: ReadonlyMap<string, DataType>,
+    spans: PrefetchedSpans | null,
   ) {
     this.#read = read;
     this.#footer = footer;
+    this.#spans = spans;
     this.decimals = decimals;
     this.size = footer === null ? fileSize : footer.at + footer.bytes.length;
   }
@@ -80,16 +89,25 @@ class FileSource implements ByteSource {
     return { arrayBuffer: () => this.#bytes(from, to) };
   }
 
+  prefetch(rowGroup: number, columns: readonly string[]): Promise<() => void> {
+    return this.#spans === null ? Promise.resolve(() => {}) : this.#spans.fetch(rowGroup, columns);
+  }
+
   /** A whole ArrayBuffer of bytes `from`..`to` (parquet-wasm takes the buffer, not a view). */
   async #bytes(from: number, to: number): Promise<ArrayBuffer> {
     const split = this.#footer === null ? to : Math.min(to, Math.max(from, this.#footer.at));
-    if (split === to) return wholeBuffer(await this.#read(from, to - from));
-    // Across the served footer (parquet-wasm's first reads): the file's part, then the rewritten bytes.
+    if (split === to) return wholeBuffer(await this.#fileBytes(from, to));
+    // Across the served footer (parquet-wasm's first reads): the file's part, then the footer's bytes.
     const out = new Uint8Array(to - from);
-    if (split > from) out.set(await this.#read(from, split - from));
+    if (split > from) out.set(await this.#fileBytes(from, split));
     const { at, bytes } = this.#footer!;
     out.set(bytes.subarray(split - at, to - at), split - from);
     return out.buffer;
+  }
+
+  #fileBytes(from: number, to: number): Promise<Uint8Array> {
+    const prefetched = this.#spans?.take(from, to) ?? null;
+    return prefetched === null ? this.#read(from, to - from) : Promise.resolve(prefetched);
   }
 }
 

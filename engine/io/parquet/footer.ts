@@ -1,7 +1,8 @@
 // Parquet footers through hyparquet: row counts and per-row-group min/max/null-count statistics.
-import { type AsyncBuffer, parquetMetadataAsync } from 'hyparquet';
 import { PlanError } from '../../errors.js';
-import { objectStoreFor } from '../object-store/object-store-for.js';
+import { ObjectStoreAccessError } from '../object-store/object-store.js';
+import type { S3StoreConfig } from '../object-store/s3-config.js';
+import { readFileFooter } from './file-footer.js';
 
 export interface ColumnStats {
   /** Numbers (decimals unscaled, as doubles), bigints, strings, or Dates for dates and timestamps. */
@@ -23,13 +24,18 @@ export interface FileFooter {
 }
 
 /**
- * The footer of `path` (a location: see `ObjectStore`); a file that is missing, not Parquet or truncated fails
- * with a `PlanError` naming it.
+ * The footer of `path` (a location: see `ObjectStore`; `s3` reaches an `s3://` one), from this thread's footer
+ * cache; a file that is missing, not Parquet or truncated fails with a `PlanError` naming it (a store that refuses
+ * the credentials or cannot be reached: its `ObjectStoreAccessError`).
  */
-export async function readFooter(path: string): Promise<FileFooter> {
-  const meta = await parquetMetadataAsync(await storeBuffer(path)).catch((e: unknown) => {
-    throw new PlanError(`cannot read Parquet file ${path}: ${e instanceof Error ? e.message : String(e)}`);
+export async function readFooter(path: string, s3?: S3StoreConfig): Promise<FileFooter> {
+  const fail = (why: string) => new PlanError(`cannot read Parquet file ${path}: ${why}`);
+  const { metadata: meta, error } = await readFileFooter(path, s3).catch((e: unknown) => {
+    // A store that refuses or cannot be reached says so as it is (its message names the location).
+    if (e instanceof ObjectStoreAccessError) throw e;
+    throw fail(e instanceof Error ? e.message : String(e));
   });
+  if (meta === null) throw fail(error ?? 'no footer');
   const rowGroups = meta.row_groups.map((rg, index): RowGroupInfo => {
     const stats = new Map<string, ColumnStats>();
     for (const c of rg.columns) {
@@ -47,17 +53,4 @@ export async function readFooter(path: string): Promise<FileFooter> {
     return { index, numRows: Number(rg.num_rows), stats };
   });
   return { path, numRows: Number(meta.num_rows), rowGroups };
-}
-
-/** hyparquet's view of the file: its size, and byte ranges read through its object store (of one version). */
-async function storeBuffer(location: string): Promise<AsyncBuffer> {
-  const store = objectStoreFor(location);
-  const { size, etag } = await store.head(location).catch((e: unknown) => {
-    throw new PlanError(`cannot read Parquet file ${location}: ${e instanceof Error ? e.message : String(e)}`);
-  });
-  const slice = async (start: number, end = size): Promise<ArrayBuffer> => {
-    const bytes = await store.read(location, { offset: start, length: end - start }, { ifMatch: etag });
-    return bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : bytes.slice().buffer;
-  };
-  return { byteLength: size, slice };
 }

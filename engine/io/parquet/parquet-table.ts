@@ -3,7 +3,9 @@ import type { ParquetFile } from 'parquet-wasm';
 import type { ScanRequest, TableProvider } from '../../catalog.js';
 import { ExecError, PlanError } from '../../errors.js';
 import { type Field, type Schema, sameType } from '../../plan/types.js';
+import { ObjectStoreAccessError } from '../object-store/object-store.js';
 import { objectStoreFor } from '../object-store/object-store-for.js';
+import type { S3StoreConfig } from '../object-store/s3-config.js';
 import { fileSchema, openParquet } from './decode.js';
 import { defaultDecodeThreads, sharedDecodePool } from './decode-pool.js';
 import { type FileFooter, type RowGroupInfo, readFooter } from './footer.js';
@@ -40,6 +42,8 @@ function asNumber(v: unknown): number | null {
 export interface ParquetTableOptions {
   /** 0 decodes on the scanning thread; any other value uses this thread's shared decode pool. */
   readonly decodeThreads?: number;
+  /** How to reach `s3://` paths (endpoint, region, credentials); carried to every decode thread. */
+  readonly s3?: S3StoreConfig;
 }
 
 /** Reads the footers and schemas of `paths` (all files must share one schema). */
@@ -49,12 +53,13 @@ export async function createParquetTable(
 ): Promise<TableProvider> {
   const decodeThreads = options.decodeThreads ?? defaultDecodeThreads();
   if (paths.length === 0) throw new PlanError('a Parquet table needs at least one file');
-  const footers = await Promise.all(paths.map(readFooter));
-  const metas = await Promise.all(paths.map((p) => objectStoreFor(p).head(p)));
+  const { s3 } = options;
+  const footers = await Promise.all(paths.map((p) => readFooter(p, s3)));
+  const metas = await Promise.all(paths.map((p) => objectStoreFor(p, s3).head(p)));
   const sizes = metas.map((m) => m.size);
   // Names the file's bytes for the decode threads' open-file cache.
   const versions = metas.map((m) => m.etag);
-  const files = await Promise.all(paths.map(openParquet));
+  const files = await Promise.all(paths.map((p) => openParquet(p, s3)));
   const schemas = files.map(fileSchema);
   const fields: Field[] = schemas[0]!
     .filter((f) => f.type !== null)
@@ -88,9 +93,9 @@ export async function createParquetTable(
       return `files=${paths.length} row_groups=${kept}/${total}`;
     },
     async *scan(req, signal) {
-      await checkUnchanged(paths, sizes);
+      await checkUnchanged(paths, sizes, s3);
       const pool = decodeThreads === 0 ? null : sharedDecodePool();
-      const reads = readsOf(plan(req), req.limit);
+      const reads = readsOf(plan(req), req.limit, s3);
       yield* scanRowGroups(reads, projectedSchema(schema, req.columns), pool, signal, req.shared === true);
     },
   };
@@ -100,6 +105,7 @@ export async function createParquetTable(
 function readsOf(
   planned: readonly { file: ParquetFile; version: string; footer: FileFooter; groups: readonly RowGroupInfo[] }[],
   limit: number | null,
+  s3: S3StoreConfig | undefined,
 ): RowGroupRead[] {
   const out: RowGroupRead[] = [];
   let left = limit ?? Number.POSITIVE_INFINITY;
@@ -111,6 +117,7 @@ function readsOf(
         file,
         path: footer.path,
         version,
+        s3,
         rowGroup: rg.index,
         numRows: rg.numRows,
         limit: limit === null ? null : rows,
@@ -131,12 +138,20 @@ export type { FileFooter };
  * parquet-wasm traps (and leaves its instance unusable) when a file it opened shrinks or disappears, so
  * every scan first checks that the files are still there with the size they had when the table opened.
  */
-async function checkUnchanged(paths: readonly string[], sizes: readonly number[]): Promise<void> {
+async function checkUnchanged(
+  paths: readonly string[],
+  sizes: readonly number[],
+  s3: S3StoreConfig | undefined,
+): Promise<void> {
   await Promise.all(
     paths.map(async (p, i) => {
-      const now = await objectStoreFor(p)
+      const now = await objectStoreFor(p, s3)
         .head(p)
-        .catch(() => null);
+        .catch((e: unknown) => {
+          // An unreachable store or refused credentials say so; anything else means the file is gone.
+          if (e instanceof ObjectStoreAccessError) throw new ExecError(`Parquet file ${p}: ${e.message}`);
+          return null;
+        });
       if (now === null) throw new ExecError(`Parquet file ${p} no longer exists`);
       if (now.size !== sizes[i])
         throw new ExecError(`Parquet file ${p} changed since floe opened it (restart to reload)`);

@@ -4,6 +4,7 @@ import type { Batch } from '../../arrow/batch.js';
 import { SharedSlabs } from '../../arrow/shared-slabs.js';
 import { CancelledError } from '../../errors.js';
 import type { Schema } from '../../plan/types.js';
+import type { S3StoreConfig } from '../object-store/s3-config.js';
 import { type DecodedGroup, decodeRowGroup } from './decode.js';
 import type { DecodePool } from './decode-pool.js';
 
@@ -13,6 +14,8 @@ export interface RowGroupRead {
   readonly path: string;
   /** Size and modification time when the table opened: a changed file is opened afresh. */
   readonly version: string;
+  /** How to reach `path` when it is an `s3://` location. */
+  readonly s3?: S3StoreConfig;
   readonly rowGroup: number;
   readonly numRows: number;
   readonly limit: number | null;
@@ -49,7 +52,7 @@ export async function* scanRowGroups(
     pool === null
       ? decodeRowGroup(r.file, r.rowGroup, columns, r.limit, false, slabs)
       : pool.decode(
-          { path: r.path, version: r.version, rowGroup: r.rowGroup, columns, limit: r.limit, sharedLoad },
+          { path: r.path, version: r.version, s3: r.s3, rowGroup: r.rowGroup, columns, limit: r.limit, sharedLoad },
           stop.signal,
         );
   const depth = pool === null ? 1 : pool.threads + 1;

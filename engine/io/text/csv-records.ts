@@ -31,7 +31,7 @@ export async function* readCsvRecords(
     bom: true,
     relax_column_count: true,
   });
-  const done = pipeline(Readable.from(readChunks(location, chunkBytes)), parser);
+  const done = pipeline(Readable.from(readChunks(location, chunkBytes, options.s3)), parser);
   // The error surfaces through the iteration below; this keeps it from being reported unhandled as well.
   done.catch(() => {});
   let line = 1;

@@ -24,7 +24,9 @@ export async function inferTextSchema(paths: readonly string[], options: TextRea
   for (const path of paths) {
     if (left <= 0) break;
     left -=
-      options.format === 'csv' ? await sampleCsv(path, options, sample, left) : await sampleJson(path, sample, left);
+      options.format === 'csv'
+        ? await sampleCsv(path, options, sample, left)
+        : await sampleJson(path, options, sample, left);
   }
   for (const d of options.declared) {
     if (options.format === 'csv' && sample.size > 0 && !sample.has(d.name)) {
@@ -62,9 +64,9 @@ async function sampleCsv(path: string, options: TextReadOptions, sample: Sample,
   return read;
 }
 
-async function sampleJson(path: string, sample: Sample, max: number): Promise<number> {
+async function sampleJson(path: string, options: TextReadOptions, sample: Sample, max: number): Promise<number> {
   let read = 0;
-  for await (const { value } of readJsonRecords(path)) {
+  for await (const { value } of readJsonRecords(path, undefined, options.s3)) {
     for (const [k, v] of Object.entries(value)) sample.set(k, unifyTypes(sample.get(k) ?? NULL, inferJson(v)));
     if (++read >= max) break;
   }

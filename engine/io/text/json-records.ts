@@ -1,5 +1,6 @@
 // `readJsonRecords`: the objects of a JSON file: NDJSON (one per line) or one top-level array of objects.
 import { ExecError } from '../../errors.js';
+import type { S3StoreConfig } from '../object-store/s3-config.js';
 import { JsonShapeError, JsonSplitter } from './json-splitter.js';
 import { readChunks } from './read-chunks.js';
 import { readFailure } from './read-errors.js';
@@ -15,11 +16,15 @@ export interface JsonRecord {
  * spread over several lines), or a file that is one array of objects. Anything else at that level (a number, a
  * nested array, text after the array), or an object that does not parse, throws an ExecError naming file and line.
  */
-export async function* readJsonRecords(location: string, chunkBytes?: number): AsyncGenerator<JsonRecord> {
+export async function* readJsonRecords(
+  location: string,
+  chunkBytes?: number,
+  s3?: S3StoreConfig,
+): AsyncGenerator<JsonRecord> {
   const splitter = new JsonSplitter();
   const decoder = new TextDecoder('utf-8', { ignoreBOM: false });
   try {
-    for await (const bytes of readChunks(location, chunkBytes)) {
+    for await (const bytes of readChunks(location, chunkBytes, s3)) {
       yield* parsed(location, splitter.feed(decoder.decode(bytes, { stream: true })));
     }
     yield* parsed(location, splitter.feed(decoder.decode()));

@@ -10,6 +10,7 @@ import {
   TIMESTAMP,
   UTF8,
 } from '../../plan/types.js';
+import type { S3StoreConfig } from '../object-store/s3-config.js';
 
 export type TextFormat = 'csv' | 'json';
 
@@ -31,6 +32,8 @@ export interface TextReadOptions {
   /** Records (CSV) or objects (JSON) read, from the first file on, to infer the column types. */
   readonly inferMaxRecords: number;
   readonly declared: readonly DeclaredColumn[];
+  /** How to reach `s3://` files (the dataset's endpoint, region, credentials). */
+  readonly s3?: S3StoreConfig;
 }
 
 export const DEFAULT_INFER_MAX_RECORDS = 1000;

@@ -18,7 +18,7 @@ export interface TextRow {
  * text, keys that are no column are ignored.
  */
 export function textRows(location: string, options: TextReadOptions, schema: Schema): AsyncGenerator<TextRow> {
-  return options.format === 'csv' ? csvRows(location, options, schema) : jsonRows(location, schema);
+  return options.format === 'csv' ? csvRows(location, options, schema) : jsonRows(location, options, schema);
 }
 
 async function* csvRows(location: string, options: TextReadOptions, schema: Schema): AsyncGenerator<TextRow> {
@@ -35,9 +35,9 @@ async function* csvRows(location: string, options: TextReadOptions, schema: Sche
   }
 }
 
-async function* jsonRows(location: string, schema: Schema): AsyncGenerator<TextRow> {
+async function* jsonRows(location: string, options: TextReadOptions, schema: Schema): AsyncGenerator<TextRow> {
   const names = schema.fields.map((f) => f.name);
-  for await (const { value, line } of readJsonRecords(location)) {
+  for await (const { value, line } of readJsonRecords(location, undefined, options.s3)) {
     yield { line, cell: (i) => jsonText(value[names[i] as string]) };
   }
 }

@@ -4,7 +4,7 @@ import type { Column, ColumnValues } from '../../arrow/column.js';
 import { type NarrowArray, narrowValues } from '../../arrow/narrow-values.js';
 import { SharedSlabs } from '../../arrow/shared-slabs.js';
 import { encodeDictionary } from '../../arrow/text-dictionary.js';
-import { createParquetTable } from '../../io/parquet/parquet-table.js';
+import { createParquetTable, type ParquetTableOptions } from '../../io/parquet/parquet-table.js';
 import type { Schema } from '../../plan/types.js';
 import { zoneFactsOfField } from './column-facts.js';
 import type { MemoryTableData, StoredDictionary } from './memory-table.js';
@@ -14,8 +14,12 @@ import type { MemoryTableData, StoredDictionary } from './memory-table.js';
  * any number of workers and each reads the same bytes (no copy per worker). The arrays are carved out of large
  * buffers (`SharedSlabs`), so the table costs its bytes and no more.
  */
-export async function loadParquetTable(paths: readonly string[], signal?: AbortSignal): Promise<MemoryTableData> {
-  const table = await createParquetTable(paths);
+export async function loadParquetTable(
+  paths: readonly string[],
+  signal?: AbortSignal,
+  options: ParquetTableOptions = {},
+): Promise<MemoryTableData> {
+  const table = await createParquetTable(paths, options);
   const columns = table.schema.fields.map((f) => f.name);
   const never = new AbortController().signal;
   // Decoded straight into shared slabs (`ScanRequest.shared`): `toShared` then keeps the arrays as they are.

@@ -139,13 +139,48 @@ describe('manifest errors name the key path', () => {
     ],
     [
       'known connector not built yet',
-      { datasets: [{ name: 'a', from: 's3://bucket/a/' }] },
-      "datasets[0].from: connector 's3' is not supported yet (floe reads 'file:' sources)",
+      { datasets: [{ name: 'a', from: 's3a://bucket/a/' }] },
+      "datasets[0].from: connector 's3a' is not supported yet (floe reads 'file:' and 's3:' sources)",
     ],
     [
       'postgres',
       { datasets: [{ name: 'a', from: 'postgres:public.a' }] },
-      "datasets[0].from: connector 'postgres' is not supported yet (floe reads 'file:' sources)",
+      "datasets[0].from: connector 'postgres' is not supported yet (floe reads 'file:' and 's3:' sources)",
+    ],
+    [
+      's3 without a bucket',
+      { datasets: [{ name: 'a', from: 's3://' }] },
+      "datasets[0].from: expected 's3://bucket/key', got 's3://'",
+    ],
+    [
+      's3 over plain http without allow_http (fail closed)',
+      { datasets: [{ name: 'a', from: 's3://b/k/', params: { s3_endpoint: 'http://127.0.0.1:9000' } }] },
+      "datasets[0].params.s3_endpoint: 'http://127.0.0.1:9000' is plain http: set allow_http: true to allow it",
+    ],
+    [
+      's3 over http with allow_http false',
+      { datasets: [{ name: 'a', from: 's3://b/k/', params: { s3_endpoint: 'http://h:1', allow_http: false } }] },
+      "datasets[0].params.s3_endpoint: 'http://h:1' is plain http: set allow_http: true to allow it",
+    ],
+    [
+      's3_auth',
+      { datasets: [{ name: 'a', from: 's3://b/k/', params: { s3_auth: 'token' } }] },
+      'datasets[0].params.s3_auth: expected one of "public"|"key"|"iam_role"',
+    ],
+    [
+      'key auth without a secret',
+      { datasets: [{ name: 'a', from: 's3://b/k/', params: { s3_auth: 'key', s3_key: 'AKIA' } }] },
+      "datasets[0].params.s3_secret: needed when s3_auth is 'key' (missing)",
+    ],
+    [
+      'client_timeout',
+      { datasets: [{ name: 'a', from: 's3://b/k/', params: { client_timeout: 'soon' } }] },
+      "datasets[0].params.client_timeout: invalid duration 'soon' (e.g. 30s, 500ms)",
+    ],
+    [
+      'a secret of the wrong type is not echoed',
+      { datasets: [{ name: 'a', from: 's3://b/k/', params: { s3_key: 'AKIA', s3_secret: 987654321 } }] },
+      'datasets[0].params.s3_secret: expected a string',
     ],
     [
       'source without a connector',
@@ -198,6 +233,23 @@ describe('manifest errors name the key path', () => {
   for (const [what, doc, expected] of cases) {
     it(what, () => assert.equal(problem(doc), expected));
   }
+
+  it('accepts an s3 source with its params, without warning about them', () => {
+    const params = {
+      s3_endpoint: 'http://127.0.0.1:9000',
+      s3_region: 'eu-west-1',
+      s3_auth: 'key',
+      s3_key: 'AKIA',
+      s3_secret: 'hunter2',
+      allow_http: true,
+      client_timeout: '5s',
+      other: 1,
+    };
+    const m = parseManifest({ ...base, datasets: [{ name: 'a', from: 's3://b/k/', params }] }, '/');
+    assert.deepEqual(m.warnings, ['datasets[0].params.other: not supported yet; ignored']);
+    assert.equal(m.datasets[0]?.params?.s3_secret, 'hunter2');
+    assert.equal(m.datasets[0]?.params?.allow_http, 'true');
+  });
 
   it('lists every problem, one per line', () => {
     const message = problem({ name: undefined, datasets: [{ name: 'a', from: 'ftp:x' }] });
