@@ -3,9 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
-import type { DatasetSpec } from '../../catalog/datasets.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../http/read-body.js';
 import type { MetricsListen } from '../metrics/metrics.js';
+import { type DatasetConfig, refreshConfig, refreshWarnings } from './acceleration-config.js';
 import { type AuthConfig, authConfig } from './auth-config.js';
 import { type CorsConfig, corsConfig } from './cors-config.js';
 import {
@@ -26,7 +26,8 @@ export interface Manifest {
   readonly name: string;
   /** Folder that relative `file:` paths are resolved against (the manifest's own folder). */
   readonly baseDir: string;
-  readonly datasets: readonly DatasetSpec[];
+  /** The datasets in manifest order, each with its refresh policy. */
+  readonly datasets: readonly DatasetConfig[];
   readonly maxBodyBytes: number;
   /** `runtime.caching.sql_results` (or the deprecated `runtime.results_cache`) with Spice's defaults. */
   readonly resultsCache: ResultsCacheConfig;
@@ -87,6 +88,8 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
       from: d.from,
       accelerated: d.acceleration?.enabled ?? false,
       params: paramStrings(d.params),
+      timeColumn: d.time_column ?? null,
+      refresh: d.acceleration?.enabled ? refreshConfig(d.acceleration) : null,
     })),
     maxBodyBytes: m.runtime.http?.max_body_bytes ?? DEFAULT_MAX_BODY_BYTES,
     resultsCache: resultsCacheConfig(m.runtime.caching, m.runtime.results_cache),
@@ -169,6 +172,7 @@ function collectWarnings(m: z.infer<typeof manifestSchema>): string[] {
     for (const key of DATASET_LATER_KEYS) note(`datasets[${i}].${key}`, d[key]);
     for (const key of Object.keys(d.params)) if (key !== 'file_format') note(`datasets[${i}].params.${key}`, true);
     for (const key of ACCELERATION_LATER_KEYS) note(`datasets[${i}].acceleration.${key}`, d.acceleration?.[key]);
+    if (d.acceleration !== undefined) warnings.push(...refreshWarnings(d.acceleration, `datasets[${i}].acceleration`));
   });
   return warnings;
 }
