@@ -1,6 +1,8 @@
 // Registers the table kinds floe ships with; import it (for its effect) before building providers.
 import './memory.js';
 import './parquet.js';
+import './unavailable.js';
 
 export type { MemoryTableEntry } from './memory.js';
 export type { ParquetTableEntry } from './parquet.js';
+export type { UnavailableTableEntry } from './unavailable.js';

@@ -1,4 +1,5 @@
 // `registerRoutes`: the route table: /health, /v1/ready, /v1/sql, and 404/405 for everything else.
+import type { Datasets } from '../datasets/datasets.js';
 import type { RequestGate } from './request-gate.js';
 import { Reply, TEXT_PLAIN } from './respond.js';
 import { handleSql, type SqlRouteContext } from './sql-route.js';
@@ -11,11 +12,13 @@ export interface RouteContext extends SqlRouteContext {
   phase(): ServerPhase;
   /** CORS, API keys and the rate limit: every route but /health and /v1/ready is admitted through it. */
   readonly gate: RequestGate;
+  /** The running datasets (`/v1/ready` waits until every one has made its first load attempt). */
+  readonly datasets: Datasets;
 }
 
 /**
  * GET /health: always `200 ok` (also while loading or stopping). GET /v1/ready: `200 ready` once the pool
- * serves, else `503 not ready`. POST /v1/sql: see `handleSql`. Other methods on known paths: 405 with
+ * serves and every dataset has made its first load attempt (loaded or failed), else `503 not ready`. POST /v1/sql: see `handleSql`. Other methods on known paths: 405 with
  * `Allow`; unknown paths: 404. During shutdown every route but /health answers 503. Every route but /health and
  * /v1/ready (and their 405s) passes `ctx.gate` first (401, 429, 403, CORS preflights): 404 and 405 too.
  */
@@ -31,7 +34,7 @@ export function registerRoutes(app: TemplatedApp, ctx: RouteContext): void {
   });
   app.get('/v1/ready', (res, req) => {
     if (stopping(res) || !gate.open(res, req)) return;
-    const ready = ctx.phase() === 'ready';
+    const ready = ctx.phase() === 'ready' && ctx.datasets.settled;
     new Reply(res).send(ready ? 200 : 503, TEXT_PLAIN, ready ? 'ready' : 'not ready');
   });
   app.post('/v1/sql', (res, req) => {
