@@ -7,22 +7,12 @@
  */
 export class LoadQueue {
   #tail: Promise<unknown> = Promise.resolve();
-  #waiting = 0;
 
   /** Runs `task` after every task queued before it has settled; resolves or rejects as it does. */
   run<T>(task: () => Promise<T>): Promise<T> {
-    this.#waiting++;
-    const result = this.#tail.then(() => {
-      this.#waiting--;
-      return task();
-    });
+    const result = this.#tail.then(task);
     this.#tail = result.catch(() => {});
     return result;
-  }
-
-  /** Tasks queued and not started. */
-  get waiting(): number {
-    return this.#waiting;
   }
 
   /** Resolves once every task queued so far has settled. */

@@ -136,6 +136,8 @@ export class ManagedDataset {
 
   async #load(request: LoadRequest): Promise<number> {
     if (this.#closed) throw new LoadCancelledError('the runtime is shutting down');
+    // One load per dataset: whatever still runs is superseded (its result would be older than this one's).
+    this.#current?.abort(new LoadCancelledError(`the load of ${this.config.name} was replaced by a newer one`));
     const controller = new AbortController();
     this.#current = controller;
     const sql = request.sqlOverride ?? this.#runtimeSql ?? this.config.refresh?.sql ?? null;
