@@ -1,4 +1,5 @@
 // `DatasetRuntime`: the running datasets (`Datasets`): first loads, retries, scheduled and on-demand refreshes, runtime refresh SQL.
+import { DatasetError, resolveDatasets } from '../../catalog/datasets.js';
 import { checkRefreshSql, loadForRefresh } from '../../catalog/refresh.js';
 import type { CatalogSnapshot, TableEntry } from '../../catalog/snapshot.js';
 import type { DatasetConfig } from '../config/acceleration-config.js';
@@ -62,7 +63,17 @@ export class DatasetRuntime implements Datasets {
 
   /** Makes every dataset's first load attempt; resolves (never rejects) with the first catalog. */
   async start(): Promise<CatalogSnapshot> {
-    await Promise.all(this.#datasets.map((d) => d.first()));
+    const files = this.#datasets.filter((d) => !d.config.accelerated);
+    // Files mode only checks footers: all on one helper thread (one thread each costs about as much as a check).
+    // A failure there sends each to its own attempt, which reports the failure of its own dataset.
+    const batch =
+      files.length < 2
+        ? null
+        : await resolveDatasets(
+            files.map((d) => d.config),
+            this.#ctx.baseDir,
+          ).catch(() => null);
+    await Promise.all(this.#datasets.map((d) => d.first(batch?.tables[files.indexOf(d)])));
     return { tables: this.#datasets.map((d) => d.published) };
   }
 
@@ -147,6 +158,8 @@ export class DatasetRuntime implements Datasets {
   async #check(dataset: ManagedDataset, sql: string): Promise<void> {
     if (typeof sql !== 'string' || sql.trim() === '') throw new DatasetRequestError('refresh_sql must be a SQL query');
     await this.#checkSql(dataset.config, sql, this.#ctx.baseDir).catch((e: unknown) => {
+      // The source cannot be read to check the SQL: not the request's fault (500 with the reason).
+      if (e instanceof DatasetError) throw e;
       throw new DatasetRequestError(e instanceof Error ? e.message : String(e));
     });
   }

@@ -94,9 +94,13 @@ export class ManagedDataset {
     this.#runtimeSql = sql;
   }
 
-  /** The first load, before the catalog serves; resolves whatever its outcome (`serve` schedules what follows). */
-  async first(): Promise<void> {
-    await this.#load({ mode: 'full', attempt: 0 }).catch(() => {});
+  /**
+   * The first load, before the catalog serves; resolves whatever its outcome (`serve` schedules what follows).
+   * `resolved`: the entry a batch resolution already made for it (files mode), taken as its first load.
+   */
+  async first(resolved?: TableEntry): Promise<void> {
+    if (resolved !== undefined) this.#succeed(resolved, null);
+    else await this.#load({ mode: 'full', attempt: 0 }).catch(() => {});
     this.#settled = true;
   }
 
@@ -178,12 +182,14 @@ export class ManagedDataset {
 
   #succeed(entry: TableEntry, sql: string | null): number {
     const first = this.#entry === null;
+    // An append that found nothing new answers the entry serving: nothing to publish, no cached result to drop.
+    const unchanged = entry === this.#entry;
     this.#entry = entry;
     this.#loadedAt = new Date();
     this.#loadedSql = sql;
     const recovered = this.#failure !== null;
     this.#failure = null;
-    const version = this.#ctx.publish?.(this.config.name, entry) ?? 0;
+    const version = unchanged ? 0 : (this.#ctx.publish?.(this.config.name, entry) ?? 0);
     this.#setStatus('Ready');
     if (first || recovered) this.#ctx.log(`floe: dataset ${this.config.name}: ${first ? 'loaded' : 'recovered'}`);
     if (this.#ctx.publish !== null) this.#scheduleRefresh();

@@ -59,15 +59,19 @@ describe('dataset lifecycle', () => {
     const dir = await makeTempDir();
     const bad = join(dir, 'bad.parquet');
     await writeFile(bad, 'plain text, not Parquet');
+    const good = await writeVersion(join(dir, 'good.parquet'), 1, 2);
     const srv = await startTestServer(
       [
         { name: 'bad', from: `file:${bad}` },
         { name: 'worse', from: `file:${bad}`, acceleration: { enabled: true } },
+        { name: 'good', from: `file:${good}` },
       ],
       { datasetRetry: RETRY },
     );
     try {
-      const [files, accelerated] = srv.server.datasets.list();
+      const [files, accelerated, fine] = srv.server.datasets.list();
+      assert.equal(fine?.status, 'Ready', 'a files-mode dataset beside a failing one loads');
+      assert.equal((await post(srv.sql, 'SELECT count(*) AS n FROM good')).text, '[{"n":2}]');
       assert.equal(files?.status, 'Error');
       assert.match(files?.errorMessage ?? '', /^Dataset bad \(file\): cannot read: /);
       assert.equal(accelerated?.status, 'Error');

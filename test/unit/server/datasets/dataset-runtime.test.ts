@@ -37,6 +37,8 @@ class ScriptedLoader {
   readonly calls: RefreshRequest[] = [];
   failing: DatasetError | null = null;
   hold = false;
+  /** Answer the entry serving, as an append that found nothing new does. */
+  nothingNew = false;
   running = 0;
   maxRunning = 0;
   readonly #held: (() => void)[] = [];
@@ -49,6 +51,7 @@ class ScriptedLoader {
     try {
       if (this.hold) await new Promise<void>((r) => this.#held.push(r));
       if (this.failing !== null) throw this.failing;
+      if (this.nothingNew && request.previous) return { entry: request.previous, rows: 1, loadedRows: 0 };
       const entry: TableEntry = { name: request.spec.name, kind: 'fake', serial: ++this.#serial };
       return { entry, rows: 1, loadedRows: 1 };
     } finally {
@@ -146,7 +149,7 @@ describe('DatasetRuntime', () => {
 
   it('append extends the data serving, but reads it all again once the refresh SQL changed', async () => {
     const loader = new ScriptedLoader();
-    const { runtime, serve } = makeRuntime([dataset('t', { mode: 'append' })], loader);
+    const { runtime, published, serve } = makeRuntime([dataset('t', { mode: 'append' })], loader);
     await runtime.start();
     serve();
     const next = async (overrides = {}) => {
@@ -164,6 +167,15 @@ describe('DatasetRuntime', () => {
     await runtime.setRefreshSql('t', 'SELECT * FROM t WHERE x > 0');
     assert.deepEqual(await next(), ['full', true], 'new SQL: the old rows were selected by another query');
     assert.deepEqual(await next(), ['append', true]);
+    const count = published.length;
+    const calls = loader.calls.length;
+    loader.nothingNew = true;
+    await runtime.refresh('t');
+    await until(
+      () => loader.calls.length > calls && runtime.list()[0]?.status === 'Ready',
+      'an append finding nothing',
+    );
+    assert.equal(published.length, count, 'nothing new: nothing published, no cached result dropped');
     await runtime.close();
   });
 
@@ -272,6 +284,11 @@ describe('DatasetRuntime', () => {
     await assert.rejects(runtime.setRefreshSql('files', 'SELECT 1'), DatasetRequestError);
     await assert.rejects(runtime.setRefreshSql('t', 'SELECT nope FROM t'), DatasetRequestError);
     await assert.rejects(runtime.reload('ghost'), /no dataset named "ghost"/);
+    const unreadable = new DatasetError(0, 't', 'no such file or folder: /b/t.parquet', true);
+    const { runtime: other } = makeRuntime([dataset('t')], loader, async () => {
+      throw unreadable;
+    });
+    await assert.rejects(other.setRefreshSql('t', 'SELECT 1'), (e) => e === unreadable, 'a source failure is no 400');
     assert.equal(loader.calls.length, 1, 'nothing refused started a load');
     await runtime.close();
   });
