@@ -128,7 +128,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         phase: () => phase,
         service,
         cacheEnabled: resultsCache !== null,
-        datasets,
+        // From the start: GET /v1/datasets lists them (Initializing) while they load.
+        datasets: () => datasets,
         maxBodyBytes: manifest.maxBodyBytes,
         gate: createRequestGate({
           auth: createAuthenticator(manifest.auth),

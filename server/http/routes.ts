@@ -12,8 +12,8 @@ export interface RouteContext extends SqlRouteContext {
   phase(): ServerPhase;
   /** CORS, API keys and the rate limit: every route but /health and /v1/ready is admitted through it. */
   readonly gate: RequestGate;
-  /** The running datasets (`/v1/ready` waits until every one has made its first load attempt). */
-  readonly datasets: Datasets;
+  /** The running datasets; null while the server has none yet (`/v1/ready` waits for their first load attempts). */
+  datasets(): Datasets | null;
 }
 
 /**
@@ -34,7 +34,7 @@ export function registerRoutes(app: TemplatedApp, ctx: RouteContext): void {
   });
   app.get('/v1/ready', (res, req) => {
     if (stopping(res) || !gate.open(res, req)) return;
-    const ready = ctx.phase() === 'ready' && ctx.datasets.settled;
+    const ready = ctx.phase() === 'ready' && ctx.datasets()?.settled === true;
     new Reply(res).send(ready ? 200 : 503, TEXT_PLAIN, ready ? 'ready' : 'not ready');
   });
   app.post('/v1/sql', (res, req) => {

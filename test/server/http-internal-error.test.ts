@@ -4,7 +4,6 @@ import { after, before, describe, it } from 'node:test';
 import { createAuthenticator } from '../../server/auth/authenticator.js';
 import { ResultsCache } from '../../server/cache/results-cache.js';
 import { DEFAULT_CORS } from '../../server/config/cors-config.js';
-import { DatasetRuntime } from '../../server/datasets/dataset-runtime.js';
 import { createRequestGate } from '../../server/http/request-gate.js';
 import { registerRoutes } from '../../server/http/routes.js';
 import { listenUws, type UwsServer } from '../../server/http/uws-app.js';
@@ -34,10 +33,10 @@ before(async () => {
           maxQueued: 16,
         }),
         cacheEnabled: true,
+        datasets: () => null,
         maxBodyBytes: 1024,
         gate: createRequestGate({ auth: createAuthenticator(null), limiter: null, cors: DEFAULT_CORS }),
         track: () => {},
-        datasets: new DatasetRuntime([], { baseDir: '.' }),
       }),
     '127.0.0.1',
     0,
