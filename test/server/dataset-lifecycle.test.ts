@@ -75,7 +75,7 @@ describe('dataset lifecycle', () => {
       assert.equal(files?.status, 'Error');
       assert.match(files?.errorMessage ?? '', /^Dataset bad \(file\): cannot read: /);
       assert.equal(accelerated?.status, 'Error');
-      assert.match(accelerated?.errorMessage ?? '', /^Dataset worse \(file\): cannot load: /);
+      assert.match(accelerated?.errorMessage ?? '', /^Dataset worse \(file\): cannot (load|read): /);
       assert.equal(files?.error?.code, 'dataset.source');
       const res = await post(srv.sql, 'SELECT * FROM bad');
       assert.equal(res.status, 400);
