@@ -21,10 +21,10 @@ export interface RefreshConfig {
 
 /** A manifest dataset as the server runs it: the catalog's spec plus its refresh policy. */
 export interface DatasetConfig extends DatasetSpec {
-  /** Dataset `time_column`: append mode loads only rows newer than the newest loaded; null: only new files. */
-  readonly timeColumn: string | null;
-  /** Null when the dataset is not accelerated. */
-  readonly refresh: RefreshConfig | null;
+  /** Dataset `time_column`: append mode loads only rows newer than the newest loaded; absent: only new files. */
+  readonly timeColumn?: string;
+  /** Absent when the dataset is not accelerated. */
+  readonly refresh?: RefreshConfig;
 }
 
 const UNSUPPORTED_MODES = ['changes', 'changesafterload', 'caching', 'snapshot'];

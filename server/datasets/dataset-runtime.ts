@@ -151,7 +151,7 @@ export class DatasetRuntime implements Datasets {
   #accelerated(name: string, notAccelerated = (e: NotAcceleratedError): Error => e): ManagedDataset {
     const dataset = this.#find(name);
     if (dataset === undefined) throw new DatasetNotFoundError(name);
-    if (dataset.config.refresh === null) throw notAccelerated(new NotAcceleratedError(dataset.config.name));
+    if (dataset.config.refresh === undefined) throw notAccelerated(new NotAcceleratedError(dataset.config.name));
     return dataset;
   }
 

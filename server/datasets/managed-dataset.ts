@@ -171,7 +171,7 @@ export class ManagedDataset {
         spec: this.config,
         mode,
         refreshSql: sql ?? undefined,
-        timeColumn: this.config.timeColumn ?? undefined,
+        timeColumn: this.config.timeColumn,
         previous: this.#entry ?? undefined,
         signal,
       },
@@ -229,7 +229,7 @@ export class ManagedDataset {
 
   #scheduleRefresh(): void {
     const refresh = this.config.refresh;
-    if (refresh === null || refresh.checkIntervalMs === null) return;
+    if (refresh === undefined || refresh.checkIntervalMs === null) return;
     const delay = jittered(refresh.checkIntervalMs, refresh.jitterMaxMs, this.#ctx.random);
     this.#schedule(delay, { mode: refresh.mode, attempt: 0 });
   }

@@ -80,7 +80,10 @@ describe('dataset refresh', () => {
       assert.deepEqual(await counts(srv), { n: 4, d: 1, v: 1 }, 'the old data keeps serving');
 
       await writeFile(path, 'corrupted: not Parquet');
-      await waitFor(() => /cannot (load|read)/.test(srv.server.datasets.list()[0]?.errorMessage ?? ''), 'the next retry');
+      await waitFor(
+        () => /cannot (load|read)/.test(srv.server.datasets.list()[0]?.errorMessage ?? ''),
+        'the next retry',
+      );
       assert.deepEqual(await counts(srv), { n: 4, d: 1, v: 1 });
 
       await writeVersion(path, 2, 3);

@@ -31,7 +31,7 @@ describe('acceleration refresh keys', () => {
       retryMaxAttempts: null,
       onStartup: 'auto',
     });
-    assert.equal(m.datasets[0]?.timeColumn, null);
+    assert.equal(m.datasets[0]?.timeColumn, undefined);
     assert.deepEqual(m.warnings, []);
   });
 
@@ -89,7 +89,7 @@ describe('acceleration refresh keys', () => {
 
   it('warns about refresh keys that do nothing: acceleration disabled, switches off', () => {
     const off = load({ enabled: false, refresh_check_interval: '10s', refresh_sql: 'SELECT * FROM t' });
-    assert.equal(off.datasets[0]?.refresh, null);
+    assert.equal(off.datasets[0]?.refresh, undefined);
     assert.deepEqual(off.warnings, [
       'datasets[0].acceleration.refresh_check_interval: ignored: acceleration is not enabled',
       'datasets[0].acceleration.refresh_sql: ignored: acceleration is not enabled',

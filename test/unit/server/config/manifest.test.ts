@@ -64,17 +64,9 @@ describe('loadManifest', () => {
         from: 'file:data/trips.parquet',
         accelerated: true,
         params: { file_format: 'parquet' },
-        timeColumn: null,
         refresh: { ...refresh, retryMaxAttempts: null, onStartup: 'auto' },
       },
-      {
-        name: 'zones',
-        from: 'file:///srv/geo/zones/',
-        accelerated: false,
-        params: {},
-        timeColumn: null,
-        refresh: null,
-      },
+      { name: 'zones', from: 'file:///srv/geo/zones/', accelerated: false, params: {} },
     ]);
     assert.equal(m.maxBodyBytes, 1024);
   });

@@ -27,8 +27,7 @@ function dataset(name: string, refresh: Partial<RefreshConfig> | null = {}): Dat
     name,
     from: `file:${name}.parquet`,
     accelerated: refresh !== null,
-    timeColumn: refresh === null ? null : 'ts',
-    refresh: refresh === null ? null : { ...REFRESH, ...refresh },
+    ...(refresh === null ? {} : { timeColumn: 'ts', refresh: { ...REFRESH, ...refresh } }),
   };
 }
 
