@@ -2,7 +2,6 @@
 // The `floe` executable: parses the command line, starts the server, handles signals and exit codes. Its V8 flags
 // (the shebang's) are SERVER_NODE_FLAGS (node-flags.ts).
 import { existsSync } from 'node:fs';
-import { DatasetError } from '../catalog/datasets.js';
 import { parseCliArgs, type RunCommand, USAGE, UsageError } from './cli-args.js';
 import { ManifestError } from './config/manifest.js';
 import { DEFAULT_METRICS_ENDPOINT } from './config/metrics-config.js';
@@ -57,7 +56,7 @@ async function run(command: RunCommand): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => {
-  const configError = e instanceof ManifestError || (e instanceof DatasetError && e.isConfig);
+  const configError = e instanceof ManifestError;
   const message = e instanceof Error ? e.message : String(e);
   process.stderr.write(`floe: ${configError ? message : `cannot start: ${message}`}\n`);
   process.exit(configError ? EXIT_USAGE : 1);

@@ -1,13 +1,14 @@
 // `startServer`: the composition root: manifest -> HTTP listener -> datasets -> worker pool -> ready.
 import { resolve } from 'node:path';
-import { resolveDataset, resolveDatasets } from '../catalog/datasets.js';
-import type { TableEntry } from '../catalog/snapshot.js';
 import { createAuthenticator } from './auth/authenticator.js';
 import { RateLimiter } from './auth/rate-limiter.js';
 import { ResultsCache } from './cache/results-cache.js';
 import { loadManifest, type Manifest, parseManifest } from './config/manifest.js';
 import { chooseMetricsListen } from './config/metrics-config.js';
 import { defaultWorkerMemoryBytes, formatDuration } from './config/query-config.js';
+import type { Backoff } from './datasets/backoff.js';
+import { DatasetRuntime } from './datasets/dataset-runtime.js';
+import type { DatasetStatus, Datasets } from './datasets/datasets.js';
 import { observeRoutes } from './http/observe-routes.js';
 import { createRequestGate } from './http/request-gate.js';
 import { registerRoutes, type ServerPhase } from './http/routes.js';
@@ -43,6 +44,8 @@ export interface ServerOptions {
   readonly onListening?: (port: number) => void | Promise<void>;
   /** Progress lines (dataset loaded, warnings); default stderr. */
   readonly log?: (line: string) => void;
+  /** Delays between a failed dataset load and its retries; default about 1 s doubling up to 1 min (tests shorten it). */
+  readonly datasetRetry?: Backoff;
 }
 
 export interface RunningServer extends CatalogEdits {
@@ -55,6 +58,8 @@ export interface RunningServer extends CatalogEdits {
   readonly metrics: { readonly host: string; readonly port: number } | null;
   /** The query service every front end calls. */
   readonly service: QueryService;
+  /** The running datasets: state, on-demand refresh, runtime refresh SQL (the dataset routes call it). */
+  readonly datasets: Datasets;
   /** The worker pool once started (for metrics: `queueLength`, `workerRestarts`). */
   pool(): QueryPool | null;
   /**
@@ -72,8 +77,9 @@ export interface RunningServer extends CatalogEdits {
 
 /**
  * Validates the manifest (throws `ManifestError` before binding anything), starts listening (/health
- * answers at once; /v1/ready and /v1/sql answer 503 until loaded), resolves and loads the datasets, starts
- * the pool and resolves once /v1/ready says ready. A dataset failure closes the listener and rejects.
+ * answers at once; /v1/ready and /v1/sql answer 503 until loaded), makes every dataset's first load attempt,
+ * starts the pool and resolves once /v1/ready says ready. A dataset that fails to load does not stop the start:
+ * it is in `Error`, its queries fail with the reason, and it is retried with backoff (`DatasetRuntime`).
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -105,15 +111,25 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     maxQueued: limits.maxQueued,
   });
   const metricsAt = chooseMetricsListen(options.metrics, manifest.metrics, options.metricsDefault);
-  const datasets = manifest.datasets.map((d) => d.name);
-  const metrics = createMetrics(metricsAt, { pool: () => pool, resultsCache, datasets });
+  const metrics = createMetrics(metricsAt, {
+    pool: () => pool,
+    resultsCache,
+    datasets: manifest.datasets.map((d) => d.name),
+  });
+  const datasets = new DatasetRuntime(manifest.datasets, {
+    baseDir: manifest.baseDir,
+    backoff: options.datasetRetry,
+    log,
+    stateChanged: (name, status) => metrics?.datasetsState([name], LOAD_STATE[status]),
+  });
   const server = await listenUws(
     (app) =>
       registerRoutes(metrics === null ? app : observeRoutes(app, metrics.observeHttp), {
         phase: () => phase,
         service,
         cacheEnabled: resultsCache !== null,
-        datasets: () => null,
+        // From the start: GET /v1/datasets lists them (Initializing) while they load.
+        datasets: () => datasets,
         maxBodyBytes: manifest.maxBodyBytes,
         gate: createRequestGate({
           auth: createAuthenticator(manifest.auth),
@@ -134,10 +150,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await metrics?.listen();
     await options.onListening?.(server.port);
     await sample?.generate();
-    const snapshot = await resolveDatasets(manifest.datasets, manifest.baseDir, (name, detail) =>
-      log(`floe: dataset ${name}: ${detail}`),
-    );
-    versions = new CatalogVersions(snapshot);
+    versions = new CatalogVersions(await datasets.start());
     const workerPool = createQueryPool({
       snapshot: versions,
       workers: options.workers,
@@ -149,9 +162,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
     pool = versionedPool(workerPool, versions);
     await pool.ready;
-    phase = 'ready';
-    metrics?.datasetsState(datasets, DatasetLoadState.ready);
   } catch (e) {
+    await datasets.close();
     server.closeAll();
     await metrics?.close();
     await pool?.close();
@@ -161,12 +173,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   let closing: Promise<void> | null = null;
   const datasetsChanged = (names: readonly string[]) => resultsCache?.invalidate(names);
-  const reload = (name: string): Promise<TableEntry> => {
-    const spec = manifest.datasets.find((d) => d.name.toLowerCase() === name.toLowerCase());
-    if (spec === undefined) return Promise.reject(new Error(`no dataset named "${name}" in the manifest`));
-    return resolveDataset(spec, manifest.baseDir);
-  };
-  const edits = catalogEdits(versions, datasetsChanged, reload);
+  const edits = catalogEdits(versions, datasetsChanged, (name) => datasets.reload(name));
+  // Refreshes swap their tables in through the edits: one publication each, cached results of the table dropped.
+  datasets.serve((name, entry) => edits.replaceTable(name, entry));
+  phase = 'ready';
   return {
     host,
     port: server.port,
@@ -184,11 +194,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     dropTable: edits.dropTable,
     reloadDataset: edits.reloadDataset,
     service,
+    datasets,
     pool: () => pool,
     close() {
       closing ??= (async () => {
         phase = 'stopping';
-        metrics?.datasetsState(datasets, DatasetLoadState.shuttingDown);
+        // Timers stop and loads are cancelled now; the load in progress ends before the catalog closes.
+        const datasetsClosed = datasets.close();
         server.stopListening();
         await drain(() => inflight, options.drainMs ?? manifest.shutdownTimeoutMs);
         // The pool first: a query still running when its bound passes is answered 503 'Runtime is shutting down'
@@ -197,12 +209,23 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         await new Promise((r) => setImmediate(r));
         server.closeAll();
         await metrics?.close();
+        await datasetsClosed;
         versions?.close();
       })();
       return closing;
     },
   };
 }
+
+/** `dataset_load_state` of each status. */
+const LOAD_STATE: Readonly<Record<DatasetStatus, DatasetLoadState>> = {
+  Initializing: DatasetLoadState.initializing,
+  Ready: DatasetLoadState.ready,
+  Disabled: DatasetLoadState.disabled,
+  Error: DatasetLoadState.error,
+  Refreshing: DatasetLoadState.refreshing,
+  ShuttingDown: DatasetLoadState.shuttingDown,
+};
 
 /** After the drain, how long the workers get to finish before they are terminated (a regex may never stop). */
 const POOL_CLOSE_MS = 2000;

@@ -2,7 +2,9 @@
 import './memory.js';
 import './parquet.js';
 import './text-files.js';
+import './unavailable.js';
 
 export type { MemoryTableEntry } from './memory.js';
 export type { ParquetTableEntry } from './parquet.js';
 export type { TextTableEntry } from './text-files.js';
+export type { UnavailableTableEntry } from './unavailable.js';

@@ -1,5 +1,6 @@
 // The manifest's shape as zod schemas: the subset of Spice's spicepod.yaml that floe implements.
 import { z } from 'zod';
+import { refreshKeys, timeColumnKey } from './acceleration-config.js';
 import { authSchema } from './auth-config.js';
 import { checkSource } from './connectors.js';
 import { corsSchema } from './cors-config.js';
@@ -32,17 +33,9 @@ export const LATER_SECTIONS = [
 
 /** Acceleration keys floe reads, and Spice keys accepted with a warning (refresh, retention, indexes...). */
 export const ACCELERATION_LATER_KEYS = [
-  'refresh_mode',
-  'refresh_check_interval',
   'refresh_cron',
-  'refresh_sql',
   'refresh_data_window',
   'refresh_append_overlap',
-  'refresh_retry_enabled',
-  'refresh_retry_max_attempts',
-  'refresh_jitter_enabled',
-  'refresh_jitter_max',
-  'refresh_on_startup',
   'retention_check_enabled',
   'retention_period',
   'retention_check_interval',
@@ -68,7 +61,6 @@ export const DATASET_LATER_KEYS = [
   'access',
   'has_metadata_table',
   'replication',
-  'time_column',
   'time_format',
   'time_partition_column',
   'time_partition_format',
@@ -103,6 +95,7 @@ const acceleration = z.strictObject({
   enabled: z.boolean().default(true),
   engine: supportedOnly('acceleration engine', 'arrow').default('arrow'),
   mode: supportedOnly('acceleration mode', 'memory').default('memory'),
+  ...refreshKeys,
   ...later(ACCELERATION_LATER_KEYS),
 });
 
@@ -116,6 +109,7 @@ const dataset = z.strictObject({
   params: z.record(z.string(), z.unknown()).default({}),
   columns: z.array(datasetColumnSchema).optional(),
   acceleration: acceleration.optional(),
+  ...timeColumnKey,
   ...later(DATASET_LATER_KEYS),
 });
 

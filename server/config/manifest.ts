@@ -3,10 +3,10 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
-import type { DatasetSpec } from '../../catalog/datasets.js';
 import { S3_PARAMS } from '../../catalog/s3-params.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../http/read-body.js';
 import type { MetricsListen } from '../metrics/metrics.js';
+import { type DatasetConfig, refreshConfig, refreshWarnings } from './acceleration-config.js';
 import { type AuthConfig, authConfig } from './auth-config.js';
 import { type CorsConfig, corsConfig } from './cors-config.js';
 import { checkFileFormat, FILE_FORMAT_PARAMS } from './file-format-config.js';
@@ -30,7 +30,8 @@ export interface Manifest {
   readonly name: string;
   /** Folder that relative `file:` paths are resolved against (the manifest's own folder). */
   readonly baseDir: string;
-  readonly datasets: readonly DatasetSpec[];
+  /** The datasets in manifest order, each with its refresh policy. */
+  readonly datasets: readonly DatasetConfig[];
   readonly maxBodyBytes: number;
   /** `runtime.caching.sql_results` (or the deprecated `runtime.results_cache`) with Spice's defaults. */
   readonly resultsCache: ResultsCacheConfig;
@@ -92,6 +93,8 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
       accelerated: d.acceleration?.enabled ?? false,
       params: paramStrings(d.params),
       ...(d.columns ? { columns: d.columns.map((c) => ({ name: c.name, type: c.type })) } : {}),
+      ...(d.time_column === undefined ? {} : { timeColumn: d.time_column }),
+      ...(d.acceleration?.enabled ? { refresh: refreshConfig(d.acceleration) } : {}),
     })),
     maxBodyBytes: m.runtime.http?.max_body_bytes ?? DEFAULT_MAX_BODY_BYTES,
     resultsCache: resultsCacheConfig(m.runtime.caching, m.runtime.results_cache),
@@ -183,6 +186,7 @@ function collectWarnings(m: z.infer<typeof manifestSchema>): string[] {
         note(`datasets[${i}].params.${key}`, true);
     }
     for (const key of ACCELERATION_LATER_KEYS) note(`datasets[${i}].acceleration.${key}`, d.acceleration?.[key]);
+    if (d.acceleration !== undefined) warnings.push(...refreshWarnings(d.acceleration, `datasets[${i}].acceleration`));
   });
   return warnings;
 }

@@ -1,4 +1,6 @@
 // `registerRoutes`: the route table: /health, /v1/ready, /v1/sql, /v1/datasets…, and 404/405 for everything else.
+
+import type { Datasets } from '../datasets/datasets.js';
 import {
   type DatasetsRouteContext,
   handleListDatasets,
@@ -20,11 +22,14 @@ export interface RouteContext extends SqlRouteContext, DatasetsRouteContext {
   phase(): ServerPhase;
   /** CORS, API keys and the rate limit: every route but /health and /v1/ready is admitted through it. */
   readonly gate: RequestGate;
+  /** The running datasets; null while the server has none yet (`/v1/ready` waits for their first load attempts). */
+  datasets(): Datasets | null;
 }
 
 /**
  * GET /health: always `200 ok` (also while loading or stopping). GET /v1/ready: `200 ready` once the pool
- * serves, else `503 not ready`. POST /v1/sql: see `handleSql`. The dataset routes: see `datasets-route.ts`. Other methods on known paths: 405 with
+ * serves and every dataset has made its first load attempt (loaded or failed), else `503 not ready`. POST /v1/sql:
+ * see `handleSql`. The dataset routes: see `datasets-route.ts`. Other methods on known paths: 405 with
  * `Allow`; unknown paths: 404. During shutdown every route but /health answers 503. Every route but /health and
  * /v1/ready (and their 405s) passes `ctx.gate` first (401, 429, 403, CORS preflights): 404 and 405 too.
  */
@@ -40,7 +45,7 @@ export function registerRoutes(app: TemplatedApp, ctx: RouteContext): void {
   });
   app.get('/v1/ready', (res, req) => {
     if (stopping(res) || !gate.open(res, req)) return;
-    const ready = ctx.phase() === 'ready';
+    const ready = ctx.phase() === 'ready' && ctx.datasets()?.settled === true;
     new Reply(res).send(ready ? 200 : 503, TEXT_PLAIN, ready ? 'ready' : 'not ready');
   });
   app.post('/v1/sql', (res, req) => {

@@ -26,11 +26,14 @@ export interface CatalogEdits {
   reloadDataset(name: string): Promise<number>;
 }
 
-/** `CatalogEdits` over `versions` (null until the datasets are loaded: every edit then throws). */
+/**
+ * `CatalogEdits` over `versions` (null until the datasets are loaded: every edit then throws); `reload` is the
+ * dataset runtime's (it loads and publishes through these edits, keeping the dataset's state).
+ */
 export function catalogEdits(
   versions: CatalogVersions | null,
   changed: (names: readonly string[]) => void,
-  load: (name: string) => Promise<TableEntry>,
+  reload: (name: string) => Promise<number>,
 ): CatalogEdits {
   const live = (): CatalogVersions => {
     if (versions === null) throw new Error('the catalog is not loaded yet');
@@ -57,9 +60,6 @@ export function catalogEdits(
     },
     replaceTable,
     dropTable: (name) => publish([{ op: 'drop', name }]),
-    reloadDataset: async (name) => {
-      const entry = await load(name);
-      return replaceTable(entry.name, entry);
-    },
+    reloadDataset: reload,
   };
 }

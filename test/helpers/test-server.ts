@@ -15,7 +15,7 @@ export interface TestServer {
  * threads (default 2); `runtime` is the manifest's runtime section (e.g. `caching`). Warnings and progress go nowhere unless `log` is given.
  */
 export async function startTestServer(
-  datasets: readonly { name: string; from: string; acceleration?: { enabled: boolean } }[],
+  datasets: readonly { name: string; from: string; acceleration?: Readonly<Record<string, unknown>> }[],
   options: Partial<ServerOptions> & { maxBodyBytes?: number; runtime?: Record<string, unknown> } = {},
 ): Promise<TestServer> {
   const { maxBodyBytes, runtime = {}, ...rest } = options;

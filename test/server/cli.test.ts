@@ -110,15 +110,23 @@ describe('floe run', () => {
     assert.match(stderr, /datasets\[1\]\.from: unknown connector 'ftp'/);
   });
 
-  it('exits 2 when a dataset names no file', async () => {
+  it('serves when a dataset names no file: its queries fail with the reason, it is retried', async () => {
     const dir = await makeTempDir();
     await writeFile(
       join(dir, 'pod.yaml'),
       'version: v1\nkind: Spicepod\nname: t\ndatasets:\n  - from: file:nothing/here.parquet\n    name: a\n',
     );
-    const { code, stderr } = await runCli(['run', '--manifest', 'pod.yaml', '--http', '127.0.0.1:0'], dir).exit;
-    assert.equal(code, 2);
-    assert.match(stderr, /datasets\[0\] \(a\): no such file or folder/);
+    const cli = runCli(['run', '--manifest', 'pod.yaml', '--http', '127.0.0.1:0'], dir);
+    const res = await post(`${await cli.ready}/v1/sql`, 'SELECT * FROM a');
+    assert.equal(res.status, 400);
+    assert.match(res.text, /Dataset a \(file\): no such file or folder: .*nothing\/here\.parquet/);
+    cli.child.kill('SIGTERM');
+    const { code, stderr } = await cli.exit;
+    assert.equal(code, 0);
+    assert.match(
+      stderr,
+      /^floe: dataset a: Dataset a \(file\): no such file or folder: .*\nfloe: dataset a: retrying in /m,
+    );
   });
 
   it('exits 2 with the usage for a bad flag, and 0 for --help', async () => {

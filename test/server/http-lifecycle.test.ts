@@ -1,9 +1,7 @@
 // Server lifecycle over HTTP: /health and 503s while loading, ready after, graceful close with work in flight.
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { DatasetError } from '../../catalog/datasets.js';
 import { makeTempDir, writeBig } from '../helpers/fixtures.js';
 import { get, post } from '../helpers/http.js';
 import { startTestServer } from '../helpers/test-server.js';
@@ -50,27 +48,5 @@ describe('server lifecycle', () => {
     await closed;
     assert.equal(body.length, rows);
     await assert.rejects(fetch(`${srv.base}/health`));
-  });
-
-  it('fails to start when a dataset path matches nothing, naming the dataset', async () => {
-    const dir = await makeTempDir();
-    await assert.rejects(
-      startTestServer([{ name: 'ghost', from: `file:${join(dir, 'missing.parquet')}` }]),
-      (e: Error) => {
-        assert.ok(e instanceof DatasetError && e.isConfig);
-        assert.match(e.message, /^datasets\[0\] \(ghost\): no such file or folder: .*missing\.parquet$/);
-        return true;
-      },
-    );
-  });
-
-  it('fails to start when a file is not Parquet, instead of failing every query later', async () => {
-    const bad = join(await makeTempDir(), 'bad.parquet');
-    await writeFile(bad, 'plain text, not Parquet');
-    await assert.rejects(startTestServer([{ name: 'bad', from: `file:${bad}` }]), (e: Error) => {
-      assert.ok(e instanceof DatasetError && !e.isConfig);
-      assert.match(e.message, /^datasets\[0\] \(bad\): cannot read: /);
-      return true;
-    });
   });
 });

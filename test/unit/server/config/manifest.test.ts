@@ -57,8 +57,15 @@ describe('loadManifest', () => {
     const m = await loadManifest(path, { FLOE_TEST_DIR: '/srv/geo' });
     assert.equal(m.name, 'taxi');
     assert.equal(m.baseDir, join(path, '..'));
+    const refresh = { mode: 'full', checkIntervalMs: 10_000, sql: null, jitterMaxMs: 0, retryEnabled: true };
     assert.deepEqual(m.datasets, [
-      { name: 'trips', from: 'file:data/trips.parquet', accelerated: true, params: { file_format: 'parquet' } },
+      {
+        name: 'trips',
+        from: 'file:data/trips.parquet',
+        accelerated: true,
+        params: { file_format: 'parquet' },
+        refresh: { ...refresh, retryMaxAttempts: null, onStartup: 'auto' },
+      },
       { name: 'zones', from: 'file:///srv/geo/zones/', accelerated: false, params: {} },
     ]);
     assert.equal(m.maxBodyBytes, 1024);
@@ -69,7 +76,6 @@ describe('loadManifest', () => {
     assert.deepEqual(m.warnings, [
       'models: not supported yet; ignored',
       'runtime.results_cache: deprecated; read as runtime.caching.sql_results',
-      'datasets[0].acceleration.refresh_check_interval: not supported yet; ignored',
     ]);
   });
 
