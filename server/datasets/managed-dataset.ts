@@ -9,6 +9,11 @@ import type { DatasetState, DatasetStatus } from './datasets.js';
 import { type DatasetFailureInfo, describeFailure } from './describe-failure.js';
 import type { LoadQueue } from './load-queue.js';
 
+const NO_SEARCH: Readonly<Record<string, string>> = Object.freeze({
+  search: 'unsupported',
+  vector_search: 'unsupported',
+});
+
 /** What the datasets of one runtime share. */
 export interface DatasetContext {
   readonly baseDir: string;
@@ -78,7 +83,8 @@ export class ManagedDataset {
       status: this.#status,
       error: this.#failure?.error ?? null,
       errorMessage: this.#failure?.message ?? null,
-      properties: {},
+      // Full-text and vector search come with the MCP search tool (issue 36): until then none is supported.
+      properties: NO_SEARCH,
     };
   }
 

@@ -48,6 +48,7 @@ const ROUTES: [string, string, string | undefined, number][] = [
   ['/v1/sql', 'POST', 'SELECT name FROM people WHERE id = 1', 200],
   ['/v1/sql', 'GET', undefined, 405],
   ['/v1/nowhere', 'GET', undefined, 404],
+  ['/v1/datasets', 'GET', undefined, 200],
   ['/v1/datasets', 'POST', '{}', 405],
   ['/v1/datasets/people/acceleration/refresh', 'GET', undefined, 405],
 ];
@@ -75,7 +76,8 @@ describe('API keys', () => {
         for (const key of KEYS) {
           const res = await call(path, method, header(key), body);
           assert.equal(res.status, expected, `${key}: ${res.text}`);
-          if (expected === 200) assert.equal(res.text, '[{"name":"Alice"}]');
+          if (expected === 200 && path === '/v1/sql') assert.equal(res.text, '[{"name":"Alice"}]');
+          if (expected === 200 && path === '/v1/datasets') assert.equal(JSON.parse(res.text)[0].name, 'people');
         }
       });
     }

@@ -111,7 +111,7 @@ describe('DatasetRuntime', () => {
       status: 'Error',
       error: { category: 'dataset', type: 'source', code: 'dataset.source' },
       errorMessage: message,
-      properties: {},
+      properties: { search: 'unsupported', vector_search: 'unsupported' },
     });
     serve();
     await until(() => loader.calls.length >= 3, 'two retries');
