@@ -1,4 +1,4 @@
-// Manifests that differ only in their `runtime` section, and the problem a refused one reports.
+// Manifests that differ only in their `runtime` section, and the problem a refused manifest reports.
 import assert from 'node:assert/strict';
 import { type Manifest, ManifestError, parseManifest } from '../../server/config/manifest.js';
 
@@ -11,8 +11,13 @@ export function loadRuntime(runtime: object, env: NodeJS.ProcessEnv = {}): Manif
 
 /** The `ManifestError` message of a refused `runtime` section; fails the test when it is accepted. */
 export function runtimeProblem(runtime: object, env: NodeJS.ProcessEnv = {}): string {
+  return manifestProblem(() => loadRuntime(runtime, env));
+}
+
+/** The `ManifestError` message `parse` throws; fails the test when it parses. */
+export function manifestProblem(parse: () => unknown): string {
   try {
-    loadRuntime(runtime, env);
+    parse();
   } catch (e) {
     assert.ok(e instanceof ManifestError, `expected ManifestError, got ${e}`);
     return e.message;

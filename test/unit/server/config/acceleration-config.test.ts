@@ -1,22 +1,18 @@
 // The acceleration refresh keys: Spice's defaults, durations, jitter, unsupported modes, and warnings by key path.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Manifest, ManifestError, parseManifest } from '../../../../server/config/manifest.js';
-
-const base = { version: 'v1', kind: 'Spicepod', name: 'm' };
+import { type Manifest, parseManifest } from '../../../../server/config/manifest.js';
+import { MANIFEST_BASE, manifestProblem } from '../../../helpers/manifest-runtime.js';
 
 function load(acceleration: object | undefined, extra: object = {}): Manifest {
-  return parseManifest({ ...base, datasets: [{ from: 'file:t.parquet', name: 't', acceleration, ...extra }] }, '/b');
+  return parseManifest(
+    { ...MANIFEST_BASE, datasets: [{ from: 'file:t.parquet', name: 't', acceleration, ...extra }] },
+    '/b',
+  );
 }
 
 function problem(acceleration: object, extra: object = {}): string {
-  try {
-    load(acceleration, extra);
-  } catch (e) {
-    assert.ok(e instanceof ManifestError, `expected ManifestError, got ${e}`);
-    return e.message;
-  }
-  assert.fail('manifest was accepted');
+  return manifestProblem(() => load(acceleration, extra));
 }
 
 describe('acceleration refresh keys', () => {
