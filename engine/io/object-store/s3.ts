@@ -190,7 +190,9 @@ function storeError(e: unknown, location: string, config: S3StoreConfig, conditi
     return new PreconditionFailedError(location, condition);
   }
   if (status === 401 || status === 403 || AUTH_ERRORS.has(name)) {
-    return new ObjectStoreAccessError('auth', `access denied by ${location}: ${name}`);
+    // A bare status (a HEAD's) would leave the user guessing which setting is wrong.
+    const hint = name.startsWith('HTTP') ? ' (check s3_key, s3_secret and the bucket policy)' : '';
+    return new ObjectStoreAccessError('auth', `access denied by ${location}: ${name}${hint}`);
   }
   if (status === undefined) {
     const where = config.endpoint ?? `S3 (${config.region})`;
