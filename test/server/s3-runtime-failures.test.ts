@@ -1,0 +1,160 @@
+// S3 failures through the whole runtime over real HTTP (s3rver on loopback): refused credentials, an unreachable
+// endpoint that comes back, and S3 going away while an accelerated dataset refreshes.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { waitFor } from '../helpers/dataset-files.js';
+import { get, post } from '../helpers/http.js';
+import { FAST_RETRY, listed, listedDatasets, NO_CACHE, putVersion, versionCounts } from '../helpers/s3-runtime.js';
+import { startS3Server } from '../helpers/s3-server.js';
+import { startTestServer } from '../helpers/test-server.js';
+
+const WRONG_KEY = 'AKIA-WRONG-KEY-4f1c';
+const WRONG_SECRET = 'wrong-secret-9d2e7b';
+
+/** Everything written to the process's stderr until the returned function is called (which returns it). */
+function captureStderr(): () => string {
+  const seen: string[] = [];
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => {
+    seen.push(String(chunk));
+    return (write as (...a: unknown[]) => boolean).call(process.stderr, chunk, ...rest);
+  }) as typeof process.stderr.write;
+  return () => {
+    process.stderr.write = write;
+    return seen.join('');
+  };
+}
+
+describe('S3 datasets in the runtime: failures', () => {
+  it('refused credentials: Error dataset.auth naming the dataset and connector, never the key or secret; the others serve', async () => {
+    const s3 = await startS3Server(['data']);
+    await putVersion(s3, 's3://data/t.parquet', 1, 5);
+    const logs: string[] = [];
+    const stderr = captureStderr();
+    const wrongKey = { ...s3.params, s3_key: WRONG_KEY, s3_secret: WRONG_SECRET };
+    // s3rver checks the access key id but not SigV4 signatures: a wrong secret with its key would be served.
+    const srv = await startTestServer(
+      [
+        { name: 'bad_key', from: 's3://data/t.parquet', params: wrongKey },
+        { name: 'bad_acc', from: 's3://data/t.parquet', params: wrongKey, acceleration: { enabled: true } },
+        { name: 'bad_prefix', from: 's3://data/', params: wrongKey },
+        { name: 'good', from: 's3://data/t.parquet', params: s3.params, acceleration: { enabled: true } },
+      ],
+      { datasetRetry: FAST_RETRY, log: (l) => logs.push(l), runtime: NO_CACHE },
+    );
+    const bodies: string[] = [];
+    try {
+      const ready = await get(`${srv.base}/v1/ready`);
+      assert.equal(ready.status, 200, ready.text);
+      const all = await listedDatasets(srv);
+      assert.equal(all.get('good')?.status, 'Ready');
+      // A HEAD's 403 (an object) names no S3 error, a listing's (a prefix) does.
+      const HEAD_403 = 'HTTP 403 (check s3_key, s3_secret and the bucket policy)';
+      const reasons: [string, string][] = [
+        ['bad_key', `s3://data/t.parquet: ${HEAD_403}`],
+        ['bad_acc', `s3://data/t.parquet: ${HEAD_403}`],
+        ['bad_prefix', 's3://data/: InvalidAccessKeyId'],
+      ];
+      for (const [name, reason] of reasons) {
+        const d = all.get(name);
+        assert.equal(d?.status, 'Error', name);
+        assert.deepEqual(d?.error, { category: 'dataset', type: 'auth', code: 'dataset.auth' });
+        assert.equal(d?.error_message, `Dataset ${name} (s3): s3 connector: access denied by ${reason}`);
+        const res = await post(srv.sql, `SELECT count(*) AS n FROM ${name}`);
+        assert.equal(res.status, 400, res.text);
+        assert.ok(res.text.includes(d?.error_message ?? '?'), res.text);
+        bodies.push(res.text);
+      }
+      assert.deepEqual(await versionCounts(srv, 'good'), { n: 5, lo: 1, hi: 1 });
+      for (const query of ['', '?status=true', '?format=csv', '?status=true&format=csv']) {
+        const res = await get(`${srv.base}/v1/datasets${query}`);
+        assert.equal(res.status, 200);
+        assert.ok(!res.text.includes('params') && !res.text.includes(s3.endpoint), res.text);
+        bodies.push(res.text);
+      }
+      // A retry or two fail the same way (and log it).
+      await waitFor(
+        () => logs.filter((l) => l.includes('bad_key') && l.includes('retrying in')).length >= 2,
+        'retries',
+      );
+    } finally {
+      await srv.close();
+      await s3.dispose();
+      const printed = stderr();
+      for (const text of [...bodies, ...logs, printed]) {
+        for (const secret of [WRONG_KEY, WRONG_SECRET, s3.params.s3_secret as string]) {
+          assert.ok(!text.includes(secret), `'${secret}' in: ${text}`);
+        }
+      }
+    }
+  });
+
+  it('an unreachable endpoint: Error dataset.connection, then the retry loads it once S3 answers on that port', async () => {
+    const s3 = await startS3Server(['data']);
+    await putVersion(s3, 's3://data/t.parquet', 3, 7);
+    await s3.stop();
+    const srv = await startTestServer(
+      [
+        { name: 'files', from: 's3://data/t.parquet', params: s3.params },
+        { name: 'acc', from: 's3://data/t.parquet', params: s3.params, acceleration: { enabled: true } },
+      ],
+      { datasetRetry: FAST_RETRY, runtime: NO_CACHE },
+    );
+    try {
+      assert.equal((await get(`${srv.base}/v1/ready`)).status, 200);
+      for (const name of ['files', 'acc']) {
+        const d = await listed(srv, name);
+        assert.equal(d.status, 'Error', name);
+        assert.deepEqual(d.error, { category: 'dataset', type: 'connection', code: 'dataset.connection' });
+        const reach = `cannot reach ${s3.endpoint} for s3://data/t.parquet`;
+        assert.match(d.error_message ?? '', new RegExp(`^Dataset ${name} \\(s3\\): s3 connector: ${reach}`));
+        const res = await post(srv.sql, `SELECT count(*) AS n FROM ${name}`);
+        assert.equal(res.status, 400, res.text);
+        assert.ok(res.text.includes(reach), res.text);
+      }
+      await s3.start();
+      await waitFor(async () => {
+        const all = await listedDatasets(srv);
+        return all.get('files')?.status === 'Ready' && all.get('acc')?.status === 'Ready';
+      }, 'both datasets to load');
+      assert.deepEqual(await versionCounts(srv, 'files'), { n: 7, lo: 3, hi: 3 });
+      assert.deepEqual(await versionCounts(srv, 'acc'), { n: 7, lo: 3, hi: 3 });
+      assert.equal((await listed(srv, 'acc')).error_message, null);
+    } finally {
+      await srv.close();
+      await s3.dispose();
+    }
+  });
+
+  it('S3 stopped mid-refresh: Error, the old data keeps serving; back on the same port, the next refresh loads the new data', async () => {
+    const s3 = await startS3Server(['data']);
+    await putVersion(s3, 's3://data/t.parquet', 1, 4);
+    const acceleration = { enabled: true, refresh_check_interval: '300ms' };
+    const srv = await startTestServer([{ name: 't', from: 's3://data/t.parquet', params: s3.params, acceleration }], {
+      datasetRetry: FAST_RETRY,
+      runtime: NO_CACHE,
+    });
+    try {
+      assert.deepEqual(await versionCounts(srv, 't'), { n: 4, lo: 1, hi: 1 });
+      await s3.stop();
+      await waitFor(async () => (await listed(srv, 't')).status === 'Error', 'a refresh to fail');
+      const d = await listed(srv, 't');
+      assert.deepEqual(d.error, { category: 'dataset', type: 'connection', code: 'dataset.connection' });
+      assert.match(
+        d.error_message ?? '',
+        /^Dataset t \(s3\): refresh failed; serving the data loaded at \S+Z: s3 connector: cannot reach http:\/\/127\.0\.0\.1:\d+ for s3:\/\/data\/t\.parquet/,
+      );
+      assert.deepEqual(await versionCounts(srv, 't'), { n: 4, lo: 1, hi: 1 }, 'the old data keeps serving');
+
+      await s3.start();
+      await waitFor(async () => (await listed(srv, 't')).status === 'Ready', 'a refresh to succeed');
+      assert.equal((await listed(srv, 't')).error, null);
+      await putVersion(s3, 's3://data/t.parquet', 2, 6);
+      await waitFor(async () => (await versionCounts(srv, 't')).lo === 2, 'the new object to be loaded');
+      assert.deepEqual(await versionCounts(srv, 't'), { n: 6, lo: 2, hi: 2 });
+    } finally {
+      await srv.close();
+      await s3.dispose();
+    }
+  });
+});
