@@ -32,12 +32,13 @@ describe('S3 datasets in the runtime: failures', () => {
     const logs: string[] = [];
     const stderr = captureStderr();
     const wrongKey = { ...s3.params, s3_key: WRONG_KEY, s3_secret: WRONG_SECRET };
-    // s3rver checks the access key id but not SigV4 signatures: a wrong secret with its key would be served.
+    const wrongSecret = { ...s3.params, s3_secret: WRONG_SECRET };
     const srv = await startTestServer(
       [
         { name: 'bad_key', from: 's3://data/t.parquet', params: wrongKey },
         { name: 'bad_acc', from: 's3://data/t.parquet', params: wrongKey, acceleration: { enabled: true } },
         { name: 'bad_prefix', from: 's3://data/', params: wrongKey },
+        { name: 'bad_secret', from: 's3://data/', params: wrongSecret, acceleration: { enabled: true } },
         { name: 'good', from: 's3://data/t.parquet', params: s3.params, acceleration: { enabled: true } },
       ],
       { datasetRetry: FAST_RETRY, log: (l) => logs.push(l), runtime: NO_CACHE },
@@ -54,6 +55,7 @@ describe('S3 datasets in the runtime: failures', () => {
         ['bad_key', `s3://data/t.parquet: ${HEAD_403}`],
         ['bad_acc', `s3://data/t.parquet: ${HEAD_403}`],
         ['bad_prefix', 's3://data/: InvalidAccessKeyId'],
+        ['bad_secret', 's3://data/: SignatureDoesNotMatch'],
       ];
       for (const [name, reason] of reasons) {
         const d = all.get(name);
