@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import S3rver from 's3rver';
 import type { S3StoreConfig } from '../../engine/index.js';
 import { S3ObjectStore } from '../../engine/io/object-store/s3.js';
-import { checkSigV4 } from './sigv4-check.js';
+import { checkSigV4 } from './check-sig-v4.js';
 
 /** s3rver's one set of credentials: any other key is refused with InvalidAccessKeyId, another secret with SignatureDoesNotMatch. */
 export const S3RVER_KEY = 'S3RVER';
