@@ -1,6 +1,7 @@
 // S3 datasets through the whole runtime in tests: versioned objects on s3rver, floe serving them, the state HTTP reports.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import type { TestContext } from 'node:test';
 import { writeVersion } from './dataset-files.js';
 import { makeTempDir } from './fixtures.js';
 import { get, post } from './http.js';
@@ -55,4 +56,14 @@ export async function refreshOverHttp(srv: TestServer, name: string, body?: Reco
       : await post(url, JSON.stringify(body), { 'Content-Type': 'application/json' });
   assert.equal(res.status, 201, res.text);
   assert.deepEqual(JSON.parse(res.text), { message: `Dataset refresh triggered for ${name}.` });
+}
+
+/** Reports (as a test diagnostic) the time since the previous phase ended: what each phase costs in CI. */
+export function phaseTimer(t: Pick<TestContext, 'diagnostic'>): (phase: string) => void {
+  let last = performance.now();
+  return (phase) => {
+    const now = performance.now();
+    t.diagnostic(`${phase}: ${Math.round(now - last)} ms`);
+    last = now;
+  };
 }

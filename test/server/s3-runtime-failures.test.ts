@@ -4,7 +4,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { waitFor } from '../helpers/dataset-files.js';
 import { get, post } from '../helpers/http.js';
-import { FAST_RETRY, listed, listedDatasets, NO_CACHE, putVersion, versionCounts } from '../helpers/s3-runtime.js';
+import {
+  FAST_RETRY,
+  listed,
+  listedDatasets,
+  NO_CACHE,
+  phaseTimer,
+  putVersion,
+  versionCounts,
+} from '../helpers/s3-runtime.js';
 import { startS3Server } from '../helpers/s3-server.js';
 import { startTestServer } from '../helpers/test-server.js';
 
@@ -26,9 +34,11 @@ function captureStderr(): () => string {
 }
 
 describe('S3 datasets in the runtime: failures', () => {
-  it('refused credentials: Error dataset.auth naming the dataset and connector, never the key or secret; the others serve', async () => {
+  it('refused credentials: Error dataset.auth naming the dataset and connector, never the key or secret; the others serve', async (t) => {
+    const phase = phaseTimer(t);
     const s3 = await startS3Server(['data']);
     await putVersion(s3, 's3://data/t.parquet', 1, 5);
+    phase('s3rver started, object uploaded');
     const logs: string[] = [];
     const stderr = captureStderr();
     const wrongKey = { ...s3.params, s3_key: WRONG_KEY, s3_secret: WRONG_SECRET };
@@ -43,6 +53,7 @@ describe('S3 datasets in the runtime: failures', () => {
       ],
       { datasetRetry: FAST_RETRY, log: (l) => logs.push(l), runtime: NO_CACHE },
     );
+    phase('floe started (first load attempts made)');
     const bodies: string[] = [];
     try {
       const ready = await get(`${srv.base}/v1/ready`);
@@ -74,6 +85,7 @@ describe('S3 datasets in the runtime: failures', () => {
         assert.ok(!res.text.includes('params') && !res.text.includes(s3.endpoint), res.text);
         bodies.push(res.text);
       }
+      phase('checks: statuses, 400s, good dataset, four list bodies');
       // A retry or two fail the same way (and log it).
       await waitFor(
         () => logs.filter((l) => l.includes('bad_key') && l.includes('retrying in')).length >= 2,
@@ -82,6 +94,7 @@ describe('S3 datasets in the runtime: failures', () => {
     } finally {
       await srv.close();
       await s3.dispose();
+      phase('closed');
       const printed = stderr();
       for (const text of [...bodies, ...logs, printed]) {
         for (const secret of [WRONG_KEY, WRONG_SECRET, s3.params.s3_secret as string]) {
@@ -91,10 +104,12 @@ describe('S3 datasets in the runtime: failures', () => {
     }
   });
 
-  it('an unreachable endpoint: Error dataset.connection, then the retry loads it once S3 answers on that port', async () => {
+  it('an unreachable endpoint: Error dataset.connection, then the retry loads it once S3 answers on that port', async (t) => {
+    const phase = phaseTimer(t);
     const s3 = await startS3Server(['data']);
     await putVersion(s3, 's3://data/t.parquet', 3, 7);
     await s3.stop();
+    phase('s3rver started, object uploaded, s3rver stopped');
     const srv = await startTestServer(
       [
         { name: 'files', from: 's3://data/t.parquet', params: s3.params },
@@ -102,6 +117,7 @@ describe('S3 datasets in the runtime: failures', () => {
       ],
       { datasetRetry: FAST_RETRY, runtime: NO_CACHE },
     );
+    phase('floe started (first load attempts failed)');
     try {
       assert.equal((await get(`${srv.base}/v1/ready`)).status, 200);
       for (const name of ['files', 'acc']) {
@@ -114,21 +130,26 @@ describe('S3 datasets in the runtime: failures', () => {
         assert.equal(res.status, 400, res.text);
         assert.ok(res.text.includes(reach), res.text);
       }
+      phase('checks: statuses, 400s');
       await s3.start();
+      phase('s3rver started again');
       await waitFor(async () => {
         const all = await listedDatasets(srv);
         return all.get('files')?.status === 'Ready' && all.get('acc')?.status === 'Ready';
       }, 'both datasets to load');
+      phase('retries loaded both datasets');
       assert.deepEqual(await versionCounts(srv, 'files'), { n: 7, lo: 3, hi: 3 });
       assert.deepEqual(await versionCounts(srv, 'acc'), { n: 7, lo: 3, hi: 3 });
       assert.equal((await listed(srv, 'acc')).error_message, null);
     } finally {
       await srv.close();
       await s3.dispose();
+      phase('closed');
     }
   });
 
-  it('S3 stopped mid-refresh: Error, the old data keeps serving; back on the same port, the next refresh loads the new data', async () => {
+  it('S3 stopped mid-refresh: Error, the old data keeps serving; back on the same port, the next refresh loads the new data', async (t) => {
+    const phase = phaseTimer(t);
     const s3 = await startS3Server(['data']);
     await putVersion(s3, 's3://data/t.parquet', 1, 4);
     const acceleration = { enabled: true, refresh_check_interval: '300ms' };
@@ -136,10 +157,12 @@ describe('S3 datasets in the runtime: failures', () => {
       datasetRetry: FAST_RETRY,
       runtime: NO_CACHE,
     });
+    phase('s3rver and floe started, first load made');
     try {
       assert.deepEqual(await versionCounts(srv, 't'), { n: 4, lo: 1, hi: 1 });
       await s3.stop();
       await waitFor(async () => (await listed(srv, 't')).status === 'Error', 'a refresh to fail');
+      phase('s3rver stopped until a refresh failed');
       const d = await listed(srv, 't');
       assert.deepEqual(d.error, { category: 'dataset', type: 'connection', code: 'dataset.connection' });
       assert.match(
@@ -150,13 +173,16 @@ describe('S3 datasets in the runtime: failures', () => {
 
       await s3.start();
       await waitFor(async () => (await listed(srv, 't')).status === 'Ready', 'a refresh to succeed');
+      phase('s3rver started again until a refresh succeeded');
       assert.equal((await listed(srv, 't')).error, null);
       await putVersion(s3, 's3://data/t.parquet', 2, 6);
       await waitFor(async () => (await versionCounts(srv, 't')).lo === 2, 'the new object to be loaded');
+      phase('new object uploaded until served');
       assert.deepEqual(await versionCounts(srv, 't'), { n: 6, lo: 2, hi: 2 });
     } finally {
       await srv.close();
       await s3.dispose();
+      phase('closed');
     }
   });
 });
