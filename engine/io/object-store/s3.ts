@@ -158,7 +158,9 @@ function makeClient(s: Sdk, c: S3StoreConfig): S3Client {
     forcePathStyle: c.endpoint !== undefined,
     credentials,
     ...(c.auth === 'public' ? { signer: { sign: async (request) => request } } : {}),
-    requestHandler: { connectionTimeout: c.timeoutMs, requestTimeout: c.timeoutMs },
+    // Without throwOnRequestTimeout the SDK only warns when requestTimeout passes, and a server that accepts the
+    // connection but never answers holds the request (and a dataset's load) forever.
+    requestHandler: { connectionTimeout: c.timeoutMs, requestTimeout: c.timeoutMs, throwOnRequestTimeout: true },
     maxAttempts: 2,
   });
 }

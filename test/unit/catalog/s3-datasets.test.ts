@@ -12,6 +12,7 @@ import { queryRows } from '../../helpers/engines.js';
 import { makeTempDir } from '../../helpers/fixtures.js';
 import { writeTrips } from '../../helpers/s3-data.js';
 import { type S3TestServer, startS3Server } from '../../helpers/s3-server.js';
+import { startSilentServer } from '../../helpers/silent-server.js';
 
 const SECRET = 'sekrit-9f8e7d6c5b4a';
 const WRONG_KEY = 'AKIAWRONGKEY0042';
@@ -85,6 +86,22 @@ describe('S3 dataset failures', () => {
     const e = await failure({ name: 'trips', from: 's3://data/t/', params: params({ s3_endpoint: down.endpoint }) });
     assert.equal(e.failure, 'connection');
     assert.match(e.message, /cannot reach http:\/\/127\.0\.0\.1:\d+ for s3:\/\/data\/t\/: ECONNREFUSED/);
+  });
+
+  it('an endpoint that accepts and never answers: connection once client_timeout passes (the SDK alone only warns)', async () => {
+    const silent = await startSilentServer();
+    try {
+      const started = Date.now();
+      const hung = params({ s3_endpoint: silent.endpoint, client_timeout: '300ms' });
+      for (const from of ['s3://data/t/', 's3://data/t/a.parquet']) {
+        const e = await failure({ name: 'trips', from, params: hung });
+        assert.equal(e.failure, 'connection');
+        assert.match(e.message, /cannot reach http:\/\/127\.0\.0\.1:\d+ for s3:\/\/data\/t\/(a\.parquet)?: ETIMEDOUT/);
+      }
+      assert.ok(Date.now() - started < 10_000, `${Date.now() - started} ms`);
+    } finally {
+      await silent.close();
+    }
   });
 
   it('nothing at the key, the prefix, the glob or the bucket: source', async () => {
