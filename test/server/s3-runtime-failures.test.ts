@@ -14,6 +14,7 @@ import {
   versionCounts,
 } from '../helpers/s3-runtime.js';
 import { startS3Server } from '../helpers/s3-server.js';
+import { startSilentServer } from '../helpers/silent-server.js';
 import { startTestServer } from '../helpers/test-server.js';
 
 const WRONG_KEY = 'AKIA-WRONG-KEY-4f1c';
@@ -143,6 +144,39 @@ describe('S3 datasets in the runtime: failures', () => {
       assert.equal((await listed(srv, 'acc')).error_message, null);
     } finally {
       await srv.close();
+      await s3.dispose();
+      phase('closed');
+    }
+  });
+
+  it('an endpoint that accepts and never answers: Error dataset.connection after client_timeout; ready, and the others serve', async (t) => {
+    const phase = phaseTimer(t);
+    const s3 = await startS3Server(['data']);
+    await putVersion(s3, 's3://data/t.parquet', 1, 3);
+    const silent = await startSilentServer();
+    const hung = { ...s3.params, s3_endpoint: silent.endpoint, client_timeout: '300ms' };
+    // The hung dataset comes first: the others' loads wait behind its attempt (one load at a time).
+    const srv = await startTestServer(
+      [
+        { name: 'hung', from: 's3://data/t.parquet', params: hung, acceleration: { enabled: true } },
+        { name: 'good', from: 's3://data/t.parquet', params: s3.params, acceleration: { enabled: true } },
+      ],
+      { datasetRetry: { initialMs: 5000, maxMs: 5000 }, runtime: NO_CACHE },
+    );
+    try {
+      await waitFor(async () => (await get(`${srv.base}/v1/ready`)).status === 200, 'ready', 15_000);
+      phase('floe ready (the hung attempt timed out)');
+      const d = await listed(srv, 'hung');
+      assert.equal(d.status, 'Error');
+      assert.deepEqual(d.error, { category: 'dataset', type: 'connection', code: 'dataset.connection' });
+      assert.equal(
+        d.error_message,
+        `Dataset hung (s3): s3 connector: cannot reach ${silent.endpoint} for s3://data/t.parquet: ETIMEDOUT`,
+      );
+      assert.deepEqual(await versionCounts(srv, 'good'), { n: 3, lo: 1, hi: 1 });
+    } finally {
+      await srv.close();
+      await silent.close();
       await s3.dispose();
       phase('closed');
     }
