@@ -1,14 +1,15 @@
 // `startS3Server`: an S3-compatible server (s3rver) on a loopback port over a temporary folder, for tests and benches.
 
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import type { IncomingHttpHeaders, IncomingMessage, Server } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
 import type { S3StoreConfig } from '../../engine/index.js';
 import { S3ObjectStore } from '../../engine/io/object-store/s3.js';
+import { checkSigV4 } from './check-sig-v4.js';
 
-/** s3rver's one set of credentials: any other key is refused with InvalidAccessKeyId. */
+/** s3rver's one set of credentials: any other key is refused with InvalidAccessKeyId, another secret with SignatureDoesNotMatch. */
 export const S3RVER_KEY = 'S3RVER';
 export const S3RVER_SECRET = 'S3RVER';
 
@@ -49,7 +50,9 @@ export async function startS3Server(buckets: readonly string[] = []): Promise<S3
   const run = async () => {
     s3rver = new S3rver({ address: '127.0.0.1', port, directory, silent: true });
     port = (await s3rver.run()).port;
-    httpOf(s3rver).prependListener('request', (req: IncomingMessage) => {
+    const http = httpOf(s3rver);
+    requireSignatures(http);
+    http.prependListener('request', (req: IncomingMessage) => {
       requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
       if (requests.length > MAX_SEEN) requests.shift();
     });
@@ -94,6 +97,28 @@ export async function startS3Server(buckets: readonly string[] = []): Promise<S3
   };
   for (const b of buckets) await out.makeBucket(b);
   return out;
+}
+
+const SIGNATURE_MISMATCH =
+  '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>SignatureDoesNotMatch</Code><Message>The request signature ' +
+  'we calculated does not match the signature you provided. Check your key and signing method.</Message></Error>';
+
+/**
+ * Refuses, as S3 does, a request signed (SigV4) with s3rver's key id and another secret: s3rver itself checks
+ * only the key id, so a wrong `s3_secret` would be served.
+ */
+function requireSignatures(http: Server): void {
+  const handlers = http.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  http.removeAllListeners('request');
+  http.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const ownKey = (req.headers.authorization ?? '').includes(`Credential=${S3RVER_KEY}/`);
+    if (ownKey && !checkSigV4(req, S3RVER_SECRET)) {
+      res.writeHead(403, { 'Content-Type': 'application/xml' });
+      res.end(req.method === 'HEAD' ? undefined : SIGNATURE_MISMATCH);
+      return;
+    }
+    for (const h of handlers) h.call(http, req, res);
+  });
 }
 
 function httpOf(s3rver: S3rver): Server {

@@ -11,11 +11,16 @@ export interface TestServer {
 }
 
 /**
- * Serves `datasets` (name -> `file:` source, `accelerated` optional) on an ephemeral port with `workers`
+ * Serves `datasets` (name -> source, `params` and `acceleration` optional) on an ephemeral port with `workers`
  * threads (default 2); `runtime` is the manifest's runtime section (e.g. `caching`). Warnings and progress go nowhere unless `log` is given.
  */
 export async function startTestServer(
-  datasets: readonly { name: string; from: string; acceleration?: Readonly<Record<string, unknown>> }[],
+  datasets: readonly {
+    name: string;
+    from: string;
+    params?: Readonly<Record<string, unknown>>;
+    acceleration?: Readonly<Record<string, unknown>>;
+  }[],
   options: Partial<ServerOptions> & { maxBodyBytes?: number; runtime?: Record<string, unknown> } = {},
 ): Promise<TestServer> {
   const { maxBodyBytes, runtime = {}, ...rest } = options;

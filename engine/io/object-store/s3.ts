@@ -158,7 +158,9 @@ function makeClient(s: Sdk, c: S3StoreConfig): S3Client {
     forcePathStyle: c.endpoint !== undefined,
     credentials,
     ...(c.auth === 'public' ? { signer: { sign: async (request) => request } } : {}),
-    requestHandler: { connectionTimeout: c.timeoutMs, requestTimeout: c.timeoutMs },
+    // Without throwOnRequestTimeout the SDK only warns when requestTimeout passes, and a server that accepts the
+    // connection but never answers holds the request (and a dataset's load) forever.
+    requestHandler: { connectionTimeout: c.timeoutMs, requestTimeout: c.timeoutMs, throwOnRequestTimeout: true },
     maxAttempts: 2,
   });
 }
@@ -190,7 +192,9 @@ function storeError(e: unknown, location: string, config: S3StoreConfig, conditi
     return new PreconditionFailedError(location, condition);
   }
   if (status === 401 || status === 403 || AUTH_ERRORS.has(name)) {
-    return new ObjectStoreAccessError('auth', `access denied by ${location}: ${name}`);
+    // A bare status (a HEAD's) would leave the user guessing which setting is wrong.
+    const hint = name.startsWith('HTTP') ? ' (check s3_key, s3_secret and the bucket policy)' : '';
+    return new ObjectStoreAccessError('auth', `access denied by ${location}: ${name}${hint}`);
   }
   if (status === undefined) {
     const where = config.endpoint ?? `S3 (${config.region})`;

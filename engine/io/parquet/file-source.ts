@@ -51,7 +51,9 @@ export async function openFileSource(location: string, s3?: S3StoreConfig): Prom
   const read: ReadRange = (offset, length) =>
     store.read(location, { offset, length }, { ifMatch: meta.etag }).catch((e: unknown) => {
       if (!(e instanceof PreconditionFailedError)) throw e;
-      throw new ExecError(`Parquet file ${location} changed since floe opened it (restart to reload)`);
+      throw new ExecError(
+        `Parquet file ${location} changed since floe opened it (rewritten while read: run the query again)`,
+      );
     });
   const spans = isRemoteLocation(location) && metadata !== null ? new PrefetchedSpans(read, metadata) : null;
   if (footer === null) return new FileSource(read, meta.size, null, NONE, spans);

@@ -46,7 +46,20 @@ export interface ParquetTableOptions {
   readonly s3?: S3StoreConfig;
 }
 
-/** Reads the footers and schemas of `paths` (all files must share one schema). */
+/** One version of one file, as the table opened it. */
+interface OpenedFile {
+  readonly footer: FileFooter;
+  readonly file: ParquetFile;
+  /** The etag: names the file's bytes for the decode threads' open-file cache. */
+  readonly version: string;
+  readonly size: number;
+}
+
+/**
+ * Reads the footers and schemas of `paths` (all files must share one schema). Each scan heads the files first: a
+ * file rewritten since (another etag or size) is opened again, so files mode serves the data there now; one whose
+ * columns no longer match the table's fails the scan, as does a file gone (the file list itself is fixed).
+ */
 export async function createParquetTable(
   paths: readonly string[],
   options: ParquetTableOptions = {},
@@ -54,31 +67,23 @@ export async function createParquetTable(
   const decodeThreads = options.decodeThreads ?? defaultDecodeThreads();
   if (paths.length === 0) throw new PlanError('a Parquet table needs at least one file');
   const { s3 } = options;
-  const footers = await Promise.all(paths.map((p) => readFooter(p, s3)));
-  const metas = await Promise.all(paths.map((p) => objectStoreFor(p, s3).head(p)));
-  const sizes = metas.map((m) => m.size);
-  // Names the file's bytes for the decode threads' open-file cache.
-  const versions = metas.map((m) => m.etag);
-  const files = await Promise.all(paths.map((p) => openParquet(p, s3)));
-  const schemas = files.map(fileSchema);
+  let opened = await Promise.all(paths.map((p) => openFile(p, s3)));
+  const schemas = opened.map((o) => fileSchema(o.file));
   const fields: Field[] = schemas[0]!
     .filter((f) => f.type !== null)
     .map((f) => ({ name: f.name, qualifier: null, type: f.type!, nullable: f.nullable }));
   schemas.forEach((s, i) => {
-    for (const f of fields) {
-      const g = s.find((x) => x.name === f.name);
-      if (!g?.type || !sameType(g.type, f.type)) {
-        throw new PlanError(`Parquet file ${paths[i]} does not match the schema of ${paths[0]} (column ${f.name})`);
-      }
+    const mismatch = mismatchedColumn(s, fields);
+    if (mismatch !== null) {
+      throw new PlanError(`Parquet file ${paths[i]} does not match the schema of ${paths[0]} (column ${mismatch})`);
     }
   });
   const schema: Schema = { fields };
-  const rowCount = footers.reduce((n, f) => n + f.numRows, 0);
 
-  const plan = (req: ScanRequest) =>
-    footers.map((footer, i) => ({
-      file: files[i]!,
-      version: versions[i]!,
+  const plan = (req: ScanRequest, files: readonly OpenedFile[]) =>
+    files.map(({ file, version, footer }) => ({
+      file,
+      version,
       footer,
       groups: footer.rowGroups.filter((rg) => mayMatch(req.filters, rg)),
     }));
@@ -86,19 +91,41 @@ export async function createParquetTable(
   return {
     schema,
     kind: 'parquet',
-    statistics: () => ({ rowCount, distinctCount: (c) => rangeBound(footers, c, schema, rowCount) }),
+    statistics: () => {
+      const footers = opened.map((o) => o.footer);
+      const rowCount = footers.reduce((n, f) => n + f.numRows, 0);
+      return { rowCount, distinctCount: (c) => rangeBound(footers, c, schema, rowCount) };
+    },
     async explainScan(req) {
-      const kept = plan(req).reduce((n, p) => n + p.groups.length, 0);
-      const total = footers.reduce((n, f) => n + f.rowGroups.length, 0);
+      const kept = plan(req, opened).reduce((n, p) => n + p.groups.length, 0);
+      const total = opened.reduce((n, o) => n + o.footer.rowGroups.length, 0);
       return `files=${paths.length} row_groups=${kept}/${total}`;
     },
     async *scan(req, signal) {
-      await checkUnchanged(paths, sizes, s3);
+      opened = await reopenChanged(paths, opened, fields, s3);
       const pool = decodeThreads === 0 ? null : sharedDecodePool();
-      const reads = readsOf(plan(req), req.limit, s3);
+      const reads = readsOf(plan(req, opened), req.limit, s3);
       yield* scanRowGroups(reads, projectedSchema(schema, req.columns), pool, signal, req.shared === true);
     },
   };
+}
+
+async function openFile(path: string, s3: S3StoreConfig | undefined): Promise<OpenedFile> {
+  const footer = await readFooter(path, s3);
+  const meta = await objectStoreFor(path, s3).head(path);
+  return { footer, file: await openParquet(path, s3), version: meta.etag, size: meta.size };
+}
+
+/**
+ * The first of `fields` that `schema` lacks or types differently (with `nulls`, also one that allows nulls where
+ * the field does not: plans bound to the field may rely on it), or null when it has them all.
+ */
+function mismatchedColumn(schema: ReturnType<typeof fileSchema>, fields: readonly Field[], nulls = false) {
+  for (const f of fields) {
+    const g = schema.find((x) => x.name === f.name);
+    if (!g?.type || !sameType(g.type, f.type) || (nulls && g.nullable && !f.nullable)) return f.name;
+  }
+  return null;
 }
 
 /** The row groups to read, in file order; under a LIMIT only as many as hold that many rows. */
@@ -135,15 +162,17 @@ function projectedSchema(schema: Schema, columns: readonly string[]): Schema {
 export type { FileFooter };
 
 /**
- * parquet-wasm traps (and leaves its instance unusable) when a file it opened shrinks or disappears, so
- * every scan first checks that the files are still there with the size they had when the table opened.
+ * `opened`, with every file whose etag or size changed since opened again (parquet-wasm traps, and leaves its
+ * instance unusable, when a file it opened shrinks or disappears, so no scan reads through a stale footer). A file
+ * gone, or rewritten with columns that no longer match the table's, fails the scan.
  */
-async function checkUnchanged(
+async function reopenChanged(
   paths: readonly string[],
-  sizes: readonly number[],
+  opened: readonly OpenedFile[],
+  fields: readonly Field[],
   s3: S3StoreConfig | undefined,
-): Promise<void> {
-  await Promise.all(
+): Promise<OpenedFile[]> {
+  return Promise.all(
     paths.map(async (p, i) => {
       const now = await objectStoreFor(p, s3)
         .head(p)
@@ -153,8 +182,16 @@ async function checkUnchanged(
           return null;
         });
       if (now === null) throw new ExecError(`Parquet file ${p} no longer exists`);
-      if (now.size !== sizes[i])
-        throw new ExecError(`Parquet file ${p} changed since floe opened it (restart to reload)`);
+      const before = opened[i]!;
+      if (now.etag === before.version && now.size === before.size) return before;
+      const again = await openFile(p, s3).catch((e: unknown) => {
+        throw new ExecError(`Parquet file ${p} was rewritten and cannot be read: ${(e as Error).message}`);
+      });
+      const mismatch = mismatchedColumn(fileSchema(again.file), fields, true);
+      if (mismatch !== null) {
+        throw new ExecError(`Parquet file ${p} was rewritten with other columns (${mismatch}): restart to reload it`);
+      }
+      return again;
     }),
   );
 }

@@ -12,6 +12,7 @@ import { queryRows } from '../../helpers/engines.js';
 import { makeTempDir } from '../../helpers/fixtures.js';
 import { writeTrips } from '../../helpers/s3-data.js';
 import { type S3TestServer, startS3Server } from '../../helpers/s3-server.js';
+import { startSilentServer } from '../../helpers/silent-server.js';
 
 const SECRET = 'sekrit-9f8e7d6c5b4a';
 const WRONG_KEY = 'AKIAWRONGKEY0042';
@@ -64,9 +65,19 @@ describe('S3 dataset failures', () => {
       assert.equal(e.failure, 'auth');
       assert.equal(e.message, 'datasets[0] (trips): s3 connector: access denied by s3://data/t/: InvalidAccessKeyId');
     }
+    const signed = await failure({ name: 'trips', from: 's3://data/t/', params: params({ s3_secret: SECRET }) });
+    assert.equal(signed.failure, 'auth');
+    assert.equal(
+      signed.message,
+      'datasets[0] (trips): s3 connector: access denied by s3://data/t/: SignatureDoesNotMatch',
+    );
     const e = await failure({ name: 'trips', from: 's3://data/t/a.parquet', params: params({ s3_key: WRONG_KEY }) });
     assert.equal(e.failure, 'auth');
-    assert.match(e.message, /access denied by s3:\/\/data\/t\/a\.parquet/);
+    // A HEAD's 403 names no S3 error: the message says what to check.
+    assert.equal(
+      e.message,
+      'datasets[0] (trips): s3 connector: access denied by s3://data/t/a.parquet: HTTP 403 (check s3_key, s3_secret and the bucket policy)',
+    );
   });
 
   it('an endpoint nobody answers: connection', async () => {
@@ -77,6 +88,22 @@ describe('S3 dataset failures', () => {
     assert.match(e.message, /cannot reach http:\/\/127\.0\.0\.1:\d+ for s3:\/\/data\/t\/: ECONNREFUSED/);
   });
 
+  it('an endpoint that accepts and never answers: connection once client_timeout passes (the SDK alone only warns)', async () => {
+    const silent = await startSilentServer();
+    try {
+      const started = Date.now();
+      const hung = params({ s3_endpoint: silent.endpoint, client_timeout: '300ms' });
+      for (const from of ['s3://data/t/', 's3://data/t/a.parquet']) {
+        const e = await failure({ name: 'trips', from, params: hung });
+        assert.equal(e.failure, 'connection');
+        assert.match(e.message, /cannot reach http:\/\/127\.0\.0\.1:\d+ for s3:\/\/data\/t\/(a\.parquet)?: ETIMEDOUT/);
+      }
+      assert.ok(Date.now() - started < 10_000, `${Date.now() - started} ms`);
+    } finally {
+      await silent.close();
+    }
+  });
+
   it('nothing at the key, the prefix, the glob or the bucket: source', async () => {
     const cases: [string, RegExp][] = [
       ['s3://data/t/missing.parquet', /nothing at s3:\/\/data\/t\/missing\.parquet/],
@@ -85,7 +112,7 @@ describe('S3 dataset failures', () => {
       ['s3://nobucket/t/', /nothing at s3:\/\/nobucket\/t\/ \(no such bucket\)/],
     ];
     for (const [from, message] of cases) {
-      const e = await failure({ name: 'trips', from, params: params({ s3_secret: SECRET, s3_key: 'S3RVER' }) });
+      const e = await failure({ name: 'trips', from, params: params() });
       assert.equal(e.failure, 'source', from);
       assert.equal(e.isConfig, true);
       assert.match(e.message, message);
