@@ -83,6 +83,11 @@ export class DatasetLoader {
   }
 
   /** Ends the thread, and with it any work under way (a cancelled refresh); what it asked for then rejects. */
+  /** True once the thread has ended (closed, crashed or terminated). */
+  get exited(): boolean {
+    return this.#exited !== null;
+  }
+
   async close(): Promise<void> {
     await this.#worker.terminate();
   }

@@ -1,7 +1,8 @@
 // `loadForRefresh`: one load of an accelerated dataset as a refresh asks for it: full or append, filtered by SQL.
 import { objectStoreFor, type S3StoreConfig } from '../engine/index.js';
-import { DatasetLoader } from './dataset-loader.js';
+import type { DatasetLoader } from './dataset-loader.js';
 import { DatasetError, type DatasetFailure, type DatasetSpec, resolveDataset } from './datasets.js';
+import { leaseLoader, returnLoader } from './loader-lease.js';
 import type { LoadedFile, MemoryTableEntry } from './providers/memory.js';
 import type { RefreshJob } from './refresh-job.js';
 import { rowCount } from './refresh-job.js';
@@ -9,6 +10,7 @@ import { RefreshError } from './refresh-sql.js';
 import { DatasetSourceError } from './resolve-files.js';
 import type { TableEntry } from './snapshot.js';
 
+export { closeIdleLoader } from './loader-lease.js';
 export { REFRESH_SQL_RULE, RefreshError } from './refresh-sql.js';
 
 /** One refresh's load. */
@@ -39,7 +41,8 @@ export interface RefreshResult {
 }
 
 /**
- * Loads `request.spec` for a refresh on a helper thread of its own, never on the calling thread. `full` reads every
+ * Loads `request.spec` for a refresh on a helper thread (`leaseLoader`: loads back to back share one), never on the
+ * calling thread. `full` reads every
  * row the refresh SQL selects into a new table. `append` with a `previous` memory entry adds to it: with a time
  * column, the rows whose value there is after the newest loaded; without, the rows of files not loaded before (the
  * entry remembers its files with their etags; a loaded file that changed fails the append, one removed is ignored,
@@ -50,7 +53,7 @@ export interface RefreshResult {
 export async function loadForRefresh(request: RefreshRequest, baseDir: string): Promise<RefreshResult> {
   const { signal } = request;
   signal?.throwIfAborted();
-  const loader = new DatasetLoader();
+  const loader = leaseLoader();
   const stop = () => void loader.close();
   signal?.addEventListener('abort', stop, { once: true });
   try {
@@ -63,7 +66,8 @@ export async function loadForRefresh(request: RefreshRequest, baseDir: string): 
     throw datasetError(e as Error, request.spec, request.index ?? 0);
   } finally {
     signal?.removeEventListener('abort', stop);
-    await loader.close();
+    if (signal?.aborted) await loader.close();
+    else returnLoader(loader);
   }
 }
 
@@ -109,7 +113,7 @@ async function filesModeEntry(spec: DatasetSpec, baseDir: string, loader: Datase
  * `DatasetError` when the source cannot be read to check it.
  */
 export async function checkRefreshSql(spec: DatasetSpec, sql: string, baseDir: string): Promise<void> {
-  const loader = new DatasetLoader();
+  const loader = leaseLoader();
   try {
     const source = await filesModeEntry(spec, baseDir, loader, 0);
     await loader.refresh({ name: spec.name, source, sql, checkOnly: true });
@@ -117,7 +121,7 @@ export async function checkRefreshSql(spec: DatasetSpec, sql: string, baseDir: s
     if ((e as { failure?: DatasetFailure }).failure === 'refresh') throw new RefreshError((e as Error).message);
     throw datasetError(e as Error, spec, 0);
   } finally {
-    await loader.close();
+    returnLoader(loader);
   }
 }
 

@@ -1,6 +1,6 @@
 // `DatasetRuntime`: the running datasets (`Datasets`): first loads, retries, scheduled and on-demand refreshes, runtime refresh SQL.
 import { DatasetError, resolveDatasets } from '../../catalog/datasets.js';
-import { checkRefreshSql, loadForRefresh } from '../../catalog/refresh.js';
+import { checkRefreshSql, closeIdleLoader, loadForRefresh } from '../../catalog/refresh.js';
 import type { CatalogSnapshot, TableEntry } from '../../catalog/snapshot.js';
 import type { DatasetConfig } from '../config/acceleration-config.js';
 import { type Backoff, DEFAULT_BACKOFF, type Random } from './backoff.js';
@@ -131,7 +131,8 @@ export class DatasetRuntime implements Datasets {
   /**
    * Stops every timer and cancels the running loads (their results are dropped; each dataset is `ShuttingDown`),
    * then waits for the load in progress to end so its helper thread does not outlive the runtime (at most
-   * `CLOSE_WAIT_MS` for a load that does not stop when cancelled; its thread does not keep the process alive).
+   * `CLOSE_WAIT_MS` for a load that does not stop when cancelled; its thread does not keep the process alive), and
+   * ends the idle loader thread.
    */
   async close(): Promise<void> {
     this.#closed = true;
@@ -142,6 +143,7 @@ export class DatasetRuntime implements Datasets {
     });
     await Promise.race([this.#ctx.queue.idle(), bound]);
     clearTimeout(timer);
+    await closeIdleLoader();
   }
 
   #find(name: string): ManagedDataset | undefined {

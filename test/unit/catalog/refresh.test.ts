@@ -10,7 +10,13 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { duckText } from '../../../bench/lib/result-rows.js';
 import { DatasetError, type DatasetSpec } from '../../../catalog/datasets.js';
 import type { MemoryTableEntry } from '../../../catalog/providers/memory.js';
-import { checkRefreshSql, loadForRefresh, RefreshError, type RefreshRequest } from '../../../catalog/refresh.js';
+import {
+  checkRefreshSql,
+  closeIdleLoader,
+  loadForRefresh,
+  RefreshError,
+  type RefreshRequest,
+} from '../../../catalog/refresh.js';
 import { literalOf, newerRowsSql, selectedFields } from '../../../catalog/refresh-sql.js';
 import { catalogFromSnapshot, type TableEntry } from '../../../catalog/snapshot.js';
 import { createEngine, createMapCatalog, createParquetTable, writeParquetFile } from '../../../engine/index.js';
@@ -414,6 +420,8 @@ describe('cancelling a refresh', () => {
     const from = join(dir, 'big');
     const previous = (await refresh({ mode: 'full', from: join(dir, 'all') })).entry;
     const before = data(previous).chunks;
+    // The loader thread the loads above shared, kept for the next load (loader-lease.ts), ends first.
+    await closeIdleLoader();
     const idle = threads();
     // Aborted at once, and once the loader thread is up and at work.
     for (const busyMs of [-1, 300]) {
