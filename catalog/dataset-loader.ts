@@ -36,7 +36,7 @@ export interface LoaderReply {
  * Runs the engine's Parquet readers on a helper thread so the main thread keeps answering /health while a
  * large table loads. `load` returns SharedArrayBuffer-backed data: posting it here (and on to every query
  * worker) shares the buffers instead of copying them. Requests run one at a time, in order. Call `close`
- * when done; the thread does not keep the process alive meanwhile.
+ * when done; the thread keeps the process alive only while a request is under way.
  */
 export class DatasetLoader {
   readonly #worker = new Worker(WORKER_FILE);
@@ -45,7 +45,6 @@ export class DatasetLoader {
   #exited: Error | null = null;
 
   constructor() {
-    this.#worker.unref();
     this.#worker.on('message', (reply: LoaderReply) => {
       this.#pending.get(reply.id)?.resolve(reply);
       this.#pending.delete(reply.id);
@@ -55,6 +54,8 @@ export class DatasetLoader {
       this.#exited = new Error(`dataset loader thread exited with code ${code}`);
       this.#failAll(this.#exited);
     });
+    // After the listeners: adding a 'message' listener refs the worker again.
+    this.#worker.unref();
   }
 
   /** Opens every file's footer and checks they form one table; rejects with the reader's message. */
@@ -101,11 +102,17 @@ export class DatasetLoader {
     return new Promise<LoaderReply>((resolve, reject) => {
       if (this.#exited !== null) return reject(this.#exited);
       this.#pending.set(id, { resolve, reject });
+      // Work under way keeps the process alive (a script awaiting a load); an idle thread does not.
+      if (this.#pending.size === 1) this.#worker.ref();
       this.#worker.postMessage({ id, op, files, ...how } satisfies LoaderRequest);
-    }).then((reply) => {
-      if (reply.error !== undefined) throw Object.assign(new Error(reply.error), { failure: reply.failure });
-      return reply;
-    });
+    })
+      .finally(() => {
+        if (this.#pending.size === 0) this.#worker.unref();
+      })
+      .then((reply) => {
+        if (reply.error !== undefined) throw Object.assign(new Error(reply.error), { failure: reply.failure });
+        return reply;
+      });
   }
 
   #failAll(e: Error): void {
