@@ -1,6 +1,7 @@
 // Worker entry of `DatasetLoader`: answers check/load requests with the engine's Parquet readers, and refreshes.
 import { parentPort } from 'node:worker_threads';
 import {
+  collectGarbage,
   createParquetTable,
   inferTextSchema,
   loadParquetTable,
@@ -31,6 +32,9 @@ parentPort?.on('message', async ({ id, op, files, text, s3, job }: LoaderRequest
     reply = { id, error: e instanceof Error ? e.message : String(e), ...(failure ? { failure } : {}) };
   }
   parentPort?.postMessage(reply);
+  // The thread may serve the next load (loader-lease.ts): a full GC now drops this load's handles on the shared
+  // memory it built (and on the table it appended to), which an idle thread might otherwise keep for long.
+  if (op !== 'check') setImmediate(collectGarbage);
 });
 
 /** CSV/JSON: `check` infers the schema (reading the first records), `load` parses every file. */

@@ -1,6 +1,6 @@
 // `loadForRefresh`: one load of an accelerated dataset as a refresh asks for it: full or append, filtered by SQL.
 import { objectStoreFor, type S3StoreConfig } from '../engine/index.js';
-import type { DatasetLoader } from './dataset-loader.js';
+import { DatasetLoader } from './dataset-loader.js';
 import { DatasetError, type DatasetFailure, type DatasetSpec, resolveDataset } from './datasets.js';
 import { leaseLoader, returnLoader } from './loader-lease.js';
 import type { LoadedFile, MemoryTableEntry } from './providers/memory.js';
@@ -41,7 +41,7 @@ export interface RefreshResult {
 }
 
 /**
- * Loads `request.spec` for a refresh on a helper thread (`leaseLoader`: loads back to back share one), never on the
+ * Loads `request.spec` for a refresh on a helper thread (first loads share one: `leaseLoader`), never on the
  * calling thread. `full` reads every
  * row the refresh SQL selects into a new table. `append` with a `previous` memory entry adds to it: with a time
  * column, the rows whose value there is after the newest loaded; without, the rows of files not loaded before (the
@@ -53,7 +53,10 @@ export interface RefreshResult {
 export async function loadForRefresh(request: RefreshRequest, baseDir: string): Promise<RefreshResult> {
   const { signal } = request;
   signal?.throwIfAborted();
-  const loader = leaseLoader();
+  // First loads (start-up, retries) come in bursts and share a thread; a refresh gets its own, which takes the
+  // memory it used (WebAssembly's never shrinks) with it when it ends.
+  const shared = request.previous === undefined;
+  const loader = shared ? leaseLoader() : new DatasetLoader();
   const stop = () => void loader.close();
   signal?.addEventListener('abort', stop, { once: true });
   try {
@@ -66,7 +69,7 @@ export async function loadForRefresh(request: RefreshRequest, baseDir: string): 
     throw datasetError(e as Error, request.spec, request.index ?? 0);
   } finally {
     signal?.removeEventListener('abort', stop);
-    if (signal?.aborted) await loader.close();
+    if (signal?.aborted || !shared) await loader.close();
     else returnLoader(loader);
   }
 }
