@@ -42,9 +42,9 @@ export function parseByteSize(value: string | number): number | null {
   return Math.floor(Number(m[1]) * unit);
 }
 
-/** `1s`, `500ms`, `10m`, `1h 30m` -> milliseconds; null when malformed. A bare number is seconds. */
+/** `1s`, `500ms`, `10m`, `1h 30m` -> milliseconds; null when malformed or not finite. A bare number is seconds. */
 export function parseDuration(value: string | number): number | null {
-  if (typeof value === 'number') return value >= 0 && Number.isFinite(value) ? value * 1000 : null;
+  if (typeof value === 'number') return value >= 0 && Number.isFinite(value * 1000) ? value * 1000 : null;
   const parts = value.trim().split(/\s+/);
   let ms = 0;
   for (const part of parts) {
@@ -52,7 +52,8 @@ export function parseDuration(value: string | number): number | null {
     if (!m) return null;
     ms += Number(m[1]) * (DURATION_UNITS[(m[2] as string).toLowerCase()] as number);
   }
-  return ms;
+  // Hundreds of digits make Infinity, which no timer can wait for.
+  return Number.isFinite(ms) ? ms : null;
 }
 
 const size = z.union([z.string(), z.number()]).check((ctx) => {

@@ -9,6 +9,9 @@ import type { DatasetState, DatasetStatus } from './datasets.js';
 import { type DatasetFailureInfo, describeFailure } from './describe-failure.js';
 import type { LoadQueue } from './load-queue.js';
 
+/** The longest delay one Node timer holds (2^31 - 1 ms). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 const NO_SEARCH: Readonly<Record<string, string>> = Object.freeze({
   search: 'unsupported',
   vector_search: 'unsupported',
@@ -129,10 +132,7 @@ export class ManagedDataset {
     this.#current?.abort(new LoadCancelledError(`the load of ${this.config.name} was replaced by a newer one`));
     if (delayMs <= 0) return this.#load(request);
     return new Promise((resolve, reject) => {
-      this.#timer = setTimeout(() => {
-        this.#timer = null;
-        this.#load(request).then(resolve, reject);
-      }, delayMs).unref();
+      this.#setTimer(delayMs, () => this.#load(request).then(resolve, reject));
     });
   }
 
@@ -243,11 +243,22 @@ export class ManagedDataset {
   #schedule(delayMs: number, request: LoadRequest): number | null {
     this.#clearTimer();
     if (this.#closed) return null;
-    this.#timer = setTimeout(() => {
-      this.#timer = null;
-      this.#load(request).catch(() => {});
-    }, delayMs).unref();
+    this.#setTimer(delayMs, () => void this.#load(request).catch(() => {}));
     return delayMs;
+  }
+
+  /**
+   * Runs `fn` after `delayMs`, however long: Node fires a timer set beyond 2^31 - 1 ms (24.8 days) at once, so a
+   * longer delay (`refresh_check_interval: 1000000h`, a huge jitter) waits in steps. The timer never keeps the
+   * process alive.
+   */
+  #setTimer(delayMs: number, fn: () => void): void {
+    const step = Math.min(delayMs, MAX_TIMER_MS);
+    this.#timer = setTimeout(() => {
+      if (delayMs > step) return this.#setTimer(delayMs - step, fn);
+      this.#timer = null;
+      fn();
+    }, step).unref();
   }
 
   #clearTimer(): void {

@@ -85,6 +85,8 @@ describe('results cache config', () => {
       [2, 2000],
       ['soon', null],
       ['5', null],
+      [1e308, null],
+      [`${'9'.repeat(400)}h`, null],
     ];
     for (const [text, ms] of durations) assert.equal(parseDuration(text), ms, String(text));
   });

@@ -124,6 +124,18 @@ describe('DatasetRuntime', () => {
     await runtime.close();
   });
 
+  it('an interval or a jitter beyond what one Node timer holds waits instead of firing at once', async () => {
+    const loader = new ScriptedLoader();
+    const { runtime, serve } = makeRuntime([dataset('t', { checkIntervalMs: 3.6e12 })], loader);
+    await runtime.start();
+    serve();
+    assert.equal(await runtime.refresh('t', { jitterMaxMs: 1e15 }).then(() => 'triggered'), 'triggered');
+    await new Promise((r) => setTimeout(r, 100));
+    // A plain setTimeout of 3.6e12 ms (1,000,000 h) fires after 1 ms: here neither it nor the jittered refresh ran.
+    assert.equal(loader.calls.length, 1, 'only the first load ran');
+    await runtime.close();
+  });
+
   it('an on-demand refresh_sql applies to that refresh only; setRefreshSql lasts and the next refresh uses it', async () => {
     const loader = new ScriptedLoader();
     const { runtime, serve } = makeRuntime([dataset('t', { sql: 'SELECT a FROM t' })], loader);
