@@ -1,11 +1,7 @@
-// `createQueryPool`: the Piscina pool of query workers and the main thread's half of each result stream.
+// `createQueryPool`: the main thread's half of the query workers: queue, dispatch, recovery, result streams.
 import { availableParallelism } from 'node:os';
 import type { MessagePort } from 'node:worker_threads';
-import { Piscina } from 'piscina';
-import type { CatalogSnapshot } from '../../catalog/snapshot.js';
-import type { ParamValues } from '../../engine/index.js';
 import { CatalogVersions } from '../runtime/catalog-versions.js';
-import type { ResultFormat } from '../serialize/serializer.js';
 import { BATCH_BUDGET_MS, BatchQueue, costKey, MAX_BATCH } from './batch-queue.js';
 import { CLAIM_MASK, CLAIM_SLOTS, stealTicket } from './claims.js';
 import { deathError } from './death-error.js';
@@ -15,81 +11,20 @@ import {
   type BatchResult,
   CANCEL_MASK,
   CANCEL_SLOTS,
-  type Head,
   type MainMessage,
   type QueryBatch,
   type QueryTask,
   type StreamMessage,
-  type WireError,
   type WorkerHello,
   type WorkerMessage,
 } from './messages.js';
 import { unpackAnswers } from './packed-answers.js';
+import type { QueryPool, QueryPoolOptions, QueryRequest, QuerySink } from './query-pool-api.js';
+import { startWorkers } from './start-workers.js';
 import { type RunningBatch, type SupervisedQuery, Supervisor } from './supervisor.js';
 import type { PoolWorkerData } from './worker.js';
 
-/** Receives one query's stream on the main thread. Exactly one of `whole`, `end` or `error` ends it. */
-export interface QuerySink {
-  whole(head: Head, body: Uint8Array): void;
-  head(head: Head): void;
-  /** Call `ack` once the chunk has left for the socket; the worker pauses while too many are unacked. */
-  chunk(body: Uint8Array, ack: () => void): void;
-  end(): void;
-  error(error: WireError): void;
-}
-
-export interface QueryRequest {
-  readonly sql: string;
-  readonly params?: ParamValues;
-  readonly format: ResultFormat;
-  /** The request's id, named in internal-error log lines. */
-  readonly queryId?: string;
-  /** False: writes are refused ('forbidden'); default true. */
-  readonly allowWrites?: boolean;
-  /** The catalog version to run on (`versionedPool` stamps it); absent: the latest the worker has. */
-  readonly catalogVersion?: number;
-}
-
-export interface QueryPool {
-  /** Resolves once every worker has loaded its code and built its engine; rejects if a worker fails first. */
-  readonly ready: Promise<void>;
-  /** Queues a query; returns a function that cancels it (safe to call at any time, also after the end). */
-  query(request: QueryRequest, sink: QuerySink): () => void;
-  /** Queries waiting for a worker (the metrics' pool queue length). */
-  readonly queueLength: number;
-  /** Workers replaced since start: terminated (a query that would not stop) or died (out of memory, a crash). */
-  readonly workerRestarts: number;
-  /**
-   * Waits for the queued and running queries, then stops the workers; after `boundMs` (default: no bound) it
-   * terminates them whatever they are doing, and the queries still outstanding get an 'unavailable' error.
-   */
-  close(boundMs?: number): Promise<void>;
-}
-
-export interface QueryPoolOptions {
-  /** The catalog, versioned (the server publishes changes through it); or a fixed snapshot the pool versions itself. */
-  readonly snapshot: CatalogSnapshot | CatalogVersions;
-  /** Worker threads; default `os.availableParallelism()`. */
-  readonly workers?: number;
-  /** The metrics' shared query counters (`createCounterBuffer`), written by the workers; none when metrics are off. */
-  readonly queryCounters?: SharedArrayBuffer;
-  /** `runtime.query.timeout` (ms); default none. */
-  readonly timeoutMs?: number;
-  /** The time-out as the manifest wrote it, for the error text (e.g. `30s`). */
-  readonly timeoutText?: string;
-  /** Grace after a cancel or time-out before a worker that has not stopped is terminated (ms); default 1500. */
-  readonly killGraceMs?: number;
-  /** Each worker's V8 old-generation heap (bytes); default Node's. */
-  readonly memoryLimitBytes?: number;
-}
-
-const WORKER_FILE = new URL('./worker.js', import.meta.url).href;
-const MIB = 1024 * 1024;
-
-/** Decode threads for each of `workers` query workers: the cores shared out, at least one each. */
-function decodeThreadsPerWorker(workers: number): string {
-  return String(Math.max(1, Math.floor(availableParallelism() / workers)));
-}
+export type { QueryPool, QueryPoolOptions, QueryRequest, QuerySink } from './query-pool-api.js';
 
 /** One query's state on the main thread while its answer is outstanding. */
 interface Outstanding extends SupervisedQuery {
@@ -127,23 +62,8 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
   const claims = new Int32Array(new SharedArrayBuffer(4 * CLAIM_SLOTS));
   const { queryCounters } = options;
   const runners = new Int32Array(new SharedArrayBuffer(4 * CLAIM_SLOTS));
-  const memoryMb = options.memoryLimitBytes === undefined ? undefined : Math.floor(options.memoryLimitBytes / MIB);
-  const piscina = new Piscina({
-    filename: WORKER_FILE,
-    minThreads: threads,
-    maxThreads: threads,
-    idleTimeout: Number.POSITIVE_INFINITY,
-    // Idle workers wait for tasks with Atomics.waitAsync: a new task wakes them without an event-loop message, and
-    // their loops keep running, so their ports still receive acks and cancels (Atomics.wait, 'sync', would block them).
-    atomics: 'async',
-    workerData: { catalogChannel, cancels, claims, runners, queryCounters } satisfies PoolWorkerData,
-    // Piscina's run/wait-time histograms are not read anywhere; recording them cost every task.
-    recordTiming: false,
-    // A runaway query exhausts its worker's heap, not the process's (shared tables live outside that heap).
-    resourceLimits: memoryMb === undefined ? undefined : { maxOldGenerationSizeMb: memoryMb },
-    // Each query worker that scans Parquet starts its own decode threads: share the cores among the workers.
-    env: { ...process.env, FLOE_DECODE_THREADS: process.env.FLOE_DECODE_THREADS ?? decodeThreadsPerWorker(threads) },
-  });
+  const workerData: PoolWorkerData = { catalogChannel, cancels, claims, runners, queryCounters };
+  const piscina = startWorkers(threads, workerData, options.memoryLimitBytes);
   // Not a Map, and `running` not a Set: see `IdSlots` (a Map kept every request's state alive through scavenges).
   const outstanding = new IdSlots<Outstanding>();
   const queue = new BatchQueue<Outstanding>();
