@@ -89,16 +89,56 @@ export interface TableProvider {
   /** The table as another thread can rebuild it, or null / absent when it cannot (a parallel plan skips it). */
   shared?(): SharedTable | null;
   /**
-   * Write hooks (issue 34, `INSERT INTO` / `INSERT OVERWRITE`): `insert` appends the batches as a new version of
-   * the table, `overwrite` replaces its rows with them; each resolves once the new version is committed. Absent:
-   * the table is read-only. Not implemented by any provider yet (no SQL statement calls them).
+   * Writes `batches` (rows already in this table's column order and types, NOT NULL checked) as one new version of
+   * the table: `append` adds them, `overwrite` replaces every row, `error_if_not_empty` adds them only while the
+   * table holds no row (else a user error, nothing written). Resolves to the number of rows committed, once the new
+   * version is visible to queries submitted after it. On failure nothing is committed and the files written so far
+   * are removed. Absent: the table is read-only.
    */
-  insert?(batches: AsyncIterable<Batch>, signal: AbortSignal): Promise<void>;
-  overwrite?(batches: AsyncIterable<Batch>, signal: AbortSignal): Promise<void>;
+  write?(batches: AsyncIterable<Batch>, mode: WriteMode, signal: AbortSignal): Promise<number>;
 }
 
 export interface Catalog {
   /** Looks a table up by name: exact match first, then a unique case-insensitive match. */
   table(name: string): TableProvider | undefined;
   tableNames(): readonly string[];
+  /** DDL (`CREATE SCHEMA`, `CREATE TABLE`, `DROP TABLE`); absent: the catalog has no writable namespace. */
+  readonly writes?: CatalogWrites;
+}
+
+/** How `TableProvider.write` combines new rows with the table's: the three write modes of the contract (§4.3). */
+export type WriteMode = 'append' | 'overwrite' | 'error_if_not_empty';
+
+/**
+ * One partition field of `CREATE TABLE ... PARTITIONED BY (...)`: a column and an Iceberg transform in the spec's
+ * spelling: `identity`, `year`, `month`, `day`, `hour`, `bucket[N]`, `truncate[W]`.
+ */
+export interface PartitionField {
+  readonly column: string;
+  readonly transform: string;
+}
+
+/** A table to create: its qualified name as written (`[catalog, schema, table]`), columns and partitioning. */
+export interface TableDefinition {
+  readonly name: readonly string[];
+  /** Columns in order; `nullable: false` for NOT NULL. Qualifiers are ignored. */
+  readonly schema: Schema;
+  readonly partitionBy: readonly PartitionField[];
+}
+
+/**
+ * DDL against the catalog. Each call resolves once the change is committed and visible to queries submitted after
+ * it; user mistakes (an unknown catalog, a table that exists, a read-only catalog) throw `PlanError`/`ExecError`
+ * with a message naming the object; `ForbiddenError` when the catalog is not `read_write`.
+ */
+export interface CatalogWrites {
+  /** `CREATE SCHEMA [IF NOT EXISTS] catalog.schema`. */
+  createSchema(name: readonly string[], ifNotExists: boolean): Promise<void>;
+  /**
+   * `CREATE TABLE [IF NOT EXISTS]`: the new table's provider (whose `write` a CTAS then calls), or null when
+   * `ifNotExists` found one of that name (nothing created).
+   */
+  createTable(definition: TableDefinition, ifNotExists: boolean): Promise<TableProvider | null>;
+  /** `DROP TABLE [IF EXISTS]`: the table leaves the catalog (its files stay, as the Iceberg Hadoop catalog's drop without purge). */
+  dropTable(name: readonly string[], ifExists: boolean): Promise<void>;
 }

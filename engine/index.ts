@@ -18,7 +18,16 @@ export type { Batch } from './arrow/batch.js';
 export type { Column, Utf8Bytes } from './arrow/column.js';
 export { isValid, strings } from './arrow/column.js';
 export { cellText, formatFloat, jsonKind } from './arrow/format.js';
-export type { Catalog, ScanRequest, TableProvider, TableStatistics } from './catalog.js';
+export type {
+  Catalog,
+  CatalogWrites,
+  PartitionField,
+  ScanRequest,
+  TableDefinition,
+  TableProvider,
+  TableStatistics,
+  WriteMode,
+} from './catalog.js';
 export * from './errors.js';
 export { collectGarbage } from './exec/parallel/collect-garbage.js';
 export { retainSharedTables } from './exec/parallel/exec-pool.js';
@@ -35,6 +44,7 @@ export {
   type S3StoreConfig,
   s3ReadStats,
 } from './io/object-store/index.js';
+export type { ColumnStats, RowGroupInfo } from './io/parquet/footer.js';
 export {
   type ColumnInput,
   createParquetTable,
@@ -42,6 +52,7 @@ export {
   type ParquetWriteOptions,
   writeParquetFile,
 } from './io/parquet/index.js';
+export { mayMatch } from './io/parquet/prune.js';
 export {
   createTextTable,
   DEFAULT_INFER_MAX_RECORDS,
