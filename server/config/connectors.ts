@@ -1,4 +1,4 @@
-// `checkSource`: validates a dataset's `from`: floe reads `file:` and `s3:`; other Spice connectors are known but not built yet.
+// `checkSource`: validates a dataset's `from`: floe reads `file:`, `s3:` and `iceberg:` (one table); other Spice connectors are known but not built yet.
 
 /** Connectors of the reference runtime that floe recognises but does not implement yet. */
 const NOT_YET = new Set([
@@ -13,7 +13,6 @@ const NOT_YET = new Set([
   'mysql',
   'mssql',
   'oracle',
-  'iceberg',
   'delta_lake',
   'databricks',
   'duckdb',
@@ -48,7 +47,11 @@ export function checkSource(from: string): string | null {
   const connector = from.slice(0, colon).toLowerCase();
   if (connector === 'file') return from.length > colon + 1 ? null : 'file: needs a path';
   if (connector === 's3') return /^s3:\/\/[^/]+/i.test(from) ? null : `expected 's3://bucket/key', got '${from}'`;
+  if (connector === 'iceberg')
+    return /^iceberg:(file:|s3:\/\/[^/]+)/i.test(from)
+      ? null
+      : `expected 'iceberg:file:///path/to/table' or 'iceberg:s3://bucket/table' (one table), got '${from}'`;
   if (NOT_YET.has(connector))
-    return `connector '${connector}' is not supported yet (floe reads 'file:' and 's3:' sources)`;
+    return `connector '${connector}' is not supported yet (floe reads 'file:', 's3:' and 'iceberg:' sources)`;
   return `unknown connector '${connector}'`;
 }

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { refreshKeys, timeColumnKey } from './acceleration-config.js';
 import { authSchema } from './auth-config.js';
+import { catalogSchema } from './catalog-config.js';
 import { checkSource } from './connectors.js';
 import { corsSchema } from './cors-config.js';
 import { datasetColumnSchema } from './file-format-config.js';
@@ -18,7 +19,6 @@ import { tlsSchema } from './tls-config.js';
 export const LATER_SECTIONS = [
   'models',
   'tools',
-  'catalogs',
   'embeddings',
   'views',
   'rerankers',
@@ -145,6 +145,8 @@ export const manifestSchema = z.strictObject({
   kind: z.enum(['Spicepod']),
   name: z.string().min(1),
   datasets: z.array(dataset).default([]),
+  /** Iceberg warehouses served as catalogs (catalog-config.ts). */
+  catalogs: z.array(catalogSchema).default([]),
   runtime: runtime.default({}),
   secrets: z.array(secretStore).optional(),
   metadata: z.unknown().optional(),

@@ -8,6 +8,7 @@ import { DEFAULT_MAX_BODY_BYTES } from '../http/read-body.js';
 import type { MetricsListen } from '../metrics/metrics.js';
 import { type DatasetConfig, refreshConfig, refreshWarnings } from './acceleration-config.js';
 import { type AuthConfig, authConfig } from './auth-config.js';
+import { type CatalogConfig, catalogConfig, unknownCatalogParams } from './catalog-config.js';
 import { type CorsConfig, corsConfig } from './cors-config.js';
 import { checkFileFormat, FILE_FORMAT_PARAMS } from './file-format-config.js';
 import {
@@ -32,6 +33,8 @@ export interface Manifest {
   readonly baseDir: string;
   /** The datasets in manifest order, each with its refresh policy. */
   readonly datasets: readonly DatasetConfig[];
+  /** `catalogs:`: Iceberg warehouses served as catalogs, in manifest order. */
+  readonly catalogs: readonly CatalogConfig[];
   readonly maxBodyBytes: number;
   /** `runtime.caching.sql_results` (or the deprecated `runtime.results_cache`) with Spice's defaults. */
   readonly resultsCache: ResultsCacheConfig;
@@ -83,7 +86,11 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
   duplicateNames(m.datasets.map((d) => d.name));
   const formatWarnings = m.datasets.flatMap((d, i) => fileFormat(d, i));
   const s3Problems = m.datasets.flatMap((d, i) => (isS3(d.from) ? s3ParamProblems(d.params, i) : []));
-  if (s3Problems.length > 0) throw new ManifestError(s3Problems.join('\n'));
+  const catalogS3 = m.catalogs.flatMap((c, i) =>
+    /^iceberg:s3:/i.test(c.from) ? s3ParamProblems(c.params, i, 'catalogs') : [],
+  );
+  if (s3Problems.length + catalogS3.length > 0) throw new ManifestError([...s3Problems, ...catalogS3].join('\n'));
+  const catalogs = catalogsOf(m.catalogs, baseDir);
   return {
     name: m.name,
     baseDir,
@@ -96,6 +103,7 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
       ...(d.time_column === undefined ? {} : { timeColumn: d.time_column }),
       ...(d.acceleration?.enabled ? { refresh: refreshConfig(d.acceleration) } : {}),
     })),
+    catalogs,
     maxBodyBytes: m.runtime.http?.max_body_bytes ?? DEFAULT_MAX_BODY_BYTES,
     resultsCache: resultsCacheConfig(m.runtime.caching, m.runtime.results_cache),
     auth: authConfig(m.runtime.auth),
@@ -130,6 +138,24 @@ export function keyPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
+/** The catalogs, or a ManifestError listing every problem (a bad `from`, a name twice). */
+function catalogsOf(docs: ManifestDocument['catalogs'], baseDir: string): CatalogConfig[] {
+  const problems: string[] = [];
+  const out: CatalogConfig[] = [];
+  const seen = new Map<string, number>();
+  docs.forEach((doc, i) => {
+    const first = seen.get(doc.name.toLowerCase());
+    if (first !== undefined)
+      problems.push(`catalogs[${i}].name: catalog '${doc.name}' is already declared at catalogs[${first}]`);
+    seen.set(doc.name.toLowerCase(), i);
+    const c = catalogConfig(doc, i, baseDir);
+    if (Array.isArray(c)) problems.push(...c);
+    else out.push(c);
+  });
+  if (problems.length > 0) throw new ManifestError(problems.join('\n'));
+  return out;
+}
+
 function duplicateNames(names: readonly string[]): void {
   const seen = new Map<string, number>();
   names.forEach((name, i) => {
@@ -150,8 +176,9 @@ function fileFormat(d: ManifestDocument['datasets'][number], index: number): str
   }
 }
 
+/** An S3 source: `s3://…`, or one Iceberg table on S3 (`iceberg:s3://…`). */
 function isS3(from: string): boolean {
-  return /^s3:\/\//i.test(from);
+  return /^(iceberg:)?s3:\/\//i.test(from);
 }
 
 function envStoreNames(raw: unknown): string[] {
@@ -178,6 +205,10 @@ function collectWarnings(m: z.infer<typeof manifestSchema>): string[] {
   }
   m.secrets?.forEach((s, i) => {
     if (s.from !== 'env') warnings.push(`secrets[${i}].from: secret store '${s.from}' is not supported yet; ignored`);
+  });
+  m.catalogs.forEach((c, i) => {
+    note(`catalogs[${i}].include`, c.include);
+    for (const key of unknownCatalogParams(c)) note(`catalogs[${i}].params.${key}`, true);
   });
   m.datasets.forEach((d, i) => {
     for (const key of DATASET_LATER_KEYS) note(`datasets[${i}].${key}`, d[key]);

@@ -25,12 +25,16 @@ const s3ParamsSchema = z.looseObject({
 });
 
 /**
- * Problems with the params of `datasets[index]` (an `s3://` source), one `datasets[i].params.<key>: <problem>`
+ * Problems with the params of `datasets[index]` (or `catalogs[index]`: an `s3://` source or warehouse), one `datasets[i].params.<key>: <problem>`
  * line each: wrong types, then the connector's own rules (`s3ConfigOf`: an http endpoint without
  * `allow_http: true`, `key` auth without key and secret). No message quotes s3_key or s3_secret.
  */
-export function s3ParamProblems(params: Readonly<Record<string, unknown>>, index: number): string[] {
-  const at = (path: readonly PropertyKey[]) => keyPath(['datasets', index, 'params', ...path]);
+export function s3ParamProblems(
+  params: Readonly<Record<string, unknown>>,
+  index: number,
+  section: 'datasets' | 'catalogs' = 'datasets',
+): string[] {
+  const at = (path: readonly PropertyKey[]) => keyPath([section, index, 'params', ...path]);
   const parsed = s3ParamsSchema.safeParse(params);
   if (!parsed.success) {
     return parsed.error.issues.map((i) => `${at(i.path)}: ${i.message.replace(/^Invalid (input|option): /, '')}`);

@@ -157,8 +157,9 @@ export function createQueryPool(options: QueryPoolOptions): QueryPool {
     const again: Outstanding[] = [];
     for (const q of batch.queries) {
       if (!outstanding.has(q.id)) continue;
-      // A query that streamed part of its answer cannot start over.
-      if (q !== victim && q.port === null) {
+      // A query that streamed part of its answer cannot start over, nor can one that may write: it may have
+      // committed before its answer was lost, and running it again would write twice.
+      if (q !== victim && q.port === null && !mayWrite(q.request.sql)) {
         q.batch = null;
         again.push(q);
         continue;
@@ -347,4 +348,12 @@ function deliver(m: WorkerMessage, sink: QuerySink, ack: () => void): void {
   else if (m.type === 'chunk') sink.chunk(new Uint8Array(m.body), ack);
   else if (m.type === 'end') sink.end();
   else sink.error(m.error);
+}
+
+/**
+ * Whether `sql` may change data (INSERT, CREATE TABLE AS, ...): a keyword test, erring towards yes (a SELECT of a
+ * column named `insert` counts), since a wrong yes only answers an error where a re-run would have answered.
+ */
+export function mayWrite(sql: string): boolean {
+  return /\b(insert|create|drop|update|delete|merge|replace|alter|truncate)\b/i.test(sql);
 }

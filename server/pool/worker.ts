@@ -1,6 +1,9 @@
 // The pool's worker entry: runs each task's batch of queries on its catalog version's engine and streams their bytes.
 import { MessageChannel, parentPort, threadId, workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { workerCatalogWrites } from '../../catalog/iceberg/worker-writes.js';
+import { connectWrites } from '../../catalog/iceberg/write-channel.js';
+import { writesChannelName } from '../../catalog/iceberg/write-protocol.js';
 import { type CatalogLease, VersionedCatalog } from '../../catalog/versioned-catalog.js';
 import { createEngine } from '../../engine/index.js';
 import { openQueryCounters } from '../metrics/worker-counters.js';
@@ -40,7 +43,10 @@ const counters = openQueryCounters(queryCounters);
 const isCancelled = (id: number) => Atomics.load(cancels, id & CANCEL_MASK) === id;
 
 // One engine per catalog version, kept while a query on it runs (see `VersionedCatalog`).
-const catalogs = new VersionedCatalog(catalogChannel, (catalog) => createEngine({ catalog }));
+// DDL and Iceberg commits go to the main thread's catalogs over the server's writes channel.
+connectWrites(writesChannelName(catalogChannel));
+const writes = workerCatalogWrites();
+const catalogs = new VersionedCatalog(catalogChannel, (catalog) => createEngine({ catalog: { ...catalog, writes } }));
 
 /** What a read-only principal's write gets (Spice's words for a read-only API key). */
 const FORBIDDEN_WRITE = { kind: 'forbidden', message: 'API key does not allow write access' } as const;

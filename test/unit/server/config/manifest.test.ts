@@ -146,12 +146,12 @@ describe('manifest errors name the key path', () => {
     [
       'known connector not built yet',
       { datasets: [{ name: 'a', from: 's3a://bucket/a/' }] },
-      "datasets[0].from: connector 's3a' is not supported yet (floe reads 'file:' and 's3:' sources)",
+      "datasets[0].from: connector 's3a' is not supported yet (floe reads 'file:', 's3:' and 'iceberg:' sources)",
     ],
     [
       'postgres',
       { datasets: [{ name: 'a', from: 'postgres:public.a' }] },
-      "datasets[0].from: connector 'postgres' is not supported yet (floe reads 'file:' and 's3:' sources)",
+      "datasets[0].from: connector 'postgres' is not supported yet (floe reads 'file:', 's3:' and 'iceberg:' sources)",
     ],
     [
       's3 without a bucket',
