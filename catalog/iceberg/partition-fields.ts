@@ -34,10 +34,12 @@ export function partitionFieldsOf(schema: IcebergSchema, fields: readonly Partit
       (name === 'hour' && type !== 'date' && TIME.has(type)) ||
       (name === 'bucket' && /^(int|long|date|timestamp|timestamptz|string|decimal.*)$/.test(type)) ||
       (name === 'truncate' && /^(int|long|string|decimal.*)$/.test(type));
-    if (!ok) throw new EngineError('plan', `partition transform ${transform} does not apply to ${source.name} (${type})`);
+    if (!ok)
+      throw new EngineError('plan', `partition transform ${transform} does not apply to ${source.name} (${type})`);
     const suffix = name === 'identity' ? '' : name === 'truncate' ? '_trunc' : `_${name}`;
     const fieldName = `${source.name}${suffix}`;
-    if (out.some((o) => o.name === fieldName)) throw new EngineError('plan', `partition field "${fieldName}" is given twice`);
+    if (out.some((o) => o.name === fieldName))
+      throw new EngineError('plan', `partition field "${fieldName}" is given twice`);
     out.push({ sourceId: source.id, name: fieldName, transform });
   }
   return out;
