@@ -12,7 +12,7 @@ export interface TestServer {
 
 /**
  * Serves `datasets` (name -> source, `params` and `acceleration` optional) on an ephemeral port with `workers`
- * threads (default 2); `runtime` is the manifest's runtime section (e.g. `caching`). Warnings and progress go nowhere unless `log` is given.
+ * threads (default 2); `runtime` is the manifest's runtime section (e.g. `caching`), `catalogs` its Iceberg catalogs. Warnings and progress go nowhere unless `log` is given.
  */
 export async function startTestServer(
   datasets: readonly {
@@ -21,14 +21,20 @@ export async function startTestServer(
     params?: Readonly<Record<string, unknown>>;
     acceleration?: Readonly<Record<string, unknown>>;
   }[],
-  options: Partial<ServerOptions> & { maxBodyBytes?: number; runtime?: Record<string, unknown> } = {},
+  options: Partial<ServerOptions> & {
+    maxBodyBytes?: number;
+    runtime?: Record<string, unknown>;
+    /** The manifest's `catalogs` (Iceberg warehouses). */
+    catalogs?: readonly Record<string, unknown>[];
+  } = {},
 ): Promise<TestServer> {
-  const { maxBodyBytes, runtime = {}, ...rest } = options;
+  const { maxBodyBytes, runtime = {}, catalogs = [], ...rest } = options;
   const manifest = {
     version: 'v1',
     kind: 'Spicepod',
     name: 'test',
     datasets,
+    catalogs,
     runtime: maxBodyBytes === undefined ? runtime : { ...runtime, http: { max_body_bytes: maxBodyBytes } },
   };
   const server = await startServer({ manifest, host: '127.0.0.1', port: 0, workers: 2, log: () => {}, ...rest });
