@@ -42,12 +42,23 @@ export interface ManifestListHeader {
 
 /** The Avro bytes of a v2 manifest list, with the header keys Java's V2Writer writes. */
 export function encodeManifestList(files: readonly ManifestFile[], header: ManifestListHeader): Uint8Array {
-  return encodeAvroFile(MANIFEST_LIST_SCHEMA, files, {
+  return encodeAvroFile(MANIFEST_LIST_SCHEMA, files.map(withBuffers), {
     'snapshot-id': String(header.snapshotId),
     'parent-snapshot-id': header.parentSnapshotId === null ? 'null' : String(header.parentSnapshotId),
     'sequence-number': String(header.sequenceNumber),
     'format-version': '2',
   });
+}
+
+/** avsc writes `bytes` from Buffers only (records read back hold Uint8Arrays). */
+function withBuffers(f: ManifestFile): unknown {
+  const buf = (b: Uint8Array | null) => (b === null ? null : Buffer.from(b));
+  return {
+    ...f,
+    partitions:
+      f.partitions?.map((p) => ({ ...p, lower_bound: buf(p.lower_bound), upper_bound: buf(p.upper_bound) })) ?? null,
+    key_metadata: buf(f.key_metadata),
+  };
 }
 
 type Raw = Record<string, unknown>;
