@@ -21,6 +21,9 @@ import { type CurrentMetadata, joinLocation, readCurrent, versionFile } from './
 /** Attempts before a commit gives up on a table other writers keep changing. */
 export const MAX_COMMIT_ATTEMPTS = 20;
 
+/** Counters of this thread's commits: versions lost to another writer and retried (tests, metrics). */
+export const commitStats = { commits: 0, conflicts: 0 };
+
 /** A commit's outcome: the version it published and the snapshot's live data files (no re-read needed). */
 export interface CommitResult extends CurrentMetadata {
   readonly snapshotId: number;
@@ -160,10 +163,12 @@ class Commit {
     const metadata = withSnapshot(m, base.metadataLocation, snapshot);
     const metadataLocation = versionFile(location, base.version + 1);
     if (!(await this.#publish(metadataLocation, serializeMetadata(metadata)))) {
+      commitStats.conflicts++;
       await this.#remove(thisAttempt);
       return null;
     }
     this.#written.clear();
+    commitStats.commits++;
     // Best effort, as in Java: readers that find v(N+1) without the hint still take it (readCurrent).
     await writeHint(store, location, base.version + 1).catch(() => {});
     return { version: base.version + 1, metadataLocation, metadata, snapshotId: this.#snapshotId, files: live };
