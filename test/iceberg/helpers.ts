@@ -39,7 +39,14 @@ export async function writeDataFile(
     { name: 'id', type: { id: 'int64' } as const, values: ids.map(BigInt), nullable: false },
     { name: 'name', type: { id: 'utf8' } as const, values: names, nullable: true },
   ];
-  await writeParquetFile(path, columns);
+  if (store === undefined) await writeParquetFile(path, columns);
+  else {
+    // writeParquetFile reaches S3 without credentials: write a local file, then put its bytes.
+    const local = join(tmpdir(), `floe-iceberg-${process.pid}-${fileNo}.parquet`);
+    await writeParquetFile(local, columns);
+    await store.put(path, await readFile(local));
+    await rm(local);
+  }
   const size = store ? (await store.head(path)).size : (await stat(fileURLToPath(path))).size;
   const present = names.filter((n): n is string => n !== null).sort();
   const bigIds = ids.map(BigInt).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -65,6 +72,14 @@ const bound = (id: bigint, name: string | undefined): Record<number, IcebergValu
 export const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 let shimmed = false;
+/** The store icebird's `https://<bucket>.s3.amazonaws.com/<key>` URLs read from (`shimFetchForS3`). */
+let s3Store: ObjectStore | null = null;
+
+/** Also lets icebird read `s3://` tables (it rewrites them to AWS URLs) from `store`, the test S3 server. */
+export function shimFetchForS3(store: ObjectStore): void {
+  shimFetchForFiles();
+  s3Store = store;
+}
 
 /** Lets icebird (which reads through `fetch`) read `file://` URLs from disk: a 200 with the whole file, or a 404. */
 export function shimFetchForFiles(): void {
@@ -73,9 +88,12 @@ export function shimFetchForFiles(): void {
   const real = globalThis.fetch;
   globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    if (!url.startsWith('file:')) return real(input, init);
+    const aws = /^https:\/\/([^./]+)\.s3\.amazonaws\.com\/(.*)$/.exec(url);
+    if (!url.startsWith('file:') && !(aws && s3Store)) return real(input, init);
     try {
-      const bytes = await readFile(fileURLToPath(url));
+      const bytes = aws
+        ? await s3Store!.read(`s3://${aws[1]}/${decodeURI(aws[2]!)}`)
+        : await readFile(fileURLToPath(url));
       const headers = { 'content-length': String(bytes.length) };
       return new Response(init?.method === 'HEAD' ? null : bytes, { status: 200, headers });
     } catch {
