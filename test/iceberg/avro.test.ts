@@ -56,6 +56,11 @@ describe('Iceberg Avro files (read by icebird)', () => {
   it('writes the manifest list with the spec field ids and Java header keys', async () => {
     const store = objectStoreFor(table);
     const m = (await readCurrent(store, table))!.metadata;
+    assert.equal(m['last-partition-id'], 1001);
+    assert.deepEqual(m['partition-specs'][0]!.fields, [
+      { 'source-id': 1, 'field-id': 1000, name: 'id_part', transform: 'identity' },
+      { 'source-id': 2, 'field-id': 1001, name: 'name_trunc', transform: 'truncate[2]' },
+    ]);
     const snapshot = currentSnapshot(m)!;
     const list = await icebirdAvro(snapshot['manifest-list']);
     assert.equal(list.metadata['snapshot-id'], String(snapshot['snapshot-id']));

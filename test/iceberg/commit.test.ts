@@ -21,7 +21,18 @@ describe('Iceberg commits (local warehouse)', () => {
     const store = objectStoreFor(table);
     const created = await createTable(store, table, SCHEMA, []);
     assert.equal(created.version, 1);
-    assert.equal(created.metadata['current-snapshot-id'], -1);
+    const m1 = created.metadata;
+    assert.equal(m1['current-snapshot-id'], -1);
+    assert.deepEqual(
+      [m1['format-version'], m1['last-partition-id'], m1['last-column-id'], m1['last-sequence-number']],
+      [2, 999, 2, 0],
+    );
+    assert.match(m1['table-uuid'], /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    assert.deepEqual(m1.schemas, [SCHEMA]);
+    assert.deepEqual(m1['partition-specs'], [{ 'spec-id': 0, fields: [] }]);
+    assert.deepEqual(m1['sort-orders'], [{ 'order-id': 0, fields: [] }]);
+    assert.equal(m1.properties?.['write.format.default'], 'parquet');
+    assert.equal('schema' in m1 || 'partition-spec' in m1, false, 'v2 writes no singular forms');
     assert.deepEqual(await liveDataFiles(store, created.metadata), []);
 
     const a = await writeDataFile(table, range(1, 10));
