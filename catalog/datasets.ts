@@ -1,6 +1,7 @@
 // `resolveDatasets`: turns dataset declarations into a CatalogSnapshot (file lists, accelerated tables loaded).
 import { ObjectStoreAccessError, type S3StoreConfig } from '../engine/index.js';
 import { DatasetLoader } from './dataset-loader.js';
+import { icebergTableLocation, resolveIcebergDataset } from './iceberg/dataset-table.js';
 import type { TextTableEntry } from './providers/builtin.js';
 import { DatasetSourceError, resolveFiles } from './resolve-files.js';
 import { resolveS3Files } from './resolve-s3-files.js';
@@ -94,6 +95,7 @@ async function resolveOne(
     const failure = (e as { failure?: 'auth' | 'connection' }).failure ?? 'source';
     throw new DatasetError(index, spec.name, prefix + (e as Error).message, isConfig, failure);
   };
+  if (/^iceberg:/i.test(spec.from)) return resolveIceberg(spec, index, baseDir, loader, fail, onLoaded);
   const text = (() => {
     try {
       return textSourceOf(spec);
@@ -140,6 +142,40 @@ async function sourceFiles(
   } catch (e) {
     return fail('s3 connector: ')(e);
   }
+}
+
+/**
+ * A dataset over one Iceberg table (`iceberg:file:///wh/s/t`, `iceberg:s3://b/wh/s/t`): the table at its current
+ * snapshot, read like a catalog's table (files pruned by the manifests' bounds); accelerated, its live data files
+ * loaded into memory. Read-only: writes go through a catalog.
+ */
+async function resolveIceberg(
+  spec: DatasetSpec,
+  index: number,
+  baseDir: string,
+  loader: DatasetLoader,
+  fail: (prefix: string, isConfig: boolean) => (e: unknown) => never,
+  onLoaded: (name: string, detail: string) => void,
+): Promise<TableEntry> {
+  const location = icebergTableLocation(spec.from, baseDir);
+  let s3: S3StoreConfig | undefined;
+  try {
+    s3 = location.startsWith('s3://') ? s3ConfigOf(spec.params) : undefined;
+  } catch (e) {
+    return fail('iceberg connector: ', true)(e);
+  }
+  const entry = await resolveIcebergDataset(spec.name, location, s3).catch((e) => {
+    const failure = e instanceof ObjectStoreAccessError ? e.failure : 'source';
+    throw new DatasetError(index, spec.name, `iceberg connector: ${(e as Error).message}`, false, failure);
+  });
+  const files = entry.files.map((f) => f.path);
+  if (!spec.accelerated || files.length === 0) {
+    onLoaded(spec.name, `Iceberg table, ${files.length} data file(s)`);
+    return entry;
+  }
+  const data = await loader.load(files, s3).catch(fail('cannot load: ', false));
+  onLoaded(spec.name, `accelerated in memory from an Iceberg table (${files.length} data file(s))`);
+  return { name: spec.name, kind: 'memory', data } satisfies MemoryTableEntry;
 }
 
 /** A CSV/JSON dataset: its schema inferred (files mode), or every row parsed into memory (accelerated). */

@@ -17,6 +17,7 @@ import { createMetrics, DatasetLoadState, type MetricsListen } from './metrics/m
 import { createQueryPool, type QueryPool } from './pool/pool.js';
 import { type CatalogEdits, catalogEdits } from './runtime/catalog-edits.js';
 import { CatalogVersions } from './runtime/catalog-versions.js';
+import { type IcebergRuntime, startIcebergCatalogs } from './runtime/iceberg-runtime.js';
 import { createQueryService, type QueryService } from './runtime/query-service.js';
 import { versionedPool } from './runtime/versioned-pool.js';
 import { prepareSample } from './sample/prepare-sample.js';
@@ -60,6 +61,8 @@ export interface RunningServer extends CatalogEdits {
   readonly service: QueryService;
   /** The running datasets: state, on-demand refresh, runtime refresh SQL (the dataset routes call it). */
   readonly datasets: Datasets;
+  /** The manifest's Iceberg catalogs (tables found at start, DDL and commits from SQL). */
+  readonly iceberg: IcebergRuntime;
   /** The worker pool once started (for metrics: `queueLength`, `workerRestarts`). */
   pool(): QueryPool | null;
   /**
@@ -91,6 +94,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let phase: ServerPhase = 'loading';
   let pool: QueryPool | null = null;
   let versions: CatalogVersions | null = null;
+  let iceberg: IcebergRuntime | null = null;
   // Responses not yet ended, counted (a Set of replies kept every request's state alive: see pool/id-slots.ts).
   let inflight = 0;
   const host = options.host ?? '127.0.0.1';
@@ -150,7 +154,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await metrics?.listen();
     await options.onListening?.(server.port);
     await sample?.generate();
-    versions = new CatalogVersions(await datasets.start());
+    const loaded = await datasets.start();
+    iceberg = await startIcebergCatalogs(manifest, log);
+    versions = new CatalogVersions({ tables: [...loaded.tables, ...iceberg.entries] });
     const workerPool = createQueryPool({
       snapshot: versions,
       workers: options.workers,
@@ -167,6 +173,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     server.closeAll();
     await metrics?.close();
     await pool?.close();
+    iceberg?.close();
     versions?.close();
     throw e;
   }
@@ -176,6 +183,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const edits = catalogEdits(versions, datasetsChanged, (name) => datasets.reload(name));
   // Refreshes swap their tables in through the edits: one publication each, cached results of the table dropped.
   datasets.serve((name, entry) => edits.replaceTable(name, entry));
+  // Workers' DDL and commits: answered from now on (a write before this point waits on the channel).
+  const lake = iceberg as IcebergRuntime;
+  lake.serve(versions.channel, edits, datasets);
   phase = 'ready';
   return {
     host,
@@ -195,6 +205,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     reloadDataset: edits.reloadDataset,
     service,
     datasets,
+    iceberg: lake,
     pool: () => pool,
     close() {
       closing ??= (async () => {
@@ -210,6 +221,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         server.closeAll();
         await metrics?.close();
         await datasetsClosed;
+        lake.close();
         versions?.close();
       })();
       return closing;

@@ -1,13 +1,7 @@
 // `partitionFieldsOf`: `PARTITIONED BY (...)` as the source ids, names and transforms of a new table's spec.
 import { EngineError, type PartitionField } from '../../engine/index.js';
+import type { NewPartitionField } from './metadata.js';
 import type { IcebergSchema } from './spec.js';
-
-/** A spec field before it has a field id: the metadata numbers them from 1000. */
-export interface NewPartitionField {
-  readonly sourceId: number;
-  readonly name: string;
-  readonly transform: string;
-}
 
 const TIME = new Set(['date', 'timestamp', 'timestamptz']);
 
