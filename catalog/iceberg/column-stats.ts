@@ -33,7 +33,7 @@ export class FileMetrics {
 
   /** Adds `columns` (in the fields' order) of `n` rows. */
   add(columns: readonly Column[], n: number): void {
-    this.#columns.forEach((m, i) => addColumn(m, columns[i]!, n));
+    for (let i = 0; i < this.#columns.length; i++) addColumn(this.#columns[i]!, columns[i]!, n);
   }
 
   /** The metrics as a data file's maps (by field id). */
@@ -72,7 +72,10 @@ function addColumn(m: ColumnMetrics, col: Column, n: number): void {
     m.nulls += n;
     return;
   }
-  if (m.icebergType === 'string') return addStrings(m, col, n);
+  if (m.icebergType === 'string') {
+    addStrings(m, col, n);
+    return;
+  }
   let { min, max } = m;
   for (let i = 0; i < n; i++) {
     if (valid !== null && valid[i] === 0) {
@@ -81,7 +84,7 @@ function addColumn(m: ColumnMetrics, col: Column, n: number): void {
     }
     let x = (v as ArrayLike<number | bigint>)[i]!;
     if (m.icebergType === 'boolean') x = x ? 1 : 0;
-    if (x !== x) {
+    if (Number.isNaN(x)) {
       m.nans++;
       continue;
     }
