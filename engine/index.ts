@@ -15,6 +15,7 @@ import { StatementPlanner } from './plan-statement.js';
 import type { ParamValues } from './sql/sql-to-plan.js';
 
 export type { Batch } from './arrow/batch.js';
+export { sliceBatch } from './arrow/batch.js';
 export type { Column, Utf8Bytes } from './arrow/column.js';
 export { isValid, makeColumn, strings } from './arrow/column.js';
 export { cellText, formatFloat, jsonKind } from './arrow/format.js';

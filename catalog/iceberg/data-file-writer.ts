@@ -3,10 +3,12 @@ import { randomUUID } from 'node:crypto';
 import {
   type Batch,
   CancelledError,
+  DEFAULT_ROW_GROUP_ROWS,
   NotSupportedError,
   objectStoreFor,
   ParquetStreamWriter,
   type S3StoreConfig,
+  sliceBatch,
 } from '../../engine/index.js';
 import { FileMetrics } from './column-stats.js';
 import { type PartitionKey, partitionerOf, type RowGroups } from './partition-rows.js';
@@ -101,14 +103,26 @@ class DataFileWriter {
 
   async write(batch: Batch): Promise<void> {
     if (batch.length === 0) return;
-    for (const group of this.#partitioner(batch)) {
-      const file = await this.#fileFor(group.key);
-      file.lastWrite = ++this.#writes;
-      file.metrics.add(group.batch.columns, group.batch.length);
-      await file.writer.write(group.batch);
-      if (file.writer.bytesWritten >= this.#o.targetFileBytes) await this.#finishFile(file);
-    }
+    for (const group of this.#partitioner(batch)) await this.#writeRows(group.key, group.batch);
     await this.#boundMemory();
+  }
+
+  /**
+   * Writes `rows` to the partition's open file up to each row-group boundary at a time, so the size is checked
+   * after every row group is flushed: a file ends at most one row group past the target.
+   */
+  async #writeRows(key: PartitionKey, rows: Batch): Promise<void> {
+    const groupRows = this.#o.rowGroupRows ?? DEFAULT_ROW_GROUP_ROWS;
+    for (let at = 0; at < rows.length; ) {
+      const file = await this.#fileFor(key);
+      const end = Math.min(rows.length, at + groupRows - (file.writer.rows % groupRows));
+      const part = sliceBatch(rows, at, end);
+      file.lastWrite = ++this.#writes;
+      file.metrics.add(part.columns, part.length);
+      await file.writer.write(part);
+      if (file.writer.bytesWritten >= this.#o.targetFileBytes) await this.#finishFile(file);
+      at = end;
+    }
   }
 
   async finish(): Promise<DataFile[]> {
