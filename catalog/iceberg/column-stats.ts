@@ -1,5 +1,5 @@
 // Per-file column metrics of a data file being written: value/null/NaN counts and lower/upper bounds by field id.
-import { type Column, strings } from '../../engine/index.js';
+import { type Column, strings, type Utf8Bytes } from '../../engine/index.js';
 import type { IcebergValue } from './spec.js';
 
 /** Java's default `truncate(16)` metrics mode: string bounds keep 16 code points (the upper one incremented). */
@@ -96,17 +96,73 @@ function addColumn(m: ColumnMetrics, col: Column, n: number): void {
 }
 
 function addStrings(m: ColumnMetrics, col: Column, n: number): void {
-  const s = strings(col);
+  const v = col.values;
   const valid = col.valid;
+  if (v !== null && !Array.isArray(v) && 'offsets' in v) {
+    addUtf8(m, v as Utf8Bytes, valid, n);
+    return;
+  }
+  const s = strings(col);
+  for (let i = 0; i < n; i++) {
+    if (valid !== null && valid[i] === 0) m.nulls++;
+    else addString(m, s[i]!);
+  }
+}
+
+/** Any UTF-16 unit at or above U+D800: only then can UTF-16 order differ from code point order. */
+const HIGH_UNITS = /[\uD800-\uFFFF]/;
+
+function addString(m: ColumnMetrics, x: string): void {
+  if (m.min === null) {
+    m.min = m.max = x;
+    return;
+  }
+  // Without high units in x, the first unit where x differs is below U+D800: UTF-16 order is code point order.
+  if (!HIGH_UNITS.test(x)) {
+    if (x < (m.min as string)) m.min = x;
+    else if (x > (m.max as string)) m.max = x;
+    return;
+  }
+  if (compareCodePoints(x, m.min as string) < 0) m.min = x;
+  if (compareCodePoints(x, m.max as string) > 0) m.max = x;
+}
+
+/** UTF-8 bytes compare in code point order: the batch's least and greatest are found on bytes, decoded once. */
+function addUtf8(m: ColumnMetrics, v: Utf8Bytes, valid: Uint8Array | null, n: number): void {
+  const { offsets, bytes } = v;
+  let lo = -1;
+  let hi = -1;
   for (let i = 0; i < n; i++) {
     if (valid !== null && valid[i] === 0) {
       m.nulls++;
       continue;
     }
-    const x = s[i]!;
-    if (m.min === null || compareCodePoints(x, m.min as string) < 0) m.min = x;
-    if (m.max === null || compareCodePoints(x, m.max as string) > 0) m.max = x;
+    if (lo < 0) {
+      lo = hi = i;
+      continue;
+    }
+    if (compareBytes(bytes, offsets, i, lo) < 0) lo = i;
+    else if (compareBytes(bytes, offsets, i, hi) > 0) hi = i;
   }
+  if (lo < 0) return;
+  const text = (i: number) => UTF8.decode(bytes.subarray(offsets[i]!, offsets[i + 1]!));
+  addString(m, text(lo));
+  addString(m, text(hi));
+}
+
+const UTF8 = new TextDecoder();
+
+function compareBytes(bytes: Uint8Array, offsets: Int32Array, i: number, j: number): number {
+  const a = offsets[i]!;
+  const b = offsets[j]!;
+  const la = offsets[i + 1]! - a;
+  const lb = offsets[j + 1]! - b;
+  const n = Math.min(la, lb);
+  for (let k = 0; k < n; k++) {
+    const d = bytes[a + k]! - bytes[b + k]!;
+    if (d !== 0) return d;
+  }
+  return la - lb;
 }
 
 /** Code point order (UTF-8's): UTF-16 order except that surrogates sort above U+E000..U+FFFF. */

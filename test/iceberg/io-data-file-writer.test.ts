@@ -3,9 +3,11 @@ import assert from 'node:assert/strict';
 import { existsSync, statSync } from 'node:fs';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { compareCodePoints, FileMetrics } from '../../catalog/iceberg/column-stats.js';
 import { deleteDataFiles, writeDataFiles } from '../../catalog/iceberg/data-file-writer.js';
 import type { IcebergSchema, PartitionSpec } from '../../catalog/iceberg/spec.js';
 import type { Batch } from '../../engine/arrow/batch.js';
+import { makeColumn } from '../../engine/arrow/column.js';
 import { batchesOf, batchOf, duck, filesUnder, floeOf, pathOfUri, tempDir } from './io-helpers.js';
 
 const schema: IcebergSchema = {
@@ -214,4 +216,24 @@ test('a write that fails mid-stream, or is aborted, leaves no file behind', asyn
   assert.deepEqual(filesUnder(pathOfUri(loc)), []);
   // deleteDataFiles tolerates files already gone.
   await deleteDataFiles([`${loc}/data/none.parquet`]);
+});
+
+test('string bounds follow code point order for JS strings and UTF-8 bytes alike', () => {
+  const strs = ['a\uFFFD', 'a😀', 'a', 'b\uE000x'];
+  const js = new FileMetrics([{ id: 1, type: 'string' }]);
+  js.add([makeColumn({ id: 'utf8' }, strs, null, 4)], 4);
+  const enc = strs.map((x) => new TextEncoder().encode(x));
+  const offsets = Int32Array.from([0, ...enc.map((_, i) => enc.slice(0, i + 1).reduce((n, e) => n + e.length, 0))]);
+  const bytes = new Uint8Array(offsets[4]!);
+  for (const [i, e] of enc.entries()) bytes.set(e, offsets[i]!);
+  const utf8 = new FileMetrics([{ id: 1, type: 'string' }]);
+  utf8.add([makeColumn({ id: 'utf8' }, { offsets, bytes }, null, 4)], 4);
+  for (const m of [js, utf8]) {
+    assert.equal(m.result().lowerBounds[1], 'a');
+    assert.equal(m.result().upperBounds[1], 'b\uE000x');
+  }
+  const two = new FileMetrics([{ id: 1, type: 'string' }]);
+  two.add([makeColumn({ id: 'utf8' }, ['a\uFFFD', 'a😀'], null, 2)], 2);
+  assert.equal(two.result().upperBounds[1], 'a😀');
+  assert.ok(compareCodePoints('a😀', 'a\uFFFD') > 0 && compareCodePoints('a\uFFFD', 'a😀') < 0);
 });
