@@ -15,9 +15,11 @@ import { StatementPlanner } from './plan-statement.js';
 import type { ParamValues } from './sql/sql-to-plan.js';
 
 export type { Batch } from './arrow/batch.js';
+export { sliceBatch } from './arrow/batch.js';
 export type { Column, Utf8Bytes } from './arrow/column.js';
-export { isValid, strings } from './arrow/column.js';
+export { isValid, makeColumn, strings } from './arrow/column.js';
 export { cellText, formatFloat, jsonKind } from './arrow/format.js';
+export { takeRows } from './arrow/gathered-column.js';
 export type {
   Catalog,
   CatalogWrites,
@@ -48,6 +50,10 @@ export type { ColumnStats, RowGroupInfo } from './io/parquet/footer.js';
 export {
   type ColumnInput,
   createParquetTable,
+  DEFAULT_ROW_GROUP_ROWS,
+  type ParquetColumnSpec,
+  type ParquetStreamOptions,
+  ParquetStreamWriter,
   type ParquetTableOptions,
   type ParquetWriteOptions,
   writeParquetFile,
