@@ -82,13 +82,18 @@ export function readOnlyTable(schema: Schema): TableProvider {
   };
 }
 
-/** A catalog of `MemoryWritableTable`s with `writes`; schemas are `c.s` names, tables `c.s.t`. */
+/**
+ * A catalog of `MemoryWritableTable`s with `writes`; schemas are `c.s` names, tables `c.s.t`. Over `base`, its
+ * tables come first and `base`'s (read-only) tables are found too.
+ */
 export class MemoryWritableCatalog implements Catalog {
   readonly tables = new Map<string, TableProvider>();
   readonly schemas = new Set<string>();
   readonly writes: CatalogWrites;
+  readonly #base: Catalog | null;
 
-  constructor() {
+  constructor(base: Catalog | null = null) {
+    this.#base = base;
     this.writes = {
       createSchema: async (name, ifNotExists) => {
         const key = name.join('.');
@@ -118,11 +123,11 @@ export class MemoryWritableCatalog implements Catalog {
   }
 
   table(name: string): TableProvider | undefined {
-    return this.tables.get(name) ?? this.tables.get(name.toLowerCase());
+    return this.tables.get(name) ?? this.tables.get(name.toLowerCase()) ?? this.#base?.table(name);
   }
 
   tableNames(): readonly string[] {
-    return [...this.tables.keys()].sort();
+    return [...(this.#base?.tableNames() ?? []), ...[...this.tables.keys()].sort()];
   }
 
   /** The writable table of that name (a test's view of what was committed). */

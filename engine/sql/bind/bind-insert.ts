@@ -45,15 +45,27 @@ export function bindCreateTableAs(ast: CreateTableAst, ctx: BindContext): Logica
   const types = source.schema.fields.map((f) => (f.type.id === 'null' ? UTF8 : f.type));
   const input = castArm(source, types);
   const columns = input.schema.fields.map((f): Field => ({ name: f.name, qualifier: null, type: f.type, nullable: true }));
-  const seen = new Set<string>();
-  for (const f of columns) {
-    checkStorable(f);
-    if (seen.has(f.name)) throw new PlanError(`column "${f.name}" specified more than once`);
-    seen.add(f.name);
-  }
+  for (const f of columns) checkStorable(f);
+  checkDistinctNames(ast.source);
   const definition = { name: ast.name, schema: { fields: columns }, partitionBy: partitionFields(ast.partitionBy, columns) };
   const plan = makeInsert(joined, 'append', input, columns);
   return { ...plan, create: { definition, ifNotExists: ast.ifNotExists } };
+}
+
+/**
+ * A SELECT's output names given twice (`SELECT 1 AS x, 2 AS x`): PostgreSQL refuses the table. The binder renames
+ * the second `x_1`, so the names are read from the select list (a `*` expanding to a name twice is not caught).
+ */
+function checkDistinctNames(source: Ast): void {
+  if (source?.type !== 'select' || !Array.isArray(source.columns)) return;
+  const seen = new Set<string>();
+  for (const c of source.columns) {
+    const ref = c.expr?.type === 'column_ref' ? c.expr.column : null;
+    const name = c.as ?? (typeof ref === 'string' ? ref : (ref?.expr?.value ?? null));
+    if (typeof name !== 'string' || name === '*') continue;
+    if (seen.has(name.toLowerCase())) throw new PlanError(`column "${name}" specified more than once`);
+    seen.add(name.toLowerCase());
+  }
 }
 
 function makeInsert(table: string, mode: Insert['mode'], input: LogicalPlan, fields: readonly Field[]): Insert {

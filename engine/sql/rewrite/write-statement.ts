@@ -82,6 +82,14 @@ export function readWriteStatement(sql: string): WriteAst | null {
     const statement = first.toUpperCase();
     return { type: 'unsupported', floeWrite: true, name: [], statement, unsupported: `${statement} statements are not supported yet` };
   }
+  if (first === 'with' && r.tokens.some((t) => t.depth === 0 && isWord(t, 'insert')))
+    return {
+      type: 'unsupported',
+      floeWrite: true,
+      name: [],
+      statement: 'INSERT',
+      unsupported: 'WITH ... INSERT is not supported yet: write INSERT INTO t WITH ... SELECT ...',
+    };
   if (r.accept('insert')) return readInsert(r);
   if (r.accept('create')) {
     if (r.keyword() === 'schema') return readCreateSchema(r);
