@@ -43,7 +43,9 @@ export async function createTestEngines(
   }
   const engine = (tables: Map<string, TableProvider>, threads = 0) =>
     createEngine({
-      catalog: (opts.writable ? new MemoryWritableCatalog(createMapCatalog(tables)) : createMapCatalog(tables)) satisfies Catalog,
+      catalog: (opts.writable
+        ? new MemoryWritableCatalog(createMapCatalog(tables))
+        : createMapCatalog(tables)) satisfies Catalog,
       parallel: { threads, minRows: 1, takeBack: false },
     });
   const engines = { file: engine(fileTables), memory: engine(memoryTables) };

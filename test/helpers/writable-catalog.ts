@@ -2,6 +2,7 @@
 // record every write's mode and any error the batches threw, and never commit a failed write.
 import {
   type Batch,
+  CancelledError,
   type Catalog,
   type CatalogWrites,
   ExecError,
@@ -41,7 +42,7 @@ export class MemoryWritableTable implements TableProvider {
   async *scan(request: ScanRequest, signal: AbortSignal): AsyncIterable<Batch> {
     const fields = request.columns.map((c) => this.schema.fields.find((f) => f.name === c)!);
     for (const b of this.batches) {
-      if (signal.aborted) throw new Error('aborted');
+      if (signal.aborted) throw new CancelledError();
       const columns = request.columns.map((c) => b.columns[this.schema.fields.findIndex((f) => f.name === c)]!);
       yield { schema: { fields }, columns, length: b.length };
     }
@@ -56,7 +57,7 @@ export class MemoryWritableTable implements TableProvider {
     const got: Batch[] = [];
     try {
       for await (const b of batches) {
-        if (signal.aborted) throw new Error('aborted');
+        if (signal.aborted) throw new CancelledError();
         got.push(b);
       }
     } catch (e) {

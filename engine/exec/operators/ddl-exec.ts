@@ -18,7 +18,8 @@ export class DdlExec implements PhysicalOperator {
     checkCancelled(ctx);
     const status = STATUS[this.node.kind];
     const writes = ctx.catalog.writes;
-    if (writes === undefined) throw new NotSupportedError(`${status} is not supported: the catalog has no writable namespace`);
+    if (writes === undefined)
+      throw new NotSupportedError(`${status} is not supported: the catalog has no writable namespace`);
     await run(this.node, writes);
     yield makeBatch(STATUS_SCHEMA, [makeColumn(UTF8, [status], null, 1)], 1);
   }

@@ -32,14 +32,22 @@ export class InsertExec implements PhysicalOperator {
     checkCancelled(ctx);
     const provider = await this.#provider(ctx.catalog);
     // IF NOT EXISTS found the table (created meanwhile): nothing written.
-    const rows = provider === null ? 0 : await this.#write(provider, ctx);
+    const rows = provider === null ? 0 : await this.#write(provider, ctx).catch((e) => this.#undoCreate(ctx, e));
     yield countBatch(rows);
+  }
+
+  /** A CREATE TABLE AS whose write failed drops the table it created (PostgreSQL rolls both back), then rethrows. */
+  async #undoCreate(ctx: ExecContext, error: unknown): Promise<never> {
+    const { create } = this.target;
+    if (create !== null) await ctx.catalog.writes?.dropTable(create.definition.name, true).catch(() => {});
+    throw error;
   }
 
   async #provider(catalog: Catalog): Promise<TableProvider | null> {
     const { create, table } = this.target;
     if (create !== null) {
-      if (catalog.writes === undefined) throw new NotSupportedError('CREATE TABLE AS is not supported: the catalog has no writable namespace');
+      if (catalog.writes === undefined)
+        throw new NotSupportedError('CREATE TABLE AS is not supported: the catalog has no writable namespace');
       return catalog.writes.createTable(create.definition, create.ifNotExists);
     }
     const provider = catalog.table(table);
@@ -47,9 +55,10 @@ export class InsertExec implements PhysicalOperator {
     return provider;
   }
 
-  #write(provider: TableProvider, ctx: ExecContext): Promise<number> {
+  async #write(provider: TableProvider, ctx: ExecContext): Promise<number> {
     const { table, mode } = this.target;
-    if (provider.write === undefined) throw new NotSupportedError(`INSERT into "${table}" is not supported: the table is read-only`);
+    if (provider.write === undefined)
+      throw new NotSupportedError(`INSERT into "${table}" is not supported: the table is read-only`);
     return provider.write(this.#checked(ctx), mode, ctx.signal);
   }
 
@@ -61,7 +70,9 @@ export class InsertExec implements PhysicalOperator {
       checkCancelled(ctx);
       for (const c of notNull)
         if (batch.length > 0 && nullCount(batch.columns[c]!) > 0)
-          throw new ExecError(`null value in column "${fields[c]!.name}" of relation "${relation}" violates not-null constraint`);
+          throw new ExecError(
+            `null value in column "${fields[c]!.name}" of relation "${relation}" violates not-null constraint`,
+          );
       yield batch;
     }
     checkCancelled(ctx);

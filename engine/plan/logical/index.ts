@@ -11,10 +11,9 @@ export type { SetOp, SetOpKind, Union } from './set-op.js';
 import { type Window, windowSchema } from './window.js';
 import type { CreateSchema, CreateTable, DropTable, Insert } from './write.js';
 
+export type { Window } from './window.js';
 export type { CreateSchema, CreateTable, DropTable, Insert } from './write.js';
 export { COUNT_SCHEMA, STATUS_SCHEMA } from './write.js';
-
-export type { Window } from './window.js';
 
 /** Reads a table. `columns`, `filters` and `limit` are filled in by the push-down rules. */
 export interface Scan {

@@ -29,7 +29,8 @@ export function bindInsert(ast: InsertAst, ctx: BindContext): Insert {
 export function bindCreateTableAs(ast: CreateTableAst, ctx: BindContext): LogicalPlan {
   const joined = ast.name.join('.');
   if (ctx.catalog.table(joined) !== undefined) {
-    if (ast.ifNotExists) return { kind: 'values', rows: [[{ kind: 'literal', value: 0, type: INT64 }]], schema: COUNT_SCHEMA };
+    if (ast.ifNotExists)
+      return { kind: 'values', rows: [[{ kind: 'literal', value: 0, type: INT64 }]], schema: COUNT_SCHEMA };
     const { name, provider } = writableTable(ast.name, ctx.catalog, 'CREATE TABLE AS');
     const fields = provider.schema.fields;
     const source = ctx.bindQuery(ast.source, ctx);
@@ -44,10 +45,16 @@ export function bindCreateTableAs(ast: CreateTableAst, ctx: BindContext): Logica
   // An untyped literal or NULL column is text, as in PostgreSQL.
   const types = source.schema.fields.map((f) => (f.type.id === 'null' ? UTF8 : f.type));
   const input = castArm(source, types);
-  const columns = input.schema.fields.map((f): Field => ({ name: f.name, qualifier: null, type: f.type, nullable: true }));
+  const columns = input.schema.fields.map(
+    (f): Field => ({ name: f.name, qualifier: null, type: f.type, nullable: true }),
+  );
   for (const f of columns) checkStorable(f);
   checkDistinctNames(ast.source);
-  const definition = { name: ast.name, schema: { fields: columns }, partitionBy: partitionFields(ast.partitionBy, columns) };
+  const definition = {
+    name: ast.name,
+    schema: { fields: columns },
+    partitionBy: partitionFields(ast.partitionBy, columns),
+  };
   const plan = makeInsert(joined, 'append', input, columns);
   return { ...plan, create: { definition, ifNotExists: ast.ifNotExists } };
 }

@@ -7,8 +7,8 @@ import {
   DATE,
   type DataType,
   decimal,
-  FLOAT64,
   type Field,
+  FLOAT64,
   INT32,
   INT64,
   TIMESTAMP,
@@ -79,7 +79,9 @@ function decimalType(c: ColumnDefAst): DataType {
   if (precision < 1 || precision > MAX_TABLE_PRECISION)
     throw new NotSupportedError(`column "${c.name}": numeric precision ${precision} must be between 1 and 38`);
   if (scale > precision)
-    throw new NotSupportedError(`column "${c.name}": numeric scale ${scale} must be between 0 and precision ${precision}`);
+    throw new NotSupportedError(
+      `column "${c.name}": numeric scale ${scale} must be between 0 and precision ${precision}`,
+    );
   return decimal(precision, scale);
 }
 
@@ -108,24 +110,30 @@ const TRANSFORMS: Readonly<Record<string, Transform>> = {
 // Spark's and Trino's plural spellings name the same transforms.
 const ALIASES: Readonly<Record<string, string>> = { years: 'year', months: 'month', days: 'day', hours: 'hour' };
 
-const TRANSFORM_LIST = 'column, year(column), month(column), day(column), hour(column), bucket(N, column), truncate(W, column)';
+const TRANSFORM_LIST =
+  'column, year(column), month(column), day(column), hour(column), bucket(N, column), truncate(W, column)';
 
 /** `PARTITIONED BY` items as Iceberg partition fields over `fields`. */
 export function partitionFields(items: readonly PartitionAst[], fields: readonly Field[]): PartitionField[] {
   return items.map((item) => {
-    if (item.transform === null) return { column: partitionColumn(String(item.args[0]), fields).name, transform: 'identity' };
+    if (item.transform === null)
+      return { column: partitionColumn(String(item.args[0]), fields).name, transform: 'identity' };
     const t = TRANSFORMS[ALIASES[item.transform] ?? item.transform];
     if (t === undefined)
       throw new PlanError(`partition transform "${item.transform}" does not exist: use ${TRANSFORM_LIST}`);
     const usage = t.width ? `${t.name}(${t.name === 'bucket' ? 'N' : 'W'}, column)` : `${t.name}(column)`;
     const [width, column] = t.width ? item.args : [null, item.args[0]];
     if (item.args.length !== (t.width ? 2 : 1) || typeof column !== 'string' || (t.width && typeof width !== 'number'))
-      throw new PlanError(`partition transform ${t.name} takes ${t.width ? 'a number and a column' : 'one column'}: ${usage}`);
+      throw new PlanError(
+        `partition transform ${t.name} takes ${t.width ? 'a number and a column' : 'one column'}: ${usage}`,
+      );
     if (t.width && ((width as number) < 1 || (width as number) > 2147483647))
       throw new PlanError(`partition transform ${t.name} needs a width between 1 and 2147483647, not ${width}`);
     const f = partitionColumn(column, fields);
     if (!t.accepts(f.type))
-      throw new PlanError(`partition transform ${t.name} cannot apply to column "${f.name}" of type ${typeName(f.type)}`);
+      throw new PlanError(
+        `partition transform ${t.name} cannot apply to column "${f.name}" of type ${typeName(f.type)}`,
+      );
     return { column: f.name, transform: t.width ? `${t.name}[${width}]` : t.name };
   });
 }

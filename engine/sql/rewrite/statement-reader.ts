@@ -88,7 +88,6 @@ export class StatementReader {
     return Number(t.text);
   }
 
-
   /** Throws a syntax error at the next token (or at the end of the text). */
   fail(hint?: string): never {
     const t = this.peek();

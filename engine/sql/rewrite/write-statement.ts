@@ -80,7 +80,13 @@ export function readWriteStatement(sql: string): WriteAst | null {
   const first = r.keyword();
   if (first !== null && UNSUPPORTED.has(first)) {
     const statement = first.toUpperCase();
-    return { type: 'unsupported', floeWrite: true, name: [], statement, unsupported: `${statement} statements are not supported yet` };
+    return {
+      type: 'unsupported',
+      floeWrite: true,
+      name: [],
+      statement,
+      unsupported: `${statement} statements are not supported yet`,
+    };
   }
   if (first === 'with' && r.tokens.some((t) => t.depth === 0 && isWord(t, 'insert')))
     return {
@@ -117,7 +123,8 @@ function readInsert(r: StatementReader): InsertAst {
     r.expectPunct(')');
   }
   const insert = { type: 'insert', floeWrite: true, overwrite, name, columns, query: r.offset } as const;
-  if (r.accept('default', 'values')) return { ...insert, unsupported: 'INSERT ... DEFAULT VALUES is not supported yet' };
+  if (r.accept('default', 'values'))
+    return { ...insert, unsupported: 'INSERT ... DEFAULT VALUES is not supported yet' };
   if (r.done) r.fail();
   const clause = unsupportedInsertClause(r);
   return clause ? { ...insert, unsupported: `INSERT ... ${clause} is not supported yet` } : insert;
@@ -156,7 +163,16 @@ function readCreateTable(r: StatementReader, modifier: string | null): CreateTab
     query = r.offset;
     if (r.done) r.fail();
   } else if (!r.done) r.fail(r.keyword() === 'as' ? 'CREATE TABLE AS takes no column list here' : undefined);
-  const create = { type: 'create', keyword: 'table', floeWrite: true, ifNotExists, name, columns, partitionBy, query } as const;
+  const create = {
+    type: 'create',
+    keyword: 'table',
+    floeWrite: true,
+    ifNotExists,
+    name,
+    columns,
+    partitionBy,
+    query,
+  } as const;
   return modifier ? { ...create, unsupported: `CREATE ${modifier.toUpperCase()} TABLE is not supported yet` } : create;
 }
 
@@ -204,7 +220,8 @@ function readColumnDef(r: StatementReader): ColumnDefAst {
     if (r.accept('not', 'null')) notNull = true;
     else if (!r.accept('null')) break;
   }
-  if (r.peek()?.text !== ',' && r.peek()?.text !== ')') r.fail('column constraints other than NOT NULL are not supported');
+  if (r.peek()?.text !== ',' && r.peek()?.text !== ')')
+    r.fail('column constraints other than NOT NULL are not supported');
   return { name, type: zone ? `${type} ${zone}` : type, args, notNull };
 }
 
