@@ -116,13 +116,21 @@ function targetColumns(columns: readonly string[], fields: readonly Field[], rel
  */
 function bindSource(ast: Ast, ctx: BindContext, fields: readonly Field[], targets: number[] | null): LogicalPlan {
   if (ast?.type === 'values' && !ast.with && !ast.orderby && !ast.limit) {
-    const rows = bindValueRows(ast.values, ctx);
+    const rows = bindValueRows(ast.values.map(defaultsAsNull), ctx);
     const order = checkCount(rows[0]!.length, fields, targets);
     const schema: Schema = { fields: fields.map((f) => ({ ...f, qualifier: null, nullable: true })) };
     return { kind: 'values', rows: rows.map((r) => placed(r, fields, order)), schema };
   }
   const source = ctx.bindQuery(ast, ctx);
   return assignColumns(source, fields, targets);
+}
+
+/** `DEFAULT` in a VALUES row: the column's default, which is NULL (tables here declare no defaults). */
+function defaultsAsNull(row: Ast): Ast {
+  if (row?.type !== 'expr_list' || !Array.isArray(row.value)) return row;
+  const isDefault = (v: Ast) =>
+    v?.type === 'column_ref' && !v.table && v.column?.expr?.type === 'default' && /^default$/i.test(v.column.expr.value);
+  return { ...row, value: row.value.map((v: Ast) => (isDefault(v) ? { type: 'null', value: null } : v)) };
 }
 
 function assignColumns(source: LogicalPlan, fields: readonly Field[], targets: number[] | null): LogicalPlan {

@@ -77,6 +77,8 @@ const QUERY_WORDS = new Set(['select', 'with', 'values', 'table']);
  */
 export function readWriteStatement(sql: string): WriteAst | null {
   const r = new StatementReader(sql);
+  // Two statements: the parser's path reports it.
+  if (r.tokens.some((t) => t.text === ';')) return null;
   const first = r.keyword();
   if (first !== null && UNSUPPORTED.has(first)) {
     const statement = first.toUpperCase();
