@@ -129,7 +129,10 @@ function bindSource(ast: Ast, ctx: BindContext, fields: readonly Field[], target
 function defaultsAsNull(row: Ast): Ast {
   if (row?.type !== 'expr_list' || !Array.isArray(row.value)) return row;
   const isDefault = (v: Ast) =>
-    v?.type === 'column_ref' && !v.table && v.column?.expr?.type === 'default' && /^default$/i.test(v.column.expr.value);
+    v?.type === 'column_ref' &&
+    !v.table &&
+    v.column?.expr?.type === 'default' &&
+    /^default$/i.test(v.column.expr.value);
   return { ...row, value: row.value.map((v: Ast) => (isDefault(v) ? { type: 'null', value: null } : v)) };
 }
 
