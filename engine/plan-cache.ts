@@ -89,6 +89,7 @@ export function recordingCatalog(catalog: Catalog): {
     lookups,
     tableNames: () => names,
     catalog: {
+      writes: catalog.writes,
       table(name) {
         const provider = catalog.table(name);
         lookups.set(name, provider);

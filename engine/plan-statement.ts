@@ -4,6 +4,7 @@ import type { Catalog } from './catalog.js';
 import { ForbiddenError } from './errors.js';
 import { evaluateConstant } from './exec/execute.js';
 import { optimize } from './optimize/optimizer.js';
+import type { LogicalPlan } from './plan/logical/index.js';
 import { type CachedPlan, PlanCache, planKey, recordingCatalog } from './plan-cache.js';
 import { type ParsedStatement, parseSql } from './sql/parse.js';
 import { type ParamValues, sqlToPlan } from './sql/sql-to-plan.js';
@@ -38,7 +39,7 @@ export class StatementPlanner {
     const key = cache && planKey(sql, opts.params, opts.disabledRules ?? []);
     const hit = key === null ? undefined : cache?.get(key, catalog);
     if (hit) {
-      if (!hit.readOnly && opts.allowWrites === false) throw forbidden(hit.plan.kind.toUpperCase());
+      if (!hit.readOnly && opts.allowWrites === false) throw forbidden(hit.plan.kind.replace('_', ' ').toUpperCase());
       return hit;
     }
     const made = makePlan(sql, opts, catalog);
@@ -64,6 +65,8 @@ function makePlan(sql: string, opts: StatementOptions, catalog: Catalog): Cached
   });
   const tables = new Set<string>();
   for (const [name, provider] of recorder.lookups) if (provider !== undefined) tables.add(name.toLowerCase());
+  const written = writtenTable(optimized);
+  if (written !== null) tables.add(written.toLowerCase());
   return {
     plan: optimized,
     explain: statement.explain,
@@ -74,12 +77,20 @@ function makePlan(sql: string, opts: StatementOptions, catalog: Catalog): Cached
   };
 }
 
+/** The table a write or DDL statement changes (its results and plans must be invalidated), else null. */
+function writtenTable(plan: LogicalPlan): string | null {
+  if (plan.kind === 'insert') return plan.table;
+  if (plan.kind === 'create_table') return plan.definition.name.join('.');
+  if (plan.kind === 'drop_table') return plan.name.join('.');
+  return null;
+}
+
 function forbidden(what: string): ForbiddenError {
   return new ForbiddenError(`${what} is not allowed in a read-only SQL context`);
 }
 
 /** `INSERT`, `CREATE`, `SELECT INTO`...: the statement's kind as the error names it. */
 function statementName(statement: ParsedStatement): string {
-  const type = String(statement.ast?.type ?? 'statement');
+  const type = String(statement.ast?.statement ?? statement.ast?.type ?? 'statement');
   return type === 'select' ? 'SELECT INTO' : type.toUpperCase();
 }

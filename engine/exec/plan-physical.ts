@@ -20,9 +20,11 @@ import { mayRaiseOnRows } from './expr/short-circuit.js';
 import type { PhysicalOperator } from './operator.js';
 import { BuildLeftSemiExec } from './operators/build-left-semi-exec.js';
 import { CteScanExec, SharedResult } from './operators/cte-scan-exec.js';
+import { DdlExec } from './operators/ddl-exec.js';
 import { CollectKeysExec } from './operators/dynamic-filter.js';
 import { FilterExec } from './operators/filter-exec.js';
 import { HashAggregateExec } from './operators/hash-aggregate-exec.js';
+import { InsertExec } from './operators/insert-exec.js';
 import { JoinExec } from './operators/join-exec.js';
 import { LimitExec } from './operators/limit-exec.js';
 import { ProjectExec } from './operators/project-exec.js';
@@ -177,6 +179,12 @@ function planNode(
       return new SetOpExec(input(0, p.left), input(1, p.right), p.op, p.all, p.schema);
     case 'window':
       return planWindow(p, input(0, p.input));
+    case 'insert':
+      return new InsertExec(input(0, p.input), p);
+    case 'create_table':
+    case 'drop_table':
+    case 'create_schema':
+      return new DdlExec(p);
     default:
       throw new InternalError(`no physical operator for ${(p as LogicalPlan).kind}`);
   }

@@ -28,6 +28,10 @@ export function mapPlanExprs(p: LogicalPlan, f: (e: Expr) => Expr): LogicalPlan 
     case 'work_table_scan':
     case 'union':
     case 'set_op':
+    case 'insert':
+    case 'create_table':
+    case 'drop_table':
+    case 'create_schema':
       return p;
     case 'window':
       return {

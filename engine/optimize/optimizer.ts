@@ -35,6 +35,9 @@ export interface OptimizeOptions extends OptimizerContext {
 }
 
 export function optimize(plan: LogicalPlan, options: OptimizeOptions): LogicalPlan {
+  // A write's source query is optimized as any query; the rules never see the write itself.
+  if (plan.kind === 'insert') return { ...plan, input: optimize(plan.input, options) };
+  if (plan.kind === 'create_table' || plan.kind === 'drop_table' || plan.kind === 'create_schema') return plan;
   const disabled = new Set(options.disabled ?? []);
   for (const name of disabled) {
     if (!RULES.some((r) => r.name === name)) throw new InternalError(`unknown optimizer rule ${name}`);

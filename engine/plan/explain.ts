@@ -2,6 +2,7 @@
 import { exprText } from './expr/display.js';
 import { type LogicalPlan, planChildren, type Scan } from './logical/index.js';
 import { windowCallText } from './logical/window.js';
+import { writeLine } from './logical/write.js';
 
 /** Lines of the plan; `scanDetail` adds provider facts (files, row groups kept) to scan lines. */
 export function explainLines(plan: LogicalPlan, scanDetail: ReadonlyMap<Scan, string> = new Map()): string[] {
@@ -80,6 +81,11 @@ function nodeLine(p: LogicalPlan, scanDetail: ReadonlyMap<Scan, string>): string
       return `SetOp: ${p.op.toUpperCase()}${p.all ? ' ALL' : ''}`;
     case 'window':
       return `Window: ${p.calls.map((c) => windowCallText(c, exprText)).join(', ')}`;
+    case 'insert':
+    case 'create_table':
+    case 'drop_table':
+    case 'create_schema':
+      return writeLine(p);
   }
 }
 

@@ -6,6 +6,7 @@ import { fixAst, rewriteSql } from './rewrite/expression-rewrites.js';
 import { parseWithRewrites } from './rewrite/index.js';
 import { reassociateOperators } from './rewrite/operator-precedence.js';
 import { RewriteSyntaxError, rewriteWindowSql } from './rewrite/window-rewrite.js';
+import { readWriteStatement, type WriteAst } from './rewrite/write-statement.js';
 
 const parser = new nodeSqlParser.Parser();
 const OPTIONS = { database: 'postgresql' };
@@ -30,6 +31,21 @@ export function parseSql(sql: string): ParsedStatement {
   if (body.trim() === '') throw new ParseError('empty query: the request holds no SQL statement');
   // Parser gaps are worked around by rewriting the text (rewrite/); error offsets map back to `sql`.
   const shift = m ? m[0].length : 0;
+  let write: WriteAst | null;
+  try {
+    write = readWriteStatement(body);
+  } catch (e) {
+    throw new ParseError(describeSyntaxError(e, sql, (o) => o + shift));
+  }
+  if (write === null) return { ast: parseStatement(body, sql, shift), explain: m !== null };
+  // The query of INSERT / CREATE TABLE AS is parsed as any query, its error offsets shifted to the statement's.
+  if ('query' in write && write.query !== null && write.unsupported === undefined)
+    write.source = parseStatement(body.slice(write.query), sql, shift + write.query);
+  return { ast: write, explain: m !== null };
+}
+
+/** Exactly one statement of `body` (which starts at offset `shift` of `sql`), through the rewrites and the parser. */
+function parseStatement(body: string, sql: string, shift: number): Ast {
   let ast: Ast;
   try {
     const rewritten = rewriteSql(body);
@@ -51,7 +67,7 @@ export function parseSql(sql: string): ParsedStatement {
   if (statements.length !== 1) {
     throw new ParseError(`expected exactly one SQL statement, found ${statements.length}`);
   }
-  return { ast: statements[0], explain: m !== null };
+  return statements[0];
 }
 
 /** One query arm (the set-operation parser splits chains): window rewrites, node-sql-parser, then the fix-ups. */

@@ -1,6 +1,6 @@
 // `sqlToPlan`: a parsed statement -> logical plan, binding `$n` / `:name` parameters as literals.
 import type { Catalog } from '../catalog.js';
-import { PlanError } from '../errors.js';
+import { NotSupportedError, PlanError } from '../errors.js';
 import type { LiteralExpr } from '../plan/expr/index.js';
 import type { LogicalPlan } from '../plan/logical/index.js';
 import { BOOL, FLOAT64, INT32, INT64, NULL, UTF8 } from '../plan/types.js';
@@ -8,10 +8,13 @@ import type { ParamBinder } from './bind/bind-expr.js';
 import type { BindContext } from './bind/bind-from.js';
 import { bindQuery } from './bind/bind-query.js';
 import { bindSet, bindShow } from './bind/bind-set.js';
+import { bindWrite } from './bind/bind-write.js';
 import type { Ast } from './parse.js';
 
 /** Positional values for `$1…` (array) or named values for `:name` (object); plain JSON scalars. */
 export type ParamValues = readonly unknown[] | Readonly<Record<string, unknown>>;
+
+const QUERY_TYPES = new Set(['select', 'set_op', 'values']);
 
 export function sqlToPlan(ast: Ast, ctx: { catalog: Catalog; params: ParamValues | undefined }): LogicalPlan {
   if (ast?.type === 'set') return bindSet(ast);
@@ -24,6 +27,9 @@ export function sqlToPlan(ast: Ast, ctx: { catalog: Catalog; params: ParamValues
     ids: { next: 1 },
     bindQuery,
   };
+  if (ast?.floeWrite === true) return bindWrite(ast, bind);
+  if (typeof ast?.type === 'string' && !QUERY_TYPES.has(ast.type))
+    throw new NotSupportedError(`${String(ast?.type ?? 'this').toUpperCase()} statements are not supported yet`);
   return bindQuery(ast, bind);
 }
 

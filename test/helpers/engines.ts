@@ -13,6 +13,7 @@ import {
   type TableProvider,
 } from '../../engine/index.js';
 import type { TestData } from './gen-data.js';
+import { MemoryWritableCatalog } from './writable-catalog.js';
 
 export interface TestEngines {
   /** `createParquetTable`: files are read on every query. */
@@ -26,8 +27,14 @@ export interface TestEngines {
   readonly parallel?: Engine;
 }
 
-/** `parallel`: add the `parallel` engine (the differential suites do). */
-export async function createTestEngines(data: TestData, opts: { parallel?: boolean } = {}): Promise<TestEngines> {
+/**
+ * `parallel`: add the `parallel` engine (the differential suites do). `writable`: each engine's catalog also takes
+ * DDL and writes, into in-memory tables of its own (`MemoryWritableCatalog`; the slt runner's write records).
+ */
+export async function createTestEngines(
+  data: TestData,
+  opts: { parallel?: boolean; writable?: boolean } = {},
+): Promise<TestEngines> {
   const fileTables = new Map<string, TableProvider>();
   const memoryTables = new Map<string, TableProvider>();
   for (const [name, paths] of data.tables) {
@@ -36,7 +43,9 @@ export async function createTestEngines(data: TestData, opts: { parallel?: boole
   }
   const engine = (tables: Map<string, TableProvider>, threads = 0) =>
     createEngine({
-      catalog: createMapCatalog(tables) satisfies Catalog,
+      catalog: (opts.writable
+        ? new MemoryWritableCatalog(createMapCatalog(tables))
+        : createMapCatalog(tables)) satisfies Catalog,
       parallel: { threads, minRows: 1, takeBack: false },
     });
   const engines = { file: engine(fileTables), memory: engine(memoryTables) };

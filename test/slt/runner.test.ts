@@ -23,7 +23,7 @@ const SLT_DIR = join(repoRoot(), 'test', 'slt');
 const UPDATE = process.env.UPDATE === '1';
 
 const data = await writeTestData();
-const engines = await createTestEngines(data);
+const engines = await createTestEngines(data, { writable: true });
 after(() => data.remove());
 
 /** The nearest folder above this compiled file that holds package.json. */

@@ -38,6 +38,11 @@ export function estimateRows(p: LogicalPlan, ctx: OptimizerContext): number {
       return estimateRows(p.anchor, ctx) * RECURSIVE_ITERATIONS_GUESS;
     case 'work_table_scan':
       return WORK_TABLE_ROWS_GUESS;
+    case 'insert':
+    case 'create_table':
+    case 'drop_table':
+    case 'create_schema':
+      return 1;
     case 'union':
       return p.inputs.reduce((n, i) => n + estimateRows(i, ctx), 0);
     case 'set_op':

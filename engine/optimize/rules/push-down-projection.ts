@@ -52,7 +52,13 @@ function prune(p: LogicalPlan, needed: ColumnExpr[] | null): LogicalPlan {
     case 'cte_scan':
     case 'recursive_cte':
     case 'work_table_scan':
+    case 'create_table':
+    case 'drop_table':
+    case 'create_schema':
       return p;
+    // A write stores every column of its input.
+    case 'insert':
+      return { ...p, input: prune(p.input, null) };
     // Set operations match arms by position and compare whole rows: every arm column stays.
     case 'union':
       return { ...p, inputs: p.inputs.map((i) => prune(i, null)) };

@@ -9,8 +9,11 @@ export type { RecursiveCte, WorkTableScan } from './recursive-cte.js';
 export type { SetOp, SetOpKind, Union } from './set-op.js';
 
 import { type Window, windowSchema } from './window.js';
+import type { CreateSchema, CreateTable, DropTable, Insert } from './write.js';
 
 export type { Window } from './window.js';
+export type { CreateSchema, CreateTable, DropTable, Insert } from './write.js';
+export { COUNT_SCHEMA, STATUS_SCHEMA } from './write.js';
 
 /** Reads a table. `columns`, `filters` and `limit` are filled in by the push-down rules. */
 export interface Scan {
@@ -175,7 +178,11 @@ export type LogicalPlan =
   | SetOp
   | Window
   | RecursiveCte
-  | WorkTableScan;
+  | WorkTableScan
+  | Insert
+  | CreateTable
+  | DropTable
+  | CreateSchema;
 
 export function planChildren(p: LogicalPlan): LogicalPlan[] {
   if (p.kind === 'join') return [p.left, p.right];
@@ -185,8 +192,11 @@ export function planChildren(p: LogicalPlan): LogicalPlan[] {
 }
 
 /** Nodes with no children for rules to rewrite (a CTE's or a recursive query's bodies are optimized apart). */
-function isLeaf(p: LogicalPlan): p is Scan | Values | CteScan | RecursiveCte | WorkTableScan {
+function isLeaf(
+  p: LogicalPlan,
+): p is Scan | Values | CteScan | RecursiveCte | WorkTableScan | CreateTable | DropTable | CreateSchema {
   const k = p.kind;
+  if (k === 'create_table' || k === 'drop_table' || k === 'create_schema') return true;
   return k === 'scan' || k === 'values' || k === 'cte_scan' || k === 'recursive_cte' || k === 'work_table_scan';
 }
 

@@ -159,6 +159,8 @@ function bindCast(ast: Ast, ctx: ExprContext): Expr {
         : parseTypeName(name, length, t.scale ?? null);
     e = castTo(e, type);
   }
+  // `'x'::text` is typed text, no longer a literal the context may read as another type.
+  if (e.kind === 'literal' && e.untyped === true) return { kind: 'literal', value: e.value, type: e.type };
   return e;
 }
 

@@ -134,8 +134,10 @@ function parseAlias(as: unknown): { alias: string | null; columns: string[] | nu
 }
 
 function bindTable(item: Ast, alias: string | null, catalog: Catalog): Scan {
-  const name = item.db ? `${item.db}.${item.table}` : String(item.table);
-  const provider = catalog.table(name) ?? (item.db ? catalog.table(String(item.table)) : undefined);
+  // node-sql-parser reads `c.s.t` as {db: c, schema: s, table: t}.
+  const prefix = [item.db, item.schema].filter((p) => p !== null && p !== undefined && p !== '');
+  const name = [...prefix, item.table].join('.');
+  const provider = catalog.table(name) ?? (item.db && !item.schema ? catalog.table(String(item.table)) : undefined);
   if (!provider) {
     throw new PlanError(
       `table "${name}" does not exist; available tables: ${catalog.tableNames().join(', ') || '(none)'}`,
@@ -145,7 +147,8 @@ function bindTable(item: Ast, alias: string | null, catalog: Catalog): Scan {
   const lookedUp = provider === catalog.table(name) ? name : String(item.table);
   const tableName =
     names.find((t) => t === lookedUp) ?? names.find((t) => t.toLowerCase() === lookedUp.toLowerCase()) ?? lookedUp;
-  const qualifier = alias ?? tableName;
+  // A three-part name's columns are qualified by the table's own name, as in PostgreSQL (`t.a FROM c.s.t`).
+  const qualifier = alias ?? (item.schema ? String(item.table) : tableName);
   const fields = provider.schema.fields.map((f) => ({ ...f, qualifier }));
   return makeScan(tableName, qualifier, { fields });
 }

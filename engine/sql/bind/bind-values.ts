@@ -15,11 +15,8 @@ import { Scope } from './scope.js';
  * each column unifies across rows as PostgreSQL does (`VALUES (1), (2.5)` is numeric; all-NULL is text).
  */
 export function bindValues(rows: readonly Ast[], ctx: BindContext): Values {
-  const exprCtx = { scope: new Scope({ fields: [] }, ctx.outer), params: ctx.params, aggregates: 'VALUES' };
-  const bound = rows.map((r) => (r.type === 'expr_list' ? (r.value ?? []) : [r]).map((v: Ast) => bindExpr(v, exprCtx)));
-  const width = bound[0]?.length ?? 0;
-  if (width === 0) throw new PlanError('VALUES lists must have at least one column');
-  if (bound.some((r: Expr[]) => r.length !== width)) throw new PlanError('VALUES lists must all be the same length');
+  const bound = bindValueRows(rows, ctx);
+  const width = bound[0]!.length;
   const columns = Array.from({ length: width }, (_, c) => {
     const { type } = unifyAll(
       bound.map((r: Expr[]) => r[c]!),
@@ -37,6 +34,16 @@ export function bindValues(rows: readonly Ast[], ctx: BindContext): Values {
     }),
   );
   return { kind: 'values', rows: out, schema: { fields } };
+}
+
+/** The rows' expressions, untyped literals left as such (INSERT casts them to each column's type). */
+export function bindValueRows(rows: readonly Ast[], ctx: BindContext): Expr[][] {
+  const exprCtx = { scope: new Scope({ fields: [] }, ctx.outer), params: ctx.params, aggregates: 'VALUES' };
+  const bound = rows.map((r) => (r.type === 'expr_list' ? (r.value ?? []) : [r]).map((v: Ast) => bindExpr(v, exprCtx)));
+  const width = bound[0]?.length ?? 0;
+  if (width === 0) throw new PlanError('VALUES lists must have at least one column');
+  if (bound.some((r: Expr[]) => r.length !== width)) throw new PlanError('VALUES lists must all be the same length');
+  return bound;
 }
 
 /** A quoted string keeps its text but is no longer untyped once the column's type is decided. */
