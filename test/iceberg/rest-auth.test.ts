@@ -86,3 +86,27 @@ describe('Iceberg REST with API keys', () => {
     assert.equal((await fetch(`${srv.base}/health`)).status, 200);
   });
 });
+
+describe('Iceberg REST over the rate limit', () => {
+  it('429 SlowDownException in the envelope, with Retry-After', async () => {
+    const limited = await startTestServer([], {
+      runtime: { http: { rate_limit: { enabled: true, requests_per_second: 0.05, burst: 2 } } },
+    });
+    try {
+      const statuses: number[] = [];
+      let last: Response | null = null;
+      for (let i = 0; i < 3; i++) {
+        last = await fetch(`${limited.base}/v1/iceberg/v1/namespaces`);
+        statuses.push(last.status);
+      }
+      assert.deepEqual(statuses, [200, 200, 429]);
+      assert.equal(last?.headers.get('content-type'), 'application/json');
+      assert.match(last?.headers.get('retry-after') ?? '', /^\d+$/);
+      assert.deepEqual(await last?.json(), {
+        error: { message: 'Too Many Requests', type: 'SlowDownException', code: 429 },
+      });
+    } finally {
+      await limited.close();
+    }
+  });
+});
