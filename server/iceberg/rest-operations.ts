@@ -70,7 +70,10 @@ export async function listTables(
   return next === undefined ? { identifiers } : { identifiers, 'next-page-token': next };
 }
 
-/** `LoadTableResult`; with `snapshotsMode` 'refs' only the snapshots a branch or tag points at are kept. */
+/**
+ * `LoadTableResult`; with `snapshotsMode` 'refs' only the snapshots a branch or tag points at are kept (the
+ * current one too: the implied `main` of tables without `refs`).
+ */
 export async function loadTable(
   sources: readonly RestCatalogSource[],
   levels: readonly string[],
@@ -98,6 +101,9 @@ export async function requireTable(
 function referencedOnly(metadata: TableMetadata): TableMetadata {
   if (metadata.snapshots === undefined) return metadata;
   const kept = new Set(Object.values(metadata.refs ?? {}).map((r) => r['snapshot-id']));
+  // v1 tables may have no `refs`: `current-snapshot-id` is then the implied `main` branch.
+  const current = metadata['current-snapshot-id'];
+  if (current !== undefined && current !== null && current !== -1) kept.add(current);
   return { ...metadata, snapshots: metadata.snapshots.filter((s) => kept.has(s['snapshot-id'])) };
 }
 
