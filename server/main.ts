@@ -13,6 +13,8 @@ import { observeRoutes } from './http/observe-routes.js';
 import { createRequestGate } from './http/request-gate.js';
 import { registerRoutes, type ServerPhase } from './http/routes.js';
 import { listenUws } from './http/uws-app.js';
+import { datasetCatalogSource } from './iceberg/dataset-source.js';
+import type { RestCatalogSource } from './iceberg/rest-source.js';
 import { createMetrics, DatasetLoadState, type MetricsListen } from './metrics/metrics.js';
 import { createQueryPool, type QueryPool } from './pool/pool.js';
 import { type CatalogEdits, catalogEdits } from './runtime/catalog-edits.js';
@@ -47,6 +49,8 @@ export interface ServerOptions {
   readonly log?: (line: string) => void;
   /** Delays between a failed dataset load and its retries; default about 1 s doubling up to 1 min (tests shorten it). */
   readonly datasetRetry?: Backoff;
+  /** Catalogs the Iceberg REST API serves after the datasets' `floe` catalog (each names namespace level 1). */
+  readonly icebergSources?: readonly RestCatalogSource[];
 }
 
 export interface RunningServer extends CatalogEdits {
@@ -126,6 +130,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     log,
     stateChanged: (name, status) => metrics?.datasetsState([name], LOAD_STATE[status]),
   });
+  const icebergSources = [
+    datasetCatalogSource({ name: DATASETS_CATALOG, datasets: () => datasets, service }),
+    ...(options.icebergSources ?? []),
+  ];
   const server = await listenUws(
     (app) =>
       registerRoutes(metrics === null ? app : observeRoutes(app, metrics.observeHttp), {
@@ -134,6 +142,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         cacheEnabled: resultsCache !== null,
         // From the start: GET /v1/datasets lists them (Initializing) while they load.
         datasets: () => datasets,
+        icebergSources: () => icebergSources,
         maxBodyBytes: manifest.maxBodyBytes,
         gate: createRequestGate({
           auth: createAuthenticator(manifest.auth),
@@ -238,6 +247,9 @@ const LOAD_STATE: Readonly<Record<DatasetStatus, DatasetLoadState>> = {
   Refreshing: DatasetLoadState.refreshing,
   ShuttingDown: DatasetLoadState.shuttingDown,
 };
+
+/** The Iceberg REST catalog holding the datasets (`floe.public.<dataset>`). */
+const DATASETS_CATALOG = 'floe';
 
 /** After the drain, how long the workers get to finish before they are terminated (a regex may never stop). */
 const POOL_CLOSE_MS = 2000;

@@ -15,10 +15,18 @@ export interface RequestGate {
    * (429 with `Retry-After`), or a browser's simple cross-origin POST from an origin `runtime.cors` does not allow
    * (403: such a POST is sent without a preflight, so refusing its answer alone would still run the SQL).
    */
-  admit(res: HttpResponse, req: HttpRequest): Principal | null;
+  admit(res: HttpResponse, req: HttpRequest, refusal?: RefusalBody): Principal | null;
   /** For /health and /v1/ready: CORS headers and preflights only. False once it has answered (a preflight). */
   open(res: HttpResponse, req: HttpRequest): boolean;
 }
+
+/**
+ * The body of a 401, 403 or 429 refusal for routes with their own error format (the Iceberg routes answer in
+ * the Iceberg error envelope); default `text/plain` with the message.
+ */
+export type RefusalBody = (status: number, message: string) => { contentType: string; body: string };
+
+const TEXT_REFUSAL: RefusalBody = (_status, message) => ({ contentType: TEXT_PLAIN, body: message });
 
 export interface RequestGateOptions {
   readonly auth: Authenticator;
@@ -70,30 +78,31 @@ class Gate implements RequestGate {
     return this.#applyCors(res, req, req.getHeader(ORIGIN));
   }
 
-  admit(res: HttpResponse, req: HttpRequest): Principal | null {
+  admit(res: HttpResponse, req: HttpRequest, refusal = TEXT_REFUSAL): Principal | null {
     const origin = req.getHeader(ORIGIN);
     if (!this.#applyCors(res, req, origin)) return null;
     // Nothing reads the principal's address without auth and rate limit: reading it cost ~2% of a point lookup.
-    const principal = this.#open ? OPEN_PRINCIPAL : this.#authenticate(res, req);
+    const principal = this.#open ? OPEN_PRINCIPAL : this.#authenticate(res, req, refusal);
     if (principal === null) return null;
     if (origin !== '' && this.#allowOrigin(origin) === null && isSimplePost(req)) {
-      new Reply(res).send(403, TEXT_PLAIN, CROSS_ORIGIN_REFUSED);
+      refuse(res, refusal, 403, CROSS_ORIGIN_REFUSED);
       return null;
     }
     return principal;
   }
 
   /** The request's principal, or null once it has answered 401 or 429. */
-  #authenticate(res: HttpResponse, req: HttpRequest): Principal | null {
+  #authenticate(res: HttpResponse, req: HttpRequest, refusal: RefusalBody): Principal | null {
     let address: string | null = null;
     const addressOf = () => (address ??= DECODER.decode(res.getRemoteAddressAsText()));
     const principal = this.#auth.authenticate((name) => req.getHeader(name), addressOf);
     if (principal === null) {
-      if (!this.#limited(res, `addr:${addressOf()}`))
-        new Reply(res).send(401, TEXT_PLAIN, 'Unauthorized', UNAUTHORIZED_HEADERS);
+      if (!this.#limited(res, `addr:${addressOf()}`, refusal)) {
+        refuse(res, refusal, 401, 'Unauthorized', UNAUTHORIZED_HEADERS);
+      }
       return null;
     }
-    return this.#limited(res, principal.id) ? null : principal;
+    return this.#limited(res, principal.id, refusal) ? null : principal;
   }
 
   /** The `Access-Control-Allow-Origin` value for `origin`, or null when not allowed (or CORS is off). */
@@ -122,12 +131,23 @@ class Gate implements RequestGate {
   }
 
   /** Takes a token for `id`; answers 429 and returns true when there is none. */
-  #limited(res: HttpResponse, id: string): boolean {
+  #limited(res: HttpResponse, id: string, refusal: RefusalBody): boolean {
     const wait = this.#limiter?.take(id) ?? 0;
     if (wait === 0) return false;
-    new Reply(res).send(429, TEXT_PLAIN, 'Too Many Requests', { 'Retry-After': String(wait) });
+    refuse(res, refusal, 429, 'Too Many Requests', { 'Retry-After': String(wait) });
     return true;
   }
+}
+
+function refuse(
+  res: HttpResponse,
+  refusal: RefusalBody,
+  status: number,
+  message: string,
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  const { contentType, body } = refusal(status, message);
+  new Reply(res).send(status, contentType, body, headers);
 }
 
 function isSimplePost(req: HttpRequest): boolean {

@@ -5,11 +5,13 @@ import type { HttpResponse } from './uws-app.js';
 const STATUS_TEXT: Readonly<Record<number, string>> = {
   200: '200 OK',
   204: '204 No Content',
+  304: '304 Not Modified',
   400: '400 Bad Request',
   401: '401 Unauthorized',
   403: '403 Forbidden',
   404: '404 Not Found',
   405: '405 Method Not Allowed',
+  406: '406 Not Acceptable',
   413: '413 Payload Too Large',
   429: '429 Too Many Requests',
   500: '500 Internal Server Error',

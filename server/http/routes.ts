@@ -1,12 +1,14 @@
 // `registerRoutes`: the route table: /health, /v1/ready, /v1/sql, /v1/datasets…, and 404/405 for everything else.
 
 import type { Datasets } from '../datasets/datasets.js';
+import type { RestCatalogSource } from '../iceberg/rest-source.js';
 import {
   type DatasetsRouteContext,
   handleListDatasets,
   handlePatchAcceleration,
   handleRefresh,
 } from './datasets-route.js';
+import { registerIcebergRoutes } from './iceberg-routes.js';
 import type { RequestGate } from './request-gate.js';
 import { Reply, TEXT_PLAIN } from './respond.js';
 import { handleSql, type SqlRouteContext } from './sql-route.js';
@@ -24,12 +26,14 @@ export interface RouteContext extends SqlRouteContext, DatasetsRouteContext {
   readonly gate: RequestGate;
   /** The running datasets; null while the server has none yet (`/v1/ready` waits for their first load attempts). */
   datasets(): Datasets | null;
+  /** The catalogs of the Iceberg REST API, the datasets' first; absent: none (every namespace is a 404). */
+  icebergSources?(): readonly RestCatalogSource[];
 }
 
 /**
  * GET /health: always `200 ok` (also while loading or stopping). GET /v1/ready: `200 ready` once the pool
  * serves and every dataset has made its first load attempt (loaded or failed), else `503 not ready`. POST /v1/sql:
- * see `handleSql`. The dataset routes: see `datasets-route.ts`. Other methods on known paths: 405 with
+ * see `handleSql`. The dataset routes: see `datasets-route.ts`; the Iceberg REST catalog: `iceberg-routes.ts`. Other methods on known paths: 405 with
  * `Allow`; unknown paths: 404. During shutdown every route but /health answers 503. Every route but /health and
  * /v1/ready (and their 405s) passes `ctx.gate` first (401, 429, 403, CORS preflights): 404 and 405 too.
  */
@@ -66,6 +70,12 @@ export function registerRoutes(app: TemplatedApp, ctx: RouteContext): void {
     if (stopping(res)) return;
     const principal = gate.admit(res, req);
     if (principal !== null) handlePatchAcceleration(res, req, ctx, principal);
+  });
+  registerIcebergRoutes(app, {
+    icebergSources: () => ctx.icebergSources?.() ?? [],
+    gate,
+    stopping: () => ctx.phase() === 'stopping',
+    track: (reply) => ctx.track(reply),
   });
   methodNotAllowed(app, '/health', 'GET', (res, req) => gate.open(res, req));
   methodNotAllowed(app, '/v1/ready', 'GET', (res, req) => gate.open(res, req));
