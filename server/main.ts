@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { createAuthenticator } from './auth/authenticator.js';
 import { RateLimiter } from './auth/rate-limiter.js';
 import { ResultsCache } from './cache/results-cache.js';
+import { DATASETS_CATALOG } from './config/catalog-config.js';
 import { loadManifest, type Manifest, parseManifest } from './config/manifest.js';
 import { chooseMetricsListen } from './config/metrics-config.js';
 import { defaultWorkerMemoryBytes, formatDuration } from './config/query-config.js';
@@ -13,6 +14,7 @@ import { observeRoutes } from './http/observe-routes.js';
 import { createRequestGate } from './http/request-gate.js';
 import { registerRoutes, type ServerPhase } from './http/routes.js';
 import { listenUws } from './http/uws-app.js';
+import { icebergCatalogSources } from './iceberg/catalog-source.js';
 import { datasetCatalogSource } from './iceberg/dataset-source.js';
 import type { RestCatalogSource } from './iceberg/rest-source.js';
 import { createMetrics, DatasetLoadState, type MetricsListen } from './metrics/metrics.js';
@@ -130,7 +132,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     log,
     stateChanged: (name, status) => metrics?.datasetsState([name], LOAD_STATE[status]),
   });
-  const icebergSources = [
+  // The datasets' catalog first; the manifest's Iceberg catalogs join once their warehouses are read.
+  let icebergSources: readonly RestCatalogSource[] = [
     datasetCatalogSource({ name: DATASETS_CATALOG, datasets: () => datasets, service }),
     ...(options.icebergSources ?? []),
   ];
@@ -165,6 +168,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await sample?.generate();
     const loaded = await datasets.start();
     iceberg = await startIcebergCatalogs(manifest, log);
+    icebergSources = [...icebergSources, ...icebergCatalogSources(iceberg.catalogs)];
     versions = new CatalogVersions({ tables: [...loaded.tables, ...iceberg.entries] });
     const workerPool = createQueryPool({
       snapshot: versions,
@@ -249,7 +253,6 @@ const LOAD_STATE: Readonly<Record<DatasetStatus, DatasetLoadState>> = {
 };
 
 /** The Iceberg REST catalog holding the datasets (`floe.public.<dataset>`). */
-const DATASETS_CATALOG = 'floe';
 
 /** After the drain, how long the workers get to finish before they are terminated (a regex may never stop). */
 const POOL_CLOSE_MS = 2000;

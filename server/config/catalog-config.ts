@@ -21,6 +21,9 @@ export interface CatalogConfig {
   readonly targetFileBytes: number;
 }
 
+/** The REST API's catalog of the datasets (`floe.public.<dataset>`): no Iceberg catalog may take its name. */
+export const DATASETS_CATALOG = 'floe';
+
 /** Params a catalog reads beside the S3 ones. */
 export const CATALOG_PARAMS = ['target_file_size'];
 
@@ -60,6 +63,10 @@ export function warehouseOf(from: string, baseDir: string): { warehouse: string 
 /** The validated catalog; throws a message `catalogs[i].<key>: <problem>` (never quoting a secret). */
 export function catalogConfig(doc: CatalogDocument, index: number, baseDir: string): CatalogConfig | string[] {
   const at = (key: string) => `catalogs[${index}].${key}`;
+  if (doc.name.toLowerCase() === DATASETS_CATALOG)
+    return [
+      `${at('name')}: '${DATASETS_CATALOG}' is the datasets' catalog in the Iceberg REST API; choose another name`,
+    ];
   const place = warehouseOf(doc.from, baseDir);
   if ('problem' in place) return [`${at('from')}: ${place.problem}`];
   const params = Object.fromEntries(

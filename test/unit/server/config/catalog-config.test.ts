@@ -51,6 +51,10 @@ describe('catalogs in the manifest', () => {
       ]),
       /catalogs\[1\]\.name: catalog 'A' is already declared at catalogs\[0\]/,
     );
+    assert.match(
+      problem([{ from: 'iceberg:/a', name: 'FLOE' }]),
+      /catalogs\[0\]\.name: 'floe' is the datasets' catalog/,
+    );
     assert.match(problem([{ from: 'iceberg:/a', name: 'a.b' }]), /catalogs\[0\]\.name: expected an identifier/);
     assert.match(problem([{ from: 'iceberg:/a', name: 'a', access: 'write' }]), /catalogs\[0\]\.access/);
     assert.match(
