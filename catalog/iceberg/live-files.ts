@@ -58,6 +58,7 @@ async function readManifest(store: ObjectStore, metadata: TableMetadata, m: Mani
   const entries = decodeManifest(await store.read(m.manifest_path), m.manifest_path, metadata.schemas, {
     snapshotId: m.added_snapshot_id,
     sequenceNumber: m.sequence_number,
+    specId: m.partition_spec_id,
   });
   remember(key, entries);
   return entries;

@@ -95,6 +95,8 @@ type Raw = Record<string, unknown>;
 export interface Inherited {
   readonly snapshotId: number | bigint;
   readonly sequenceNumber: number;
+  /** The list record's `partition_spec_id` (the manifest's header says it too, when the writer wrote one). */
+  readonly specId: number;
 }
 
 /**
@@ -111,7 +113,7 @@ export function decodeManifest(
   if (file.metadata.content === 'deletes') {
     throw new NotSupportedError(`Iceberg delete files are not supported yet (delete manifest ${name})`);
   }
-  const specId = Number(file.metadata['partition-spec-id'] ?? 0);
+  const specId = inherited.specId;
   const partitionFields = partitionAvroFields(file.schema);
   const types = leafTypes(schemas);
   return file.records.map((r) => {

@@ -2,6 +2,7 @@
 import { ObjectNotFoundError, type ObjectStore, PreconditionFailedError } from '../../engine/index.js';
 import { parseTableMetadata } from './metadata.js';
 import type { TableMetadata } from './spec.js';
+import { withTableLock } from './table-lock.js';
 
 /** The marker object CREATE SCHEMA writes: a folder holding it is a schema even before it holds a table. */
 export const NAMESPACE_MARKER = '.floe-namespace';
@@ -129,7 +130,12 @@ export async function createNamespace(store: ObjectStore, warehouse: string, sch
  * mid-drop leaves it whole) and after it there is none; then the hint, the rest of its metadata, then its data.
  * A Hadoop catalog keeps nothing else about a table. False when none was there.
  */
-export async function dropTable(store: ObjectStore, table: string): Promise<boolean> {
+export function dropTable(store: ObjectStore, table: string): Promise<boolean> {
+  // Under the table's lock: a commit of this process never publishes into a table half dropped.
+  return withTableLock(table, () => removeTable(store, table));
+}
+
+async function removeTable(store: ObjectStore, table: string): Promise<boolean> {
   const objects = (await store.list(`${table.replace(/\/+$/, '')}/`)).map((o) => o.location);
   const metadata = `${metadataFolder(table)}/`;
   const versionOf = (l: string) => Number(VERSION_FILE.exec(baseName(l))?.[1] ?? -1);

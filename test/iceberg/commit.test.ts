@@ -6,7 +6,7 @@ import { TableExistsError, TableNotEmptyError } from '../../catalog/iceberg/erro
 import { currentManifests, liveDataFiles, liveEntries } from '../../catalog/iceberg/live-files.js';
 import { currentSnapshot } from '../../catalog/iceberg/metadata.js';
 import { readCurrent } from '../../catalog/iceberg/warehouse.js';
-import { objectStoreFor } from '../../engine/index.js';
+import { type ObjectStore, objectStoreFor } from '../../engine/index.js';
 import { expectedRows, icebirdRows, range, SCHEMA, tempWarehouse, writeDataFile } from './helpers.js';
 
 describe('Iceberg commits (local warehouse)', () => {
@@ -139,6 +139,30 @@ describe('Iceberg commits (local warehouse)', () => {
     assert.equal(now?.version, 2, 'the refused commit published nothing');
     const metadataFiles = await store.list(`${table}/metadata/`);
     assert.equal(metadataFiles.filter((o) => o.location.endsWith('.avro')).length, 2, 'and left no manifest behind');
+  });
+
+  it('removes what a failed commit wrote, and names what it must leave when publication is in doubt', async () => {
+    const table = `${wh.url}/s/failing`;
+    const store = objectStoreFor(table);
+    await createTable(store, table, SCHEMA, []);
+    const file = await writeDataFile(table, [1]);
+    const failing = (match: RegExp): ObjectStore => ({
+      head: (l) => store.head(l),
+      read: (l, r, o) => store.read(l, r, o),
+      list: (p) => store.list(p),
+      delete: (l) => store.delete(l),
+      put: (l, b, c) => (match.test(l) ? Promise.reject(new Error('disk full')) : store.put(l, b, c)),
+    });
+    const avro = async () => (await store.list(`${table}/metadata/`)).filter((o) => o.location.endsWith('.avro'));
+    await assert.rejects(commitFiles(failing(/\/snap-/), table, 'append', [file]), /^Error: disk full$/);
+    assert.deepEqual(await avro(), [], 'the manifest written before the list is removed');
+    // A put of the next version that failed without an answer may have landed: its list and manifest stay.
+    await assert.rejects(
+      commitFiles(failing(/v2\.metadata/), table, 'append', [file]),
+      /disk full \(left for cleanup: .*-m0\.avro.*snap-/,
+    );
+    assert.equal((await avro()).length, 2);
+    assert.equal((await readCurrent(store, table))?.version, 1);
   });
 
   it('refuses to create a table twice', async () => {
