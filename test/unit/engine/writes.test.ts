@@ -13,7 +13,7 @@ import {
   type WriteMode,
 } from '../../../engine/index.js';
 import { queryRows } from '../../helpers/engines.js';
-import { MemoryWritableCatalog, readOnlyTable } from '../../helpers/writable-catalog.js';
+import { MemoryWritableCatalog, MemoryWritableTable, readOnlyTable } from '../../helpers/writable-catalog.js';
 
 const INT = { id: 'int32' } as const;
 
@@ -224,6 +224,46 @@ describe('DDL', () => {
     ]);
     assert.equal(catalog.table('c.s.n'), undefined);
     assert.equal(catalog.writable('c.s.t').modes.length, 0);
+  });
+});
+
+describe('names and syntax errors', () => {
+  it('a three-part name looks up `c.s.t`; two-part names keep falling back to the bare table', async () => {
+    const table = (rows: number) => {
+      const t = new MemoryWritableTable('x', { fields: [{ name: 'a', qualifier: null, type: INT, nullable: true }] });
+      t.batches = [
+        { schema: t.schema, columns: [{ type: INT, values: Int32Array.of(rows), valid: null, length: 1 }], length: 1 },
+      ];
+      return t;
+    };
+    const catalog = createMapCatalog(
+      new Map<string, TableProvider>([
+        ['c.s.t', table(3)],
+        ['t', table(1)],
+        ['s.t', table(2)],
+      ]),
+    );
+    const engine = createEngine({ catalog });
+    assert.deepEqual(await rows(engine, 'SELECT t.a FROM c.s.t'), [['3']]);
+    assert.deepEqual(await rows(engine, 'SELECT a FROM s.t'), [['2']]);
+    assert.deepEqual(await rows(engine, 'SELECT a FROM other.t'), [['1']]);
+    await assert.rejects(rows(engine, 'SELECT a FROM c.other.t'), { message: /table "c.other.t" does not exist/ });
+  });
+
+  it('syntax errors in the source query point at the statement text, after EXPLAIN too', async () => {
+    const { engine } = await setUp();
+    for (const [sql, column] of [
+      ['INSERT INTO c.s.t SELECT 1 +', 29],
+      ['EXPLAIN INSERT OVERWRITE c.s.t (a) SELECT FROM WHERE', 48],
+      ['CREATE TABLE c.s.n PARTITIONED BY (a) AS SELECT 1 AS a FROM WHERE', 66],
+      ['INSERT INTO c.s.t (a,) VALUES (1)', 22],
+      ['CREATE TABLE c.s.n (a int) PARTITIONED BY (bucket(4 a))', 53],
+    ] as const)
+      await assert.rejects(
+        rows(engine, sql),
+        { name: 'ParseError', message: new RegExp(`^syntax error at line 1, column ${column}:`) },
+        sql,
+      );
   });
 });
 
