@@ -22,7 +22,7 @@ import { deleteDataFiles, writeDataFiles } from './data-file-writer.js';
 import { pruneFiles } from './prune-files.js';
 import { floeSchema } from './schema.js';
 import type { DataFile, PartitionSpec } from './spec.js';
-import type { IcebergTableEntry } from './table-entry.js';
+import { DEFAULT_TARGET_FILE_BYTES, type IcebergTableEntry } from './table-entry.js';
 import { callWrite } from './write-channel.js';
 
 /** Parquet tables over recently scanned sets of kept files (a repeated query reuses their opened footers). */
@@ -131,7 +131,7 @@ async function writeTable(
     location: entry.location,
     schema: entry.schema,
     spec,
-    targetFileBytes: entry.targetFileBytes,
+    targetFileBytes: entry.targetFileBytes > 0 ? entry.targetFileBytes : DEFAULT_TARGET_FILE_BYTES,
     s3: entry.s3,
   };
   const files = await writeDataFiles(batches, options, signal);

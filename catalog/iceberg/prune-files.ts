@@ -78,7 +78,8 @@ function partitionRanges(file: DataFile, schema: IcebergSchema, spec: PartitionS
     const v = file.partition[i];
     const source = schema.fields.find((c) => c.id === f['source-id'])?.type;
     if (v === null || v === undefined || typeof source !== 'string') return;
-    const r = rangeOf(parseTransform(f.transform), v, source);
+    const t = transformOf(f.transform);
+    const r = t === null ? null : rangeOf(t, v, source);
     if (r !== null) out.set(f['source-id'], r);
   });
   return out;
@@ -104,6 +105,15 @@ function rangeOf(t: Transform, v: IcebergValue, source: string): Range | null {
   return d === undefined ? null : { lo: BigInt(d[0]) * MICROS_PER_DAY, hi: BigInt(d[1]) * MICROS_PER_DAY - 1n };
 }
 
+/** A transform floe knows, or null (another engine's transform is no reason to fail a read: it just prunes nothing). */
+function transformOf(text: string): Transform | null {
+  try {
+    return parseTransform(text);
+  } catch {
+    return null;
+  }
+}
+
 function monthStart(months: number): number {
   const y = 1970 + Math.floor(months / 12);
   return Date.UTC(y, months - (y - 1970) * 12, 1) / MS_PER_DAY;
@@ -123,9 +133,9 @@ function refutedByBucket(
 ): boolean {
   if (spec === undefined) return false;
   return spec.fields.some((f, i) => {
-    const t = parseTransform(f.transform);
+    const t = transformOf(f.transform);
     const part = file.partition[i];
-    if (t.kind !== 'bucket' || part === null || part === undefined) return false;
+    if (t?.kind !== 'bucket' || part === null || part === undefined) return false;
     const col = schema.fields.find((c) => c.id === f['source-id']);
     if (col === undefined || typeof col.type !== 'string') return false;
     return filters.some((e) => {

@@ -89,7 +89,11 @@ export class ParquetStreamWriter {
       this.#onPull = resolve;
     });
     const ipc = batchToArrowIPC(batch, this.#schema, this.#specs);
-    for (const rb of Table.fromIPCStream(ipc).recordBatches()) this.#input.enqueue(rb);
+    const table = Table.fromIPCStream(ipc);
+    const batches = table.recordBatches();
+    // The batches share the table's arrays; freeing the table now keeps wasm memory from waiting on finalizers.
+    table.free();
+    for (const rb of batches) this.#input.enqueue(rb);
     this.#start();
     await Promise.race([pulled, this.#drained]);
     this.#throwIfFailed();
