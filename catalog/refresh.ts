@@ -77,7 +77,7 @@ export async function loadForRefresh(request: RefreshRequest, baseDir: string): 
 async function load(request: RefreshRequest, baseDir: string, loader: DatasetLoader): Promise<RefreshResult> {
   const { spec, refreshSql: sql, signal } = request;
   const source = await filesModeEntry(spec, baseDir, loader, request.index ?? 0);
-  const files = await loadedFilesOf(source.files, s3SettingsOf(source));
+  const files = await loadedFilesOf(source.files.map(locationOf), s3SettingsOf(source));
   const previous = request.previous?.kind === 'memory' ? (request.previous as MemoryTableEntry) : undefined;
   let job: RefreshJob = { name: spec.name, source, sql };
   let loadedFiles = files;
@@ -87,7 +87,12 @@ async function load(request: RefreshRequest, baseDir: string, loader: DatasetLoa
     } else if (previous?.loadedFiles !== undefined) {
       const fresh = newFiles(previous.loadedFiles, files);
       if (fresh.length === 0) return unchanged(previous);
-      job = { ...job, source: { ...source, files: fresh.map((f) => f.location) }, previous: previous.data };
+      const added = new Set(fresh.map((f) => f.location));
+      job = {
+        ...job,
+        source: { ...source, files: source.files.filter((f) => added.has(locationOf(f))) },
+        previous: previous.data,
+      };
       loadedFiles = [...previous.loadedFiles, ...fresh];
     }
   }
@@ -106,8 +111,12 @@ async function filesModeEntry(spec: DatasetSpec, baseDir: string, loader: Datase
   const entry = await resolveDataset({ ...spec, accelerated: false }, baseDir, loader, index);
   const files = (entry as { files?: unknown }).files;
   if (!Array.isArray(files)) throw new Error(`a refresh cannot read a source of kind "${entry.kind}"`);
-  return { ...entry, files: files as string[] };
+  return { ...entry, files: files as SourceFile[] };
 }
+
+/** A source's file: a location (Parquet, CSV, JSON entries) or an Iceberg data file (`path`). */
+type SourceFile = string | { readonly path: string };
+const locationOf = (f: SourceFile): string => (typeof f === 'string' ? f : f.path);
 
 /**
  * Checks that `sql` can serve as `spec`'s refresh SQL: it parses, is one SELECT of plain columns reading only the

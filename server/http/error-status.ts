@@ -30,11 +30,15 @@ const STATUS: Readonly<Record<string, number>> = {
 /** Spice's body for a read-only API key's write (JSON, unlike the other SQL errors). */
 export const FORBIDDEN_BODY = JSON.stringify({ message: 'API key does not allow write access' });
 
+/** The engine's and the pool's refusals of a write by a read-only principal (`allowWrites: false`). */
+const KEY_REFUSAL = /read-only SQL context$|^API key does not allow write access$/;
+
 const NO_HEADERS: Readonly<Record<string, string>> = {};
 
 /**
  * The status of `STATUS`, with the error's message as text; `Retry-After` when the error says when to come back;
- * 403 JSON `{"message":"API key does not allow write access"}` for a read-only principal's write; 500
+ * 403 JSON `{"message":"API key does not allow write access"}` for a read-only principal's write (other refusals,
+ * such as a read-only catalog's, as `{"message": <why>}`); 500
  * `Internal server error (ref …)` for any other kind (the reference names the logged stack, never the stack).
  */
 export function errorAnswer(error: WireError): ErrorAnswer {
@@ -44,7 +48,9 @@ export function errorAnswer(error: WireError): ErrorAnswer {
     return { status: 500, contentType: TEXT_PLAIN, body, headers: NO_HEADERS };
   }
   if (error.kind === 'forbidden') {
-    return { status, contentType: 'application/json', body: FORBIDDEN_BODY, headers: NO_HEADERS };
+    // A read-only key's write gets Spice's body; other refusals (a read-only Iceberg catalog) say what refused.
+    const body = KEY_REFUSAL.test(error.message) ? FORBIDDEN_BODY : JSON.stringify({ message: error.message });
+    return { status, contentType: 'application/json', body, headers: NO_HEADERS };
   }
   const headers = error.retryAfterS === undefined ? NO_HEADERS : { 'Retry-After': String(error.retryAfterS) };
   return { status, contentType: TEXT_PLAIN, body: error.message, headers };
