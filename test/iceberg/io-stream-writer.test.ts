@@ -4,23 +4,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { DuckDBInstance } from '@duckdb/node-api';
 import type { Batch } from '../../engine/arrow/batch.js';
 import { makeColumn } from '../../engine/arrow/column.js';
 import { type DataType, type ParquetColumnSpec, ParquetStreamWriter } from '../../engine/index.js';
+import { duck } from './io-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'floe-io-writer-'));
-
-async function duck(sql: string): Promise<Record<string, unknown>[]> {
-  const db = await DuckDBInstance.create(':memory:');
-  const c = await db.connect();
-  try {
-    return (await c.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[];
-  } finally {
-    c.closeSync();
-    db.closeSync();
-  }
-}
 
 const specs: ParquetColumnSpec[] = [
   { name: 'id', type: { id: 'int64' }, nullable: false, fieldId: 1 },

@@ -1,7 +1,7 @@
 // `assignTo`: PostgreSQL's assignment casts, which INSERT and CREATE TABLE AS apply to each value stored in a column.
 import { PlanError } from '../../errors.js';
 import type { Expr } from '../../plan/expr/index.js';
-import { type DataType, isNumeric, sameType } from '../../plan/types.js';
+import { type DataType, isNumeric, sameType, typeName } from '../../plan/types.js';
 import { castTo, isUntypedString } from './coerce.js';
 
 /**
@@ -27,24 +27,7 @@ function assignable(from: DataType, to: DataType): boolean {
 
 /** A type as PostgreSQL's messages name it (`format_type_be`: no precision, `timestamp without time zone`). */
 export function pgTypeName(t: DataType): string {
-  switch (t.id) {
-    case 'null':
-      return 'unknown';
-    case 'bool':
-      return 'boolean';
-    case 'int32':
-      return 'integer';
-    case 'int64':
-      return 'bigint';
-    case 'float64':
-      return 'double precision';
-    case 'decimal':
-      return 'numeric';
-    case 'utf8':
-      return 'text';
-    case 'timestamp':
-      return t.tz ? 'timestamp with time zone' : 'timestamp without time zone';
-    default:
-      return t.id;
-  }
+  if (t.id === 'decimal') return 'numeric';
+  if (t.id === 'timestamp' && !t.tz) return 'timestamp without time zone';
+  return typeName(t);
 }
