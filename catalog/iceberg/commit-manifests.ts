@@ -1,7 +1,14 @@
 // The manifests one commit writes: ADDED entries of the new files, DELETED entries of the files an overwrite replaces.
 import { randomUUID } from 'node:crypto';
 import type { ObjectStore } from '../../engine/index.js';
-import { type EntryToWrite, encodeManifest, type ManifestEntry, STATUS_ADDED, STATUS_DELETED } from './manifest.js';
+import {
+  type EntryToWrite,
+  encodeManifest,
+  type ManifestEntry,
+  STATUS_ADDED,
+  STATUS_DELETED,
+  type STATUS_EXISTING,
+} from './manifest.js';
 import type { ManifestFile } from './manifest-list.js';
 import { partitionColumns, partitionSummaries } from './partition-values.js';
 import type { DataFile, PartitionSpec, TableMetadata } from './spec.js';
@@ -48,35 +55,44 @@ export async function writeAddedManifests(
   return out;
 }
 
-/** Writes one manifest of DELETED entries per spec for the live `entries` an overwrite replaces. */
-export async function writeDeletedManifests(
+/**
+ * Writes one manifest per spec carrying the live `entries` into the new snapshot: as DELETED (the files an overwrite
+ * replaces) or as EXISTING (live files an overwrite keeps: ones appended after the snapshot the writer read).
+ */
+export async function writeCarriedManifests(
   store: ObjectStore,
   table: string,
   metadata: TableMetadata,
   snapshotId: number,
   seq: number,
   entries: readonly ManifestEntry[],
+  status: typeof STATUS_DELETED | typeof STATUS_EXISTING,
 ): Promise<{ location: string; record: ManifestFile }[]> {
   const out: { location: string; record: ManifestFile }[] = [];
   const bySpecId = groupBy(entries, (e) => e.file.specId);
+  const deleted = status === STATUS_DELETED;
   for (const [specId, group] of bySpecId) {
     const spec = specOf(metadata, specId);
-    // DELETED entries carry their file's sequence numbers explicitly (the spec: only ADDED ones inherit).
+    // Carried entries state their file's sequence numbers (the spec: only ADDED ones inherit); an EXISTING one
+    // keeps the snapshot that added it, a DELETED one names the snapshot that removes it.
     const toWrite: EntryToWrite[] = group.map((e) => ({
-      status: STATUS_DELETED,
-      snapshotId,
+      status,
+      snapshotId: deleted ? snapshotId : e.snapshotId,
       sequenceNumber: e.sequenceNumber,
       fileSequenceNumber: e.fileSequenceNumber,
       file: e.file,
     }));
     const { location, length, summaries } = await writeManifest(store, table, metadata, spec, toWrite);
+    const files = group.length;
+    const rows = group.reduce((n, e) => n + e.file.recordCount, 0);
     out.push({
       location,
       record: {
         ...emptyRecord(location, length, specId, seq, snapshotId),
         min_sequence_number: Math.min(...group.map((e) => e.sequenceNumber)),
-        deleted_files_count: group.length,
-        deleted_rows_count: group.reduce((n, e) => n + e.file.recordCount, 0),
+        ...(deleted
+          ? { deleted_files_count: files, deleted_rows_count: rows }
+          : { existing_files_count: files, existing_rows_count: rows }),
         partitions: summaries,
       },
     });

@@ -1,9 +1,10 @@
 // Atomic commits to a Hadoop-layout table: create (v1), and one new snapshot per write (append or overwrite).
 import { randomUUID } from 'node:crypto';
 import { NotSupportedError, type ObjectStore, PreconditionFailedError, type WriteMode } from '../../engine/index.js';
-import { type WrittenManifest, writeAddedManifests, writeDeletedManifests } from './commit-manifests.js';
+import { type WrittenManifest, writeAddedManifests, writeCarriedManifests } from './commit-manifests.js';
 import { CommitConflictError, NoSuchTableError, TableExistsError, TableNotEmptyError } from './errors.js';
 import { currentManifests, liveEntries } from './live-files.js';
+import { STATUS_DELETED, STATUS_EXISTING } from './manifest.js';
 import { encodeManifestList, type ManifestFile } from './manifest-list.js';
 import {
   currentSnapshot,
@@ -69,8 +70,18 @@ export function commitFiles(
   location: string,
   mode: WriteMode,
   files: readonly DataFile[],
+  options: CommitOptions = {},
 ): Promise<CommitResult> {
-  return withTableLock(location, () => new Commit(store, location, mode, files).run());
+  return withTableLock(location, () => new Commit(store, location, mode, files, options.replaces).run());
+}
+
+export interface CommitOptions {
+  /**
+   * For an overwrite: the paths of the files the writer read the table as (its snapshot). Only those are replaced;
+   * files another writer appended since stay live, so a concurrent append's rows are never lost (the overwrite
+   * then reads as committed before that append). Absent: every live file is replaced.
+   */
+  readonly replaces?: readonly string[];
 }
 
 class Commit {
@@ -85,6 +96,7 @@ class Commit {
     readonly location: string,
     readonly mode: WriteMode,
     readonly files: readonly DataFile[],
+    readonly replaces?: readonly string[],
   ) {}
 
   async run(): Promise<CommitResult> {
@@ -125,10 +137,16 @@ class Commit {
     const thisAttempt: string[] = [];
     const added = this.#added.map((w) => w.record(seq));
     let list: ManifestFile[];
+    const replacing = this.replaces === undefined ? null : new Set(this.replaces);
+    const replacedEntries = replacing === null ? baseLive : baseLive.filter((e) => replacing.has(e.file.path));
+    const keptEntries = replacing === null ? [] : baseLive.filter((e) => !replacing.has(e.file.path));
     if (this.mode === 'overwrite') {
-      const deleted = await this.#track(writeDeletedManifests(store, location, m, this.#snapshotId, seq, baseLive));
-      thisAttempt.push(...deleted.map((d) => d.location));
-      list = [...added, ...deleted.map((d) => d.record)];
+      const carry = (entries: typeof baseLive, status: typeof STATUS_DELETED | typeof STATUS_EXISTING) =>
+        this.#track(writeCarriedManifests(store, location, m, this.#snapshotId, seq, entries, status));
+      const deleted = await carry(replacedEntries, STATUS_DELETED);
+      const kept = await carry(keptEntries, STATUS_EXISTING);
+      thisAttempt.push(...deleted.map((d) => d.location), ...kept.map((d) => d.location));
+      list = [...added, ...kept.map((d) => d.record), ...deleted.map((d) => d.record)];
     } else {
       list = [...parentManifests, ...added];
     }
@@ -144,8 +162,9 @@ class Commit {
     );
     thisAttempt.push(listLocation);
 
-    const replaced = this.mode === 'overwrite' ? baseLive.map((e) => e.file) : [];
-    const live = this.mode === 'overwrite' ? [...this.files] : [...baseLive.map((e) => e.file), ...this.files];
+    const replaced = this.mode === 'overwrite' ? replacedEntries.map((e) => e.file) : [];
+    const kept = this.mode === 'overwrite' ? keptEntries : baseLive;
+    const live = [...kept.map((e) => e.file), ...this.files];
     const snapshot: Snapshot = {
       'snapshot-id': this.#snapshotId,
       ...(parent === null ? {} : { 'parent-snapshot-id': parent['snapshot-id'] }),

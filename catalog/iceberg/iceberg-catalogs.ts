@@ -159,7 +159,7 @@ export class IcebergCatalogs {
         case 'drop_table':
           return await this.#serial(call.name.join('.'), () => this.#dropTable(call.name, call.ifExists));
         case 'commit':
-          return await this.#serial(call.table, () => this.#commit(call.table, call.mode, call.files));
+          return await this.#serial(call.table, () => this.#commit(call));
       }
     } catch (e) {
       if (e instanceof TableNotEmptyError && call.op === 'commit')
@@ -219,12 +219,12 @@ export class IcebergCatalogs {
     return { ok: true, version: this.#publish({ drop: t.entry.name }) };
   }
 
-  async #commit(tableName: string, mode: Extract<WriteCall, { op: 'commit' }>['mode'], files: readonly DataFile[]) {
+  async #commit({ table: tableName, mode, files, replaces }: Extract<WriteCall, { op: 'commit' }>) {
     const [catalog, schema, name] = tableName.split('.') as [string, string, string];
     const c = this.#writable(catalog);
     const t = c.tables.get(`${schema}.${name}`.toLowerCase());
     if (t === undefined) throw new UserError('plan', `table "${tableName}" does not exist (it was dropped)`);
-    const done = await commitFiles(c.store, t.entry.location, mode, files);
+    const done = await commitFiles(c.store, t.entry.location, mode, files, replaces ? { replaces } : {});
     const table = this.#table(c, schema, name, done.metadataLocation, done.metadata, done.files);
     const version = this.#publish({ put: table.entry });
     this.onCommitted(t.entry.location);

@@ -136,7 +136,10 @@ async function writeTable(
   };
   const files = await writeDataFiles(batches, options, signal);
   const paths = files.map((f) => f.path);
-  const reply = await callWrite({ op: 'commit', table: entry.name, mode, files }).catch(async (e: unknown) => {
+  // An overwrite replaces the files this statement read the table as; rows appended meanwhile stay.
+  const replaces = mode === 'overwrite' ? entry.files.map((f) => f.path) : undefined;
+  const call = { op: 'commit', table: entry.name, mode, files, ...(replaces ? { replaces } : {}) } as const;
+  const reply = await callWrite(call).catch(async (e: unknown) => {
     await deleteDataFiles(paths, entry.s3);
     throw e;
   });

@@ -23,7 +23,7 @@ export interface ManifestEntry {
 /** What an entry written anew says: ADDED entries leave sequence numbers null, to inherit the list's. */
 export interface EntryToWrite {
   readonly status: number;
-  readonly snapshotId: number;
+  readonly snapshotId: number | bigint;
   readonly sequenceNumber: number | null;
   readonly fileSequenceNumber: number | null;
   readonly file: DataFile;

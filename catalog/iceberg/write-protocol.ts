@@ -22,6 +22,8 @@ export type WriteCall =
       readonly table: string;
       readonly mode: WriteMode;
       readonly files: readonly DataFile[];
+      /** An overwrite's replaced files: the paths of the snapshot it read (`CommitOptions.replaces`). */
+      readonly replaces?: readonly string[];
     };
 
 /**

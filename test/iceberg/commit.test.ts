@@ -16,6 +16,32 @@ describe('Iceberg commits (local warehouse)', () => {
   });
   after(() => wh.dispose());
 
+  it('an overwrite replaces only the files it read: an append committed meanwhile keeps its rows', async () => {
+    const table = `${wh.url}/s/race`;
+    const store = objectStoreFor(table);
+    await createTable(store, table, SCHEMA, []);
+    const first = await commitFiles(store, table, 'append', [await writeDataFile(table, range(1, 5))]);
+    // The overwrite read the table at `first`; an append lands before it commits.
+    const read = first.files.map((f) => f.path);
+    await commitFiles(store, table, 'append', [await writeDataFile(table, range(6, 8))]);
+    const done = await commitFiles(store, table, 'overwrite', [await writeDataFile(table, [100])], { replaces: read });
+    assert.deepEqual(await icebirdRows(table), expectedRows([6, 7, 8, 100]));
+    const summary = currentSnapshot(done.metadata)!.summary;
+    assert.deepEqual(
+      [summary.operation, summary['deleted-records'], summary['added-records'], summary['total-records']],
+      ['overwrite', '5', '1', '4'],
+    );
+    const entries = await liveEntries(store, done.metadata, await currentManifests(store, done.metadata));
+    assert.deepEqual(entries.map((e) => e.file.recordCount).sort(), [1, 3]);
+    assert.deepEqual(
+      (await liveDataFiles(store, done.metadata)).map((f) => f.path).sort(),
+      done.files.map((f) => f.path).sort(),
+    );
+    // Without `replaces`, an overwrite replaces every live file.
+    await commitFiles(store, table, 'overwrite', [await writeDataFile(table, [200])]);
+    assert.deepEqual(await icebirdRows(table), expectedRows([200]));
+  });
+
   it('append, append, overwrite, append: a chain of snapshots icebird reads as floe does', async () => {
     const table = `${wh.url}/s/chain`;
     const store = objectStoreFor(table);

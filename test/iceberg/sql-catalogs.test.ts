@@ -5,8 +5,8 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { icebergRead } from 'icebird';
 import { IcebergRestCatalog } from 'iceberg-js';
+import { icebergRead } from 'icebird';
 import { objectStoreFor } from '../../engine/index.js';
 import { makeTempDir } from '../helpers/fixtures.js';
 import { post } from '../helpers/http.js';
@@ -18,7 +18,11 @@ type Row = Record<string, unknown>;
 const RW = 'rw-key-0123456789';
 const RO = 'ro-key-0123456789';
 
-async function sql(srv: TestServer, text: string, key?: string): Promise<{ status: number; rows: Row[]; text: string }> {
+async function sql(
+  srv: TestServer,
+  text: string,
+  key?: string,
+): Promise<{ status: number; rows: Row[]; text: string }> {
   const a = await post(srv.sql, text, key === undefined ? {} : { authorization: `Bearer ${key}` });
   return { status: a.status, text: a.text, rows: a.status === 200 ? (JSON.parse(a.text) as Row[]) : [] };
 }
@@ -52,7 +56,7 @@ describe('Iceberg catalogs: REST, access, datasets', () => {
       catalogs: [{ from: `iceberg:${pathToFileURL(ro).href}`, name: 'archive', access: 'read_write' }],
     });
     await ok(writer, 'CREATE SCHEMA archive.old');
-    await ok(writer, 'CREATE TABLE archive.old.t AS SELECT 1 AS id, \'x\' AS v');
+    await ok(writer, "CREATE TABLE archive.old.t AS SELECT 1 AS id, 'x' AS v");
     await writer.close();
     const table = pathToFileURL(join(wh, 'sales', 'orders')).href;
     srv = await startTestServer(
