@@ -18,6 +18,8 @@ import { icebergCatalogSources } from './iceberg/catalog-source.js';
 import { datasetCatalogSource } from './iceberg/dataset-source.js';
 import type { RestCatalogSource } from './iceberg/rest-source.js';
 import { createMetrics, DatasetLoadState, type MetricsListen } from './metrics/metrics.js';
+import { ModelRuntime } from './models/model-runtime.js';
+import type { Models } from './models/models.js';
 import { createQueryPool, type QueryPool } from './pool/pool.js';
 import { type CatalogEdits, catalogEdits } from './runtime/catalog-edits.js';
 import { CatalogVersions } from './runtime/catalog-versions.js';
@@ -67,6 +69,8 @@ export interface RunningServer extends CatalogEdits {
   readonly service: QueryService;
   /** The running datasets: state, on-demand refresh, runtime refresh SQL (the dataset routes call it). */
   readonly datasets: Datasets;
+  /** The manifest's language models (state, completions) for NSQL and GET /v1/models. */
+  readonly models: Models;
   /** The manifest's Iceberg catalogs (tables found at start, DDL and commits from SQL). */
   readonly iceberg: IcebergRuntime;
   /** The worker pool once started (for metrics: `queueLength`, `workerRestarts`). */
@@ -126,6 +130,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     resultsCache,
     datasets: manifest.datasets.map((d) => d.name),
   });
+  const models = new ModelRuntime(manifest.models);
   const datasets = new DatasetRuntime(manifest.datasets, {
     baseDir: manifest.baseDir,
     backoff: options.datasetRetry,
@@ -166,7 +171,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await metrics?.listen();
     await options.onListening?.(server.port);
     await sample?.generate();
+    // Probed while the datasets load: an unreachable model is `error`, never a failed start.
+    const probed = models.start();
     const loaded = await datasets.start();
+    await probed;
     iceberg = await startIcebergCatalogs(manifest, log);
     icebergSources = [...icebergSources, ...icebergCatalogSources(iceberg.catalogs)];
     versions = new CatalogVersions({ tables: [...loaded.tables, ...iceberg.entries] });
@@ -219,6 +227,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     service,
     datasets,
     iceberg: lake,
+    models,
     pool: () => pool,
     close() {
       closing ??= (async () => {

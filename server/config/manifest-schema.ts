@@ -7,6 +7,7 @@ import { checkSource } from './connectors.js';
 import { corsSchema } from './cors-config.js';
 import { datasetColumnSchema } from './file-format-config.js';
 import { metricsSchema } from './metrics-config.js';
+import { modelSchema } from './model-config.js';
 import { querySchema, shutdownTimeoutSchema } from './query-config.js';
 import { rateLimitSchema } from './rate-limit-config.js';
 import { cachingSchema, legacyResultsCacheSchema } from './results-cache-config.js';
@@ -17,7 +18,6 @@ import { tlsSchema } from './tls-config.js';
  * reported as warnings; their content is not validated yet.
  */
 export const LATER_SECTIONS = [
-  'models',
   'tools',
   'embeddings',
   'views',
@@ -147,6 +147,8 @@ export const manifestSchema = z.strictObject({
   datasets: z.array(dataset).default([]),
   /** Iceberg warehouses served as catalogs (catalog-config.ts). */
   catalogs: z.array(catalogSchema).default([]),
+  /** Language models NSQL asks (model-config.ts). */
+  models: z.array(modelSchema).default([]),
   runtime: runtime.default({}),
   secrets: z.array(secretStore).optional(),
   metadata: z.unknown().optional(),

@@ -20,6 +20,7 @@ import {
   RUNTIME_LATER_KEYS,
 } from './manifest-schema.js';
 import { metricsConfig } from './metrics-config.js';
+import { type ModelConfig, modelConfig } from './model-config.js';
 import { type QueryConfig, queryConfig } from './query-config.js';
 import { type RateLimitConfig, rateLimitConfig } from './rate-limit-config.js';
 import { parseDuration, type ResultsCacheConfig, resultsCacheConfig } from './results-cache-config.js';
@@ -35,6 +36,8 @@ export interface Manifest {
   readonly datasets: readonly DatasetConfig[];
   /** `catalogs:`: Iceberg warehouses served as catalogs, in manifest order. */
   readonly catalogs: readonly CatalogConfig[];
+  /** `models:`: OpenAI-compatible chat models for NSQL, in manifest order. */
+  readonly models: readonly ModelConfig[];
   readonly maxBodyBytes: number;
   /** `runtime.caching.sql_results` (or the deprecated `runtime.results_cache`) with Spice's defaults. */
   readonly resultsCache: ResultsCacheConfig;
@@ -91,6 +94,10 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
   );
   if (s3Problems.length + catalogS3.length > 0) throw new ManifestError([...s3Problems, ...catalogS3].join('\n'));
   const catalogs = catalogsOf(m.catalogs, baseDir);
+  const models = modelsOf(
+    m.models,
+    m.datasets.map((d) => d.name),
+  );
   return {
     name: m.name,
     baseDir,
@@ -104,6 +111,7 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
       ...(d.acceleration?.enabled ? { refresh: refreshConfig(d.acceleration) } : {}),
     })),
     catalogs,
+    models: models.configs,
     maxBodyBytes: m.runtime.http?.max_body_bytes ?? DEFAULT_MAX_BODY_BYTES,
     resultsCache: resultsCacheConfig(m.runtime.caching, m.runtime.results_cache),
     auth: authConfig(m.runtime.auth),
@@ -112,7 +120,7 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
     metrics: metricsConfig(m.runtime.metrics),
     query: queryConfig(m.runtime.query),
     shutdownTimeoutMs: m.runtime.shutdown_timeout === undefined ? 10_000 : parseDuration(m.runtime.shutdown_timeout)!,
-    warnings: [...collectWarnings(m), ...formatWarnings],
+    warnings: [...collectWarnings(m), ...formatWarnings, ...models.warnings],
   };
 }
 
@@ -136,6 +144,31 @@ export function keyPath(path: readonly PropertyKey[]): string {
   for (const part of path)
     out += typeof part === 'number' ? `[${part}]` : out === '' ? String(part) : `.${String(part)}`;
   return out;
+}
+
+/** The models and their warnings, or a ManifestError listing every problem (a name twice, an unknown dataset). */
+function modelsOf(docs: ManifestDocument['models'], datasets: readonly string[]) {
+  const problems: string[] = [];
+  const configs: ModelConfig[] = [];
+  const warnings: string[] = [];
+  const seen = new Map<string, number>();
+  const declared = new Set(datasets.map((d) => d.toLowerCase()));
+  docs.forEach((doc, i) => {
+    const first = seen.get(doc.name.toLowerCase());
+    if (first !== undefined)
+      problems.push(`models[${i}].name: model '${doc.name}' is already declared at models[${first}]`);
+    seen.set(doc.name.toLowerCase(), i);
+    for (const d of doc.datasets ?? [])
+      if (!declared.has(d.toLowerCase())) problems.push(`models[${i}].datasets: dataset '${d}' is not declared`);
+    const c = modelConfig(doc, i);
+    if (Array.isArray(c)) problems.push(...c);
+    else {
+      configs.push(c.config);
+      warnings.push(...c.warnings);
+    }
+  });
+  if (problems.length > 0) throw new ManifestError(problems.join('\n'));
+  return { configs, warnings };
 }
 
 /** The catalogs, or a ManifestError listing every problem (a bad `from`, a name twice). */
