@@ -74,7 +74,6 @@ describe('loadManifest', () => {
   it('warns about sections and keys that later issues implement', async () => {
     const m = await loadManifest(await writeManifest(SPICEPOD), { FLOE_TEST_DIR: '/x' });
     assert.deepEqual(m.warnings, [
-      'models: not supported yet; ignored',
       'runtime.results_cache: deprecated; read as runtime.caching.sql_results',
     ]);
   });
