@@ -165,7 +165,8 @@ describe('GET /metrics', () => {
       signal: controller.signal,
     }).catch(() => null);
     let active = 0;
-    for (let i = 0; i < 100 && active === 0; i++) {
+    // Up to 10 s: on a loaded machine the query may wait a while for a worker before it runs.
+    for (let i = 0; i < 1000 && active === 0; i++) {
       active = (await scrape()).value('query_active_count') ?? 0;
       if (active === 0) await new Promise((r) => setTimeout(r, 10));
     }
