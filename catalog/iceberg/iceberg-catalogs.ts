@@ -143,9 +143,10 @@ export class IcebergCatalogs {
     catalog: string,
     schema: string,
     table: string,
-  ): { metadataLocation: string; metadata: TableMetadata } | undefined {
-    const t = this.#catalogs.get(catalog.toLowerCase())?.tables.get(`${schema}.${table}`.toLowerCase());
-    return t && { metadataLocation: t.entry.metadataLocation, metadata: t.metadata };
+  ): { metadataLocation: string; metadata: TableMetadata; config: Record<string, string> } | undefined {
+    const c = this.#catalogs.get(catalog.toLowerCase());
+    const t = c?.tables.get(`${schema}.${table}`.toLowerCase());
+    return t && { metadataLocation: t.entry.metadataLocation, metadata: t.metadata, config: clientConfig(c!.spec.s3) };
   }
 
   /** Runs one call from a worker. User mistakes answer `ok: false` with their engine error kind. */
@@ -301,6 +302,18 @@ export function tableEntry(
     writable: spec.writable,
     ...(spec.s3 ? { s3: spec.s3 } : {}),
     targetFileBytes: spec.targetFileBytes ?? DEFAULT_TARGET_FILE_BYTES,
+  };
+}
+
+/**
+ * What a REST client needs to read an S3 table's files itself (Iceberg's `s3.*` / `client.region` keys): the endpoint
+ * and region, path-style for a custom endpoint. Never the credentials: a client brings its own.
+ */
+function clientConfig(s3: S3StoreConfig | undefined): Record<string, string> {
+  if (s3 === undefined) return {};
+  return {
+    'client.region': s3.region,
+    ...(s3.endpoint === undefined ? {} : { 's3.endpoint': s3.endpoint, 's3.path-style-access': 'true' }),
   };
 }
 

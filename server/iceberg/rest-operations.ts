@@ -85,7 +85,7 @@ export async function loadTable(
   const loaded = await sourceOf(sources, levels).loadTable(levels[1]!, table);
   if (loaded === undefined) throw noSuchTable(levels, table);
   const metadata = snapshotsMode === 'refs' ? referencedOnly(loaded.metadata) : loaded.metadata;
-  return { 'metadata-location': loaded.metadataLocation, metadata, config: {} };
+  return { 'metadata-location': loaded.metadataLocation, metadata, config: loaded.config ?? {} };
 }
 
 /** HEAD table: resolves when the table exists (listed by its schema), else a NoSuch*Exception. */

@@ -5,6 +5,8 @@ import type { TableMetadata } from '../../catalog/iceberg/spec.js';
 export interface LoadedTable {
   readonly metadataLocation: string | null;
   readonly metadata: TableMetadata;
+  /** loadTable's `config` (how a client reaches the files: an S3 endpoint and region, never credentials). */
+  readonly config?: Readonly<Record<string, string>>;
 }
 
 /**

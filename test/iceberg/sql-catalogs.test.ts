@@ -171,6 +171,13 @@ describe('Iceberg catalog in an S3 warehouse', () => {
       { id: 30, page: 'home' },
       { id: 40, page: 'help' },
     ]);
+    const loaded = await (await fetch(`${srv.base}/v1/iceberg/v1/namespaces/lake%1Fweb/tables/visits`)).text();
+    assert.deepEqual(JSON.parse(loaded).config, {
+      'client.region': 'us-east-1',
+      's3.endpoint': s3.endpoint,
+      's3.path-style-access': 'true',
+    });
+    assert.doesNotMatch(loaded, new RegExp(`${S3RVER_KEY}|${S3RVER_SECRET}`), 'no credentials in loadTable');
     shimFetchForS3(objectStoreFor('s3://lake/warehouse', s3.config));
     const theirs = await icebergRead({ tableUrl: 's3://lake/warehouse/web/visits' });
     assert.deepEqual(
