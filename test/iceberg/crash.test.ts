@@ -4,7 +4,7 @@ import { after, before, it } from 'node:test';
 import { commitFiles, createTable } from '../../catalog/iceberg/commit.js';
 import { liveDataFiles } from '../../catalog/iceberg/live-files.js';
 import { decodeManifestList } from '../../catalog/iceberg/manifest-list.js';
-import { currentSnapshot } from '../../catalog/iceberg/metadata.js';
+import { currentSnapshot, parseTableMetadata } from '../../catalog/iceberg/metadata.js';
 import { readCurrent } from '../../catalog/iceberg/warehouse.js';
 import { objectStoreFor } from '../../engine/index.js';
 import { startAppender } from './appender.js';
@@ -66,7 +66,10 @@ async function runTrials(table: string, trials: number): Promise<LaneResult> {
     assert.equal(String(live.reduce((n, f) => n + f.recordCount, 0)), total, `trial ${trial}: a whole snapshot`);
     assert.equal(live.length, current.version - 1, 'one file per append, none lost');
     await Promise.all(live.map((f) => store.head(f.path)));
-    if (trial % 8 === 7 && live.length > 0) assert.equal((await icebirdRows(table)).length, Number(total));
+    // icebird trusts version-hint.text: after a kill between publishing v(N+1) and rewriting the hint it reads vN,
+    // the previous whole snapshot (floe's reader, like Java's, also takes the newer version it finds).
+    if (trial % 8 === 7 && live.length > 0)
+      assert.equal((await icebirdRows(table)).length, await hintedTotal(store, table));
     version = current.version;
     next += 1_000_000;
   }
@@ -74,6 +77,14 @@ async function runTrials(table: string, trials: number): Promise<LaneResult> {
   const after = await commitFiles(store, table, 'append', [await writeDataFile(table, [-1])]);
   assert.equal(after.version, version + 1);
   return { commits: version - 1, midCommit, orphans: await countOrphans(table, after.metadata) };
+}
+
+/** total-records of the snapshot version-hint.text points at (what a hint-trusting reader such as icebird reads). */
+async function hintedTotal(store: ReturnType<typeof objectStoreFor>, table: string): Promise<number> {
+  const hint = new TextDecoder().decode(await store.read(`${table}/metadata/version-hint.text`)).trim();
+  const file = `${table}/metadata/v${hint}.metadata.json`;
+  const metadata = parseTableMetadata(new TextDecoder().decode(await store.read(file)), file);
+  return Number(currentSnapshot(metadata)?.summary['total-records'] ?? '0');
 }
 
 /** Files under the table that no snapshot of `metadata` references (allowed: a killed commit's leftovers). */
