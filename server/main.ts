@@ -53,6 +53,8 @@ export interface ServerOptions {
   readonly log?: (line: string) => void;
   /** Delays between a failed dataset load and its retries; default about 1 s doubling up to 1 min (tests shorten it). */
   readonly datasetRetry?: Backoff;
+  /** Delays between the probes of an unreachable model; default about 1 s doubling up to 1 min (tests shorten it). */
+  readonly modelRetry?: Backoff;
   /** Catalogs the Iceberg REST API serves after the datasets' `floe` catalog (each names namespace level 1). */
   readonly icebergSources?: readonly RestCatalogSource[];
 }
@@ -130,7 +132,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     resultsCache,
     datasets: manifest.datasets.map((d) => d.name),
   });
-  const models = new ModelRuntime(manifest.models);
+  const models = new ModelRuntime(manifest.models, { backoff: options.modelRetry, log });
   const datasets = new DatasetRuntime(manifest.datasets, {
     baseDir: manifest.baseDir,
     backoff: options.datasetRetry,
@@ -150,6 +152,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         cacheEnabled: resultsCache !== null,
         // From the start: GET /v1/datasets lists them (Initializing) while they load.
         datasets: () => datasets,
+        models: () => models,
         icebergSources: () => icebergSources,
         maxBodyBytes: manifest.maxBodyBytes,
         gate: createRequestGate({
@@ -190,6 +193,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     pool = versionedPool(workerPool, versions);
     await pool.ready;
   } catch (e) {
+    models.close();
     await datasets.close();
     server.closeAll();
     await metrics?.close();
@@ -234,6 +238,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         phase = 'stopping';
         // Timers stop and loads are cancelled now; the load in progress ends before the catalog closes.
         const datasetsClosed = datasets.close();
+        models.close();
         server.stopListening();
         await drain(() => inflight, options.drainMs ?? manifest.shutdownTimeoutMs);
         // The pool first: a query still running when its bound passes is answered 503 'Runtime is shutting down'
