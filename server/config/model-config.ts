@@ -51,7 +51,8 @@ export function modelConfig(doc: ModelDocument, index: number): { config: ModelC
   const m = /^openai:(.+)$/i.exec(doc.from);
   if (m === null) {
     const provider = doc.from.split(':')[0] ?? doc.from;
-    if (provider.toLowerCase() === 'openai') return [`${at('from')}: expected openai:<model> (e.g. openai:gpt-4o-mini)`];
+    if (provider.toLowerCase() === 'openai')
+      return [`${at('from')}: expected openai:<model> (e.g. openai:gpt-4o-mini)`];
     return [`${at('from')}: model provider '${provider}' is not supported yet (floe calls 'openai:<model>' endpoints)`];
   }
   const p = doc.params;
@@ -83,7 +84,11 @@ export function modelConfig(doc: ModelDocument, index: number): { config: ModelC
     problems.push(`${at('params.max_concurrent')}: expected a positive integer`);
   const t = p.timeout;
   const timeout =
-    t === undefined ? DEFAULT_MODEL_TIMEOUT_MS : typeof t === 'string' || typeof t === 'number' ? parseDuration(t) : null;
+    t === undefined
+      ? DEFAULT_MODEL_TIMEOUT_MS
+      : typeof t === 'string' || typeof t === 'number'
+        ? parseDuration(t)
+        : null;
   if (timeout === null || timeout <= 0) problems.push(`${at('params.timeout')}: invalid duration (e.g. 30s)`);
   const known = new Set([
     'endpoint',

@@ -17,8 +17,7 @@ const LIST_PARAMS = ['status', 'format', 'metadata_fields'] as const;
 export function handleListModels(res: HttpResponse, req: HttpRequest, ctx: ModelsRouteContext): void {
   const params = new Map(LIST_PARAMS.map((p) => [p, req.getQuery(p)]));
   const reply = new Reply(res);
-  const send = (status: number, message: string) =>
-    reply.send(status, JSON_CONTENT_TYPE, JSON.stringify({ message }));
+  const send = (status: number, message: string) => reply.send(status, JSON_CONTENT_TYPE, JSON.stringify({ message }));
   try {
     const models = ctx.models?.() ?? null;
     const query = parseModelListQuery((name) => params.get(name as (typeof LIST_PARAMS)[number]));

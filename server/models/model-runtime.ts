@@ -3,8 +3,8 @@ import OpenAI from 'openai';
 import type { ModelConfig } from '../config/model-config.js';
 import { formatDuration } from '../config/query-config.js';
 import { type Backoff, DEFAULT_BACKOFF, exponentialDelay, type Random } from '../datasets/backoff.js';
-import { CallLimit } from './call-limit.js';
 import { probeError, reasonOf, redact, retryAfterMs } from './call-errors.js';
+import { CallLimit } from './call-limit.js';
 import { type ChatMessage, ModelCallError, type ModelState, type Models } from './models.js';
 
 export interface ModelRuntimeOptions {
