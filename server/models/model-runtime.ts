@@ -30,6 +30,8 @@ interface Entry {
   readonly limit: CallLimit;
   probes: number;
   timer: NodeJS.Timeout | null;
+  /** The probe in flight (one controller each: the SDK's listeners on a shared signal would pile up). */
+  probing: AbortController | null;
 }
 
 /**
@@ -41,7 +43,7 @@ interface Entry {
 export class ModelRuntime implements Models {
   readonly #entries: Entry[];
   readonly #options: ModelRuntimeOptions;
-  readonly #closed = new AbortController();
+  #closed = false;
 
   constructor(configs: readonly ModelConfig[], options: ModelRuntimeOptions = {}) {
     this.#options = options;
@@ -56,6 +58,7 @@ export class ModelRuntime implements Models {
       limit: new CallLimit(config.maxConcurrent),
       probes: 0,
       timer: null,
+      probing: null,
     }));
   }
 
@@ -66,8 +69,11 @@ export class ModelRuntime implements Models {
 
   /** Stops the probe timers and any probe in flight. */
   close(): void {
-    this.#closed.abort();
-    for (const e of this.#entries) if (e.timer !== null) clearTimeout(e.timer);
+    this.#closed = true;
+    for (const e of this.#entries) {
+      if (e.timer !== null) clearTimeout(e.timer);
+      e.probing?.abort();
+    }
   }
 
   list(): readonly ModelState[] {
@@ -140,14 +146,16 @@ export class ModelRuntime implements Models {
   async #probe(e: Entry): Promise<void> {
     e.timer = null;
     const { config } = e.state;
-    const signal = this.#closed.signal;
-    if (signal.aborted) return;
+    if (this.#closed) return;
+    const probing = new AbortController();
+    e.probing = probing;
+    const { signal } = probing;
     try {
       await e.client.models.list({ signal, timeout: Math.min(PROBE_TIMEOUT_MS, config.timeoutMs) });
       this.#set(e, { status: 'ready', error: null, errorMessage: null });
       e.probes = 0;
     } catch (err) {
-      if (signal.aborted) return;
+      if (signal.aborted || this.#closed) return;
       const reason = redact(reasonOf(err), config.apiKey);
       e.probes++;
       const delay = exponentialDelay(e.probes, this.#options.backoff ?? DEFAULT_BACKOFF, this.#options.random);
@@ -158,6 +166,8 @@ export class ModelRuntime implements Models {
       });
       e.timer = setTimeout(() => void this.#probe(e), delay);
       e.timer.unref();
+    } finally {
+      if (e.probing === probing) e.probing = null;
     }
   }
 
