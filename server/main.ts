@@ -126,13 +126,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     maxConcurrent: limits.maxConcurrent,
     maxQueued: limits.maxQueued,
   });
+  const models = new ModelRuntime(manifest.models, { backoff: options.modelRetry, log });
   const metricsAt = chooseMetricsListen(options.metrics, manifest.metrics, options.metricsDefault);
   const metrics = createMetrics(metricsAt, {
     pool: () => pool,
     resultsCache,
     datasets: manifest.datasets.map((d) => d.name),
+    models: () => models.figures(),
   });
-  const models = new ModelRuntime(manifest.models, { backoff: options.modelRetry, log });
   const datasets = new DatasetRuntime(manifest.datasets, {
     baseDir: manifest.baseDir,
     backoff: options.datasetRetry,

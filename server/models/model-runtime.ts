@@ -90,6 +90,16 @@ export class ModelRuntime implements Models {
     return e && { active: e.limit.active, queued: e.limit.queued };
   }
 
+  /** Each model's status and calls running and queued, for the metrics. */
+  figures(): { name: string; status: ModelState['status']; active: number; queued: number }[] {
+    return this.#entries.map((e) => ({
+      name: e.state.name,
+      status: e.state.status,
+      active: e.limit.active,
+      queued: e.limit.queued,
+    }));
+  }
+
   async complete(name: string, messages: readonly ChatMessage[], signal: AbortSignal): Promise<string> {
     const e = this.#find(name);
     if (e === undefined) throw new ModelCallError('failed', `Model ${name} not found`);

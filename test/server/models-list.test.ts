@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import OpenAI from 'openai';
 import { type FakeLlm, startFakeLlm } from '../helpers/fake-llm.js';
 import { makeTempDir, writePeople } from '../helpers/fixtures.js';
+import { parseExposition } from '../helpers/prometheus-text.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const KEY = 'sk-test-Secret-K3y-9f8e7d6c5b4a';
@@ -40,6 +41,7 @@ before(async () => {
   const file = await writePeople(join(await makeTempDir(), 'people.parquet'));
   srv = await startTestServer([{ name: 'people', from: `file:${file}` }], {
     workers: 1,
+    metrics: { host: '127.0.0.1', port: 0 },
     models: [
       { name: 'nql', from: 'openai:fake-sql', params: { endpoint: good.endpoint }, datasets: ['people'] },
       {
@@ -141,6 +143,17 @@ describe('GET /v1/models', () => {
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(loading.modelListCalls, calls);
     assert.ok(logLines.some((l) => l === 'floe: model warming ready'));
+  });
+
+  it('metrics: model_load_state (1 ready, 3 error), calls active and queued', async () => {
+    const text = await (await fetch(`http://127.0.0.1:${srv.server.metrics?.port}/metrics`)).text();
+    const m = parseExposition(text);
+    assert.equal(m.types.get('model_load_state'), 'gauge');
+    assert.equal(m.value('model_load_state', { model: 'nql' }), 1);
+    assert.equal(m.value('model_load_state', { model: 'keyed' }), 3);
+    assert.equal(m.value('model_load_state', { model: 'down' }), 3);
+    assert.equal(m.value('model_active_count', { model: 'nql' }), 0);
+    assert.equal(m.value('model_queue_length', { model: 'nql' }), 0);
   });
 
   it('format=csv: the seven columns, datasets in one quoted cell, error as its code', async () => {
