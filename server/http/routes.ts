@@ -1,4 +1,4 @@
-// `registerRoutes`: the route table: /health, /v1/ready, /v1/sql, /v1/datasets…, and 404/405 for everything else.
+// `registerRoutes`: the route table: /health, /v1/ready, /v1/sql, /v1/datasets…, /v1/models, and 404/405 for everything else.
 
 import type { Datasets } from '../datasets/datasets.js';
 import type { RestCatalogSource } from '../iceberg/rest-source.js';
