@@ -20,8 +20,8 @@ export interface ModelConfig {
   readonly systemPrompt?: string;
   /** One model call's time-out (`timeout`, default 30 s), 429 retries included. */
   readonly timeoutMs: number;
-  /** Calls to this model at once (`max_concurrent`, default max(2, cores)); more wait in a queue. */
-  readonly maxConcurrent: number;
+  /** Calls to this model at once (`max_concurrent`; absent: max(2, cores)); more wait in a queue. */
+  readonly maxConcurrent?: number;
   /** The datasets the model may query (`datasets`); empty: all. */
   readonly datasets: readonly string[];
 }

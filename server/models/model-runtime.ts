@@ -1,6 +1,6 @@
 // `ModelRuntime`: the manifest's models over the `openai` SDK (the only importer of openai): state and completions.
 import OpenAI from 'openai';
-import type { ModelConfig } from '../config/model-config.js';
+import { defaultModelConcurrency, type ModelConfig } from '../config/model-config.js';
 import { formatDuration } from '../config/query-config.js';
 import { type Backoff, DEFAULT_BACKOFF, exponentialDelay, type Random } from '../datasets/backoff.js';
 import { probeError, reasonOf, redact, retryAfterMs } from './call-errors.js';
@@ -55,7 +55,7 @@ export class ModelRuntime implements Models {
         timeout: config.timeoutMs,
         maxRetries: 0,
       }),
-      limit: new CallLimit(config.maxConcurrent),
+      limit: new CallLimit(config.maxConcurrent ?? defaultModelConcurrency()),
       probes: 0,
       timer: null,
       probing: null,
