@@ -2,6 +2,7 @@
 // queue, the time-out, 429 with retry-after then success, 429 forever, cancellation, error kinds without the key,
 // and close() stopping the probes.
 import assert from 'node:assert/strict';
+import { createServer, type Socket } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { type ModelConfig, modelConfig } from '../../server/config/model-config.js';
 import { ModelRuntime, RATE_LIMITED_ATTEMPTS } from '../../server/models/model-runtime.js';
@@ -189,6 +190,32 @@ describe('ModelRuntime.complete', () => {
 });
 
 describe('ModelRuntime probes', () => {
+  it('loading until the probe answers; an endpoint that never answers is a connection error within the time-out', async () => {
+    // A port that accepts connections and never answers (no HTTP at all).
+    const sockets = new Set<Socket>();
+    const hole = createServer((s) => sockets.add(s));
+    await new Promise<void>((r) => hole.listen(0, '127.0.0.1', () => r()));
+    const endpoint = `http://127.0.0.1:${(hole.address() as { port: number }).port}/v1`;
+    const r = new ModelRuntime([{ ...config({ timeout: '300ms' }), endpoint }], {
+      backoff: { initialMs: 60_000, maxMs: 60_000 },
+    });
+    const started = Date.now();
+    const probed = r.start();
+    assert.equal(r.get('nql')?.status, 'loading');
+    await probed;
+    assert.ok(Date.now() - started < 2000, `the start waited ${Date.now() - started} ms`);
+    const state = r.get('nql');
+    assert.equal(state?.status, 'error');
+    assert.equal(state?.error?.code, 'model.connection');
+    assert.match(
+      state?.errorMessage ?? '',
+      /^Model nql \(openai:fake-sql\) at http:\/\/127\.0\.0\.1:\d+\/v1: .*timed out/i,
+    );
+    r.close();
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((res) => hole.close(() => res()));
+  });
+
   it('close() stops the probes of a model in error', async () => {
     const down = await startFakeLlm();
     down.modelsStatus = 503;
