@@ -53,6 +53,8 @@ export interface ServerOptions {
   readonly log?: (line: string) => void;
   /** Delays between a failed dataset load and its retries; default about 1 s doubling up to 1 min (tests shorten it). */
   readonly datasetRetry?: Backoff;
+  /** Delays between the probes of an unreachable model; default about 1 s doubling up to 1 min (tests shorten it). */
+  readonly modelRetry?: Backoff;
   /** Catalogs the Iceberg REST API serves after the datasets' `floe` catalog (each names namespace level 1). */
   readonly icebergSources?: readonly RestCatalogSource[];
 }
@@ -124,13 +126,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     maxConcurrent: limits.maxConcurrent,
     maxQueued: limits.maxQueued,
   });
+  const models = new ModelRuntime(manifest.models, { backoff: options.modelRetry, log });
   const metricsAt = chooseMetricsListen(options.metrics, manifest.metrics, options.metricsDefault);
   const metrics = createMetrics(metricsAt, {
     pool: () => pool,
     resultsCache,
     datasets: manifest.datasets.map((d) => d.name),
+    models: () => models.figures(),
   });
-  const models = new ModelRuntime(manifest.models);
   const datasets = new DatasetRuntime(manifest.datasets, {
     baseDir: manifest.baseDir,
     backoff: options.datasetRetry,
@@ -150,6 +153,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         cacheEnabled: resultsCache !== null,
         // From the start: GET /v1/datasets lists them (Initializing) while they load.
         datasets: () => datasets,
+        models: () => models,
         icebergSources: () => icebergSources,
         maxBodyBytes: manifest.maxBodyBytes,
         gate: createRequestGate({
@@ -190,6 +194,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     pool = versionedPool(workerPool, versions);
     await pool.ready;
   } catch (e) {
+    models.close();
     await datasets.close();
     server.closeAll();
     await metrics?.close();
@@ -234,6 +239,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         phase = 'stopping';
         // Timers stop and loads are cancelled now; the load in progress ends before the catalog closes.
         const datasetsClosed = datasets.close();
+        models.close();
         server.stopListening();
         await drain(() => inflight, options.drainMs ?? manifest.shutdownTimeoutMs);
         // The pool first: a query still running when its bound passes is answered 503 'Runtime is shutting down'

@@ -1,4 +1,5 @@
 // `models:` in the manifest: OpenAI-compatible chat models NSQL asks for SQL (`from: openai:<model>`).
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseDuration } from './results-cache-config.js';
 
@@ -17,14 +18,18 @@ export interface ModelConfig {
   readonly maxTokens?: number;
   /** Replaces floe's system prompt (the question and context are still added). */
   readonly systemPrompt?: string;
-  /** One model call's time-out (`timeout`, default 30 s). */
+  /** One model call's time-out (`timeout`, default 30 s), 429 retries included. */
   readonly timeoutMs: number;
+  /** Calls to this model at once (`max_concurrent`; absent: max(2, cores)); more wait in a queue. */
+  readonly maxConcurrent?: number;
   /** The datasets the model may query (`datasets`); empty: all. */
   readonly datasets: readonly string[];
 }
 
 export const DEFAULT_MODEL_ENDPOINT = 'https://api.openai.com/v1';
 export const DEFAULT_MODEL_TIMEOUT_MS = 30_000;
+/** Providers rate-limit per key: a few calls at once, the rest queued. */
+export const defaultModelConcurrency = (): number => Math.max(2, availableParallelism());
 /** Contract §8: SQL generation is steadiest at 0.0 to 0.3. */
 export const RECOMMENDED_TEMPERATURE = [0, 0.3] as const;
 
@@ -46,6 +51,8 @@ export function modelConfig(doc: ModelDocument, index: number): { config: ModelC
   const m = /^openai:(.+)$/i.exec(doc.from);
   if (m === null) {
     const provider = doc.from.split(':')[0] ?? doc.from;
+    if (provider.toLowerCase() === 'openai')
+      return [`${at('from')}: expected openai:<model> (e.g. openai:gpt-4o-mini)`];
     return [`${at('from')}: model provider '${provider}' is not supported yet (floe calls 'openai:<model>' endpoints)`];
   }
   const p = doc.params;
@@ -54,9 +61,10 @@ export function modelConfig(doc: ModelDocument, index: number): { config: ModelC
   const text = (key: string) => (p[key] === undefined ? undefined : String(p[key]));
   const number = (key: string) => {
     if (p[key] === undefined) return undefined;
-    const n = Number(p[key]);
-    if (!Number.isFinite(n)) problems.push(`${at(`params.${key}`)}: expected a number`);
-    return n;
+    const n = typeof p[key] === 'number' || typeof p[key] === 'string' ? Number(p[key]) : Number.NaN;
+    if (Number.isFinite(n)) return n;
+    problems.push(`${at(`params.${key}`)}: expected a number`);
+    return undefined;
   };
   const endpoint = (text('endpoint') ?? DEFAULT_MODEL_ENDPOINT).replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]/i.test(endpoint)) problems.push(`${at('params.endpoint')}: expected an http(s):// URL`);
@@ -71,9 +79,26 @@ export function modelConfig(doc: ModelDocument, index: number): { config: ModelC
   const maxTokens = number('max_tokens');
   if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && maxTokens > 0))
     problems.push(`${at('params.max_tokens')}: expected a positive integer`);
-  const timeout = p.timeout === undefined ? DEFAULT_MODEL_TIMEOUT_MS : parseDuration(p.timeout as string | number);
+  const maxConcurrent = number('max_concurrent');
+  if (maxConcurrent !== undefined && !(Number.isInteger(maxConcurrent) && maxConcurrent > 0))
+    problems.push(`${at('params.max_concurrent')}: expected a positive integer`);
+  const t = p.timeout;
+  const timeout =
+    t === undefined
+      ? DEFAULT_MODEL_TIMEOUT_MS
+      : typeof t === 'string' || typeof t === 'number'
+        ? parseDuration(t)
+        : null;
   if (timeout === null || timeout <= 0) problems.push(`${at('params.timeout')}: invalid duration (e.g. 30s)`);
-  const known = new Set(['endpoint', 'openai_api_key', 'temperature', 'max_tokens', 'system_prompt', 'timeout']);
+  const known = new Set([
+    'endpoint',
+    'openai_api_key',
+    'temperature',
+    'max_tokens',
+    'system_prompt',
+    'timeout',
+    'max_concurrent',
+  ]);
   for (const key of Object.keys(p))
     if (!known.has(key)) warnings.push(`${at(`params.${key}`)}: not supported yet; ignored`);
   if (doc.files !== undefined) warnings.push(`${at('files')}: not supported yet; ignored`);
@@ -91,6 +116,7 @@ export function modelConfig(doc: ModelDocument, index: number): { config: ModelC
       ...(maxTokens === undefined ? {} : { maxTokens }),
       ...(systemPrompt === undefined ? {} : { systemPrompt }),
       timeoutMs: timeout as number,
+      maxConcurrent: maxConcurrent ?? defaultModelConcurrency(),
       datasets: doc.datasets ?? [],
     },
     warnings,

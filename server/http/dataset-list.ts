@@ -67,6 +67,6 @@ function csvList(datasets: readonly DatasetState[], status: boolean): string {
   return out;
 }
 
-function csvCell(text: string): string {
+export function csvCell(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

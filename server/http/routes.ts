@@ -1,4 +1,4 @@
-// `registerRoutes`: the route table: /health, /v1/ready, /v1/sql, /v1/datasets…, and 404/405 for everything else.
+// `registerRoutes`: the route table: /health, /v1/ready, /v1/sql, /v1/datasets…, /v1/models, and 404/405 for everything else.
 
 import type { Datasets } from '../datasets/datasets.js';
 import type { RestCatalogSource } from '../iceberg/rest-source.js';
@@ -9,6 +9,7 @@ import {
   handleRefresh,
 } from './datasets-route.js';
 import { registerIcebergRoutes } from './iceberg-routes.js';
+import { handleListModels, type ModelsRouteContext } from './models-route.js';
 import type { RequestGate } from './request-gate.js';
 import { Reply, TEXT_PLAIN } from './respond.js';
 import { handleSql, type SqlRouteContext } from './sql-route.js';
@@ -20,7 +21,7 @@ const ACCELERATION_PATH = '/v1/datasets/:name/acceleration';
 /** Server lifecycle as the routes see it. */
 export type ServerPhase = 'loading' | 'ready' | 'stopping';
 
-export interface RouteContext extends SqlRouteContext, DatasetsRouteContext {
+export interface RouteContext extends SqlRouteContext, DatasetsRouteContext, ModelsRouteContext {
   phase(): ServerPhase;
   /** CORS, API keys and the rate limit: every route but /health and /v1/ready is admitted through it. */
   readonly gate: RequestGate;
@@ -61,6 +62,10 @@ export function registerRoutes(app: TemplatedApp, ctx: RouteContext): void {
     if (stopping(res)) return;
     if (gate.admit(res, req) !== null) handleListDatasets(res, req, ctx);
   });
+  app.get('/v1/models', (res, req) => {
+    if (stopping(res)) return;
+    if (gate.admit(res, req) !== null) handleListModels(res, req, ctx);
+  });
   app.post(REFRESH_PATH, (res, req) => {
     if (stopping(res)) return;
     const principal = gate.admit(res, req);
@@ -81,6 +86,7 @@ export function registerRoutes(app: TemplatedApp, ctx: RouteContext): void {
   methodNotAllowed(app, '/v1/ready', 'GET', (res, req) => gate.open(res, req));
   methodNotAllowed(app, '/v1/sql', 'POST', (res, req) => gate.admit(res, req) !== null);
   methodNotAllowed(app, '/v1/datasets', 'GET', (res, req) => gate.admit(res, req) !== null);
+  methodNotAllowed(app, '/v1/models', 'GET', (res, req) => gate.admit(res, req) !== null);
   methodNotAllowed(app, REFRESH_PATH, 'POST', (res, req) => gate.admit(res, req) !== null);
   methodNotAllowed(app, ACCELERATION_PATH, 'PATCH', (res, req) => gate.admit(res, req) !== null);
   app.any('/*', (res, req) => {

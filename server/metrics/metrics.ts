@@ -11,6 +11,7 @@ import {
 } from './families.js';
 import { httpRecorder } from './http-series.js';
 import { listenMetrics, type MetricsListener } from './listener.js';
+import { type ModelFigures, registerModelFamilies } from './model-families.js';
 import { createCounterBuffer } from './shared-counters.js';
 
 export { DatasetLoadState } from './families.js';
@@ -26,6 +27,8 @@ export interface MetricsSources {
   readonly resultsCache: CacheFigures | null;
   /** Dataset names: published as initializing until `datasetsState` says otherwise. */
   readonly datasets: readonly string[];
+  /** The manifest's models (`model_load_state`, calls running and queued); absent: none. */
+  models?(): readonly ModelFigures[];
 }
 
 export interface ServerMetrics {
@@ -58,6 +61,7 @@ export function createMetrics(listen: MetricsListen, sources: MetricsSources): S
   registerQueryFamilies(registry, queryCounters);
   registerCacheFamilies(registry, sources.resultsCache);
   registerPoolFamilies(registry, sources.pool);
+  registerModelFamilies(registry, () => sources.models?.() ?? []);
   const datasets = datasetStateGauge(registry);
   const datasetsState = (names: readonly string[], state: DatasetLoadState) => {
     for (const dataset of names) datasets.set({ dataset }, state);

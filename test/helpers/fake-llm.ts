@@ -43,8 +43,8 @@ export interface FakeLlm {
   close(): Promise<void>;
 }
 
-/** Starts the fake on 127.0.0.1 (a free port). The default script answers `SELECT 1`. */
-export async function startFakeLlm(script?: FakeLlm['script']): Promise<FakeLlm> {
+/** Starts the fake on 127.0.0.1 (`port`, default a free one). The default script answers `SELECT 1`. */
+export async function startFakeLlm(script?: FakeLlm['script'], port = 0): Promise<FakeLlm> {
   const open = new Set<ServerResponse>();
   const fake: FakeLlm = {
     endpoint: '',
@@ -65,7 +65,7 @@ export async function startFakeLlm(script?: FakeLlm['script']): Promise<FakeLlm>
       res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: String(e) } }));
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
   (fake as { endpoint: string }).endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   return fake;
 }
@@ -74,7 +74,10 @@ async function handle(fake: FakeLlm, req: IncomingMessage, res: ServerResponse):
   const url = new URL(req.url ?? '/', 'http://x');
   if (req.method === 'GET' && url.pathname === '/v1/models') {
     fake.modelListCalls++;
-    if (fake.modelsStatus !== 200) return error(res, fake.modelsStatus, 'Incorrect API key provided');
+    // As OpenAI does, a 401 echoes the key it was given (floe must not pass it on).
+    const key = req.headers.authorization?.replace(/^Bearer /, '') ?? '';
+    if (fake.modelsStatus === 401) return error(res, 401, `Incorrect API key provided: ${key}`);
+    if (fake.modelsStatus !== 200) return error(res, fake.modelsStatus, `scripted ${fake.modelsStatus}`);
     const data = fake.models.map((id) => ({ id, object: 'model', created: 1700000000, owned_by: 'fake' }));
     return json(res, 200, { object: 'list', data });
   }
