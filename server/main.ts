@@ -150,6 +150,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         cacheEnabled: resultsCache !== null,
         // From the start: GET /v1/datasets lists them (Initializing) while they load.
         datasets: () => datasets,
+        models: () => models,
         icebergSources: () => icebergSources,
         maxBodyBytes: manifest.maxBodyBytes,
         gate: createRequestGate({

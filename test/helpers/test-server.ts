@@ -26,15 +26,18 @@ export async function startTestServer(
     runtime?: Record<string, unknown>;
     /** The manifest's `catalogs` (Iceberg warehouses). */
     catalogs?: readonly Record<string, unknown>[];
+    /** The manifest's `models` (e.g. pointed at test/helpers/fake-llm.ts). */
+    models?: readonly Record<string, unknown>[];
   } = {},
 ): Promise<TestServer> {
-  const { maxBodyBytes, runtime = {}, catalogs = [], ...rest } = options;
+  const { maxBodyBytes, runtime = {}, catalogs = [], models = [], ...rest } = options;
   const manifest = {
     version: 'v1',
     kind: 'Spicepod',
     name: 'test',
     datasets,
     catalogs,
+    models,
     runtime: maxBodyBytes === undefined ? runtime : { ...runtime, http: { max_body_bytes: maxBodyBytes } },
   };
   const server = await startServer({ manifest, host: '127.0.0.1', port: 0, workers: 2, log: () => {}, ...rest });
