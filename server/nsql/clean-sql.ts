@@ -58,22 +58,48 @@ function stripComment(line: string): string {
 
 /** Splits on `;` outside '…', "…", $tag$…$tag$, -- and /* *\/ comments. */
 export function splitStatements(sql: string): string[] {
+  const masked = maskLiterals(sql);
   const out: string[] = [];
-  let start = 0;
+  let from = 0;
+  for (let at = masked.indexOf(';'); at !== -1; at = masked.indexOf(';', from)) {
+    out.push(sql.slice(from, at));
+    from = at + 1;
+  }
+  out.push(sql.slice(from));
+  return out.filter((s) => s.trim() !== '');
+}
+
+/**
+ * The write a query-looking statement hides, or null: `SELECT … INTO t` (a CREATE TABLE AS), `CREATE`, or a
+ * data-modifying WITH entry (`AS (INSERT|UPDATE|DELETE|MERGE …`). INTO and CREATE are reserved words in
+ * PostgreSQL, so outside quotes and comments they never name a column. EXPLAIN does not show these.
+ */
+export function hiddenWrite(sql: string): string | null {
+  const masked = maskLiterals(sql);
+  const m = /\b(into|create)\b|\(\s*(insert|update|delete|merge)\b/i.exec(masked);
+  return m === null ? null : (m[1] ?? m[2] ?? '').toUpperCase();
+}
+
+/** `sql` with quoted text and comments blanked out (same length), so keywords and `;` are found only in code. */
+function maskLiterals(sql: string): string {
+  let out = '';
   let i = 0;
   while (i < sql.length) {
     const c = sql[i] as string;
-    if (c === "'" || c === '"') i = skipQuoted(sql, i, c);
-    else if (c === '-' && sql[i + 1] === '-') i = endOf(sql, '\n', i + 2);
-    else if (c === '/' && sql[i + 1] === '*') i = endOf(sql, '*/', i + 2);
-    else if (c === '$') i = skipDollar(sql, i);
-    else if (c === ';') {
-      out.push(sql.slice(start, i));
-      start = ++i;
-    } else i++;
+    let end = i;
+    if (c === "'" || c === '"') end = skipQuoted(sql, i, c);
+    else if (c === '-' && sql[i + 1] === '-') end = endOf(sql, '\n', i + 2);
+    else if (c === '/' && sql[i + 1] === '*') end = endOf(sql, '*/', i + 2);
+    else if (c === '$') end = skipDollar(sql, i);
+    if (end > i + 1) {
+      out += ' '.repeat(end - i);
+      i = end;
+    } else {
+      out += c;
+      i++;
+    }
   }
-  out.push(sql.slice(start));
-  return out.filter((s) => s.trim() !== '');
+  return out;
 }
 
 /** Past a quoted run starting at `i` (a doubled quote is an escaped one). */

@@ -5,7 +5,7 @@ import { ModelCallError } from '../models/models.js';
 import type { Head, WireError } from '../pool/messages.js';
 import type { QueryService } from '../runtime/query-service.js';
 import type { ResultFormat } from '../serialize/serializer.js';
-import { cleanSql } from './clean-sql.js';
+import { cleanSql, hiddenWrite } from './clean-sql.js';
 import { collectAnswer, QueryFailedError } from './collect-answer.js';
 import { buildContext } from './nsql-context.js';
 import { buildPrompt, defaultInstructions, estimateTokens, type FailedAttempt } from './nsql-prompt.js';
@@ -124,11 +124,13 @@ const RETRIED_KINDS = new Set([
 ]);
 
 /**
- * Parse + bind + plan without running: `EXPLAIN <sql>` as a read-only principal (the engine refuses a write
- * before planning). Returns null when it passes, the error text for the model, or a `WireError` the model cannot
+ * Parse + bind + plan without running: `EXPLAIN <sql>` as a read-only principal, after `hiddenWrite` (EXPLAIN
+ * plans `SELECT … INTO` as its SELECT; the execution runs read-only as well, so the engine would refuse it). Returns null when it passes, the error text for the model, or a `WireError` the model cannot
  * fix (the server is overloaded or stopping). A table outside `allowed` fails with a message naming the tables.
  */
 async function validate(job: NsqlJob, reader: Principal, sql: string): Promise<string | WireError | null> {
+  const write = hiddenWrite(sql);
+  if (write !== null) return `only a read-only SELECT is allowed: the query contains ${write}`;
   try {
     const { head } = await collectAnswer(job.service, `EXPLAIN ${sql}`, 'json', reader, job.signal, true);
     const allowed = new Set(job.allowed.map((t) => t.toLowerCase()));
@@ -138,7 +140,8 @@ async function validate(job: NsqlJob, reader: Principal, sql: string): Promise<s
   } catch (e) {
     if (!(e instanceof QueryFailedError)) throw e;
     if (!RETRIED_KINDS.has(e.wire.kind)) return e.wire;
-    return e.wire.kind === 'forbidden' ? `only a read-only SELECT is allowed: ${e.message}` : e.message;
+    const write = e.wire.kind === 'forbidden' || /read-only SQL context/.test(e.message);
+    return write ? `only a read-only SELECT is allowed: ${e.message}` : e.message;
   }
 }
 
