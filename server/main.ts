@@ -55,6 +55,8 @@ export interface ServerOptions {
   readonly datasetRetry?: Backoff;
   /** Catalogs the Iceberg REST API serves after the datasets' `floe` catalog (each names namespace level 1). */
   readonly icebergSources?: readonly RestCatalogSource[];
+  /** POST /v1/nsql's SSE keep-alive comment interval (default 15 s; tests shorten it). */
+  readonly nsqlKeepAliveMs?: number;
 }
 
 export interface RunningServer extends CatalogEdits {
@@ -151,6 +153,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         // From the start: GET /v1/datasets lists them (Initializing) while they load.
         datasets: () => datasets,
         models: () => models,
+        nsqlKeepAliveMs: options.nsqlKeepAliveMs,
         icebergSources: () => icebergSources,
         maxBodyBytes: manifest.maxBodyBytes,
         gate: createRequestGate({

@@ -25,6 +25,7 @@ export function streamNsql(reply: Reply, job: NsqlJob, keepAliveMs: number): voi
       reply.write(Buffer.from(`data: ${JSON.stringify(event)}\n\n`), drained);
     });
   const timer = setInterval(() => reply.write(KEEP_ALIVE, () => {}), keepAliveMs);
+  reply.onDone(() => clearInterval(timer));
   const onEvent = (event: NsqlEvent) => void send(event);
   runNsql({ ...job, onEvent })
     .then(async (outcome) => {

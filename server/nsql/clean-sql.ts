@@ -42,8 +42,8 @@ const QUERY_START = /^(?:select|with)\b/i;
 function firstQuery(text: string): string | null {
   const lines = text.split('\n');
   const at = lines.findIndex((line) => QUERY_START.test(stripComment(line).trim()));
-  if (at === -1) return null;
-  const rest = [stripComment(lines[at] ?? '').trimStart(), ...lines.slice(at + 1)].join('\n');
+  // No line starts a query: it may follow another statement on its line (`SET x = 1; SELECT 2`).
+  const rest = at === -1 ? text : [stripComment(lines[at] ?? '').trimStart(), ...lines.slice(at + 1)].join('\n');
   for (const statement of splitStatements(rest)) {
     const sql = statement.trim();
     if (QUERY_START.test(sql)) return sql;

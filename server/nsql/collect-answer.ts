@@ -46,6 +46,10 @@ export function collectAnswer(
       error: (error) => reject(new QueryFailedError(error)),
     };
     const cache = noCache ? { noCache: true } : undefined;
+    // A cancelled query's sink may never hear of it: the caller's abort ends the wait.
+    const cancelled = () => reject(new QueryFailedError({ kind: 'cancelled', message: 'the request was cancelled' }));
+    if (signal.aborted) return cancelled();
+    signal.addEventListener('abort', cancelled, { once: true });
     service.run({ sql, format, principal, signal, cache }, sink);
   });
 }

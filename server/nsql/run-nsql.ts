@@ -71,6 +71,7 @@ export async function runNsql(job: NsqlJob): Promise<NsqlOutcome> {
   const failed: FailedAttempt[] = [];
   let producedSql = false;
   for (let attempt = 1; attempt <= NSQL_MAX_ATTEMPTS; attempt++) {
+    if (job.signal.aborted) return { ok: false, status: 499, message: 'NSQL request cancelled', attempts: attempt - 1 };
     const messages = buildPrompt(instructions, context, job.question, failed);
     if (attempt === 1)
       job.onEvent({ type: 'context', tables: context.tables, prompt_tokens: estimateTokens(messages) });
