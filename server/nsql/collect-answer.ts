@@ -30,7 +30,22 @@ export function collectAnswer(
   signal: AbortSignal,
   noCache = false,
 ): Promise<CollectedAnswer> {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolveAnswer, rejectAnswer) => {
+    // The service listens on a signal of this query's own (it never removes its listener: one request makes many
+    // queries); a cancelled query's sink may never hear of it, so the caller's abort also ends the wait.
+    const own = new AbortController();
+    const cancelled = () => {
+      own.abort();
+      reject(new QueryFailedError({ kind: 'cancelled', message: 'the request was cancelled' }));
+    };
+    const resolve = (answer: CollectedAnswer) => {
+      signal.removeEventListener('abort', cancelled);
+      resolveAnswer(answer);
+    };
+    const reject = (e: QueryFailedError) => {
+      signal.removeEventListener('abort', cancelled);
+      rejectAnswer(e);
+    };
     let head: Head | null = null;
     const chunks: Buffer[] = [];
     const sink: AnswerSink = {
@@ -45,12 +60,10 @@ export function collectAnswer(
       end: () => resolve({ head: head as Head, body: Buffer.concat(chunks) }),
       error: (error) => reject(new QueryFailedError(error)),
     };
-    const cache = noCache ? { noCache: true } : undefined;
-    // A cancelled query's sink may never hear of it: the caller's abort ends the wait.
-    const cancelled = () => reject(new QueryFailedError({ kind: 'cancelled', message: 'the request was cancelled' }));
     if (signal.aborted) return cancelled();
     signal.addEventListener('abort', cancelled, { once: true });
-    service.run({ sql, format, principal, signal, cache }, sink);
+    const cache = noCache ? { noCache: true } : undefined;
+    service.run({ sql, format, principal, signal: own.signal, cache }, sink);
   });
 }
 
