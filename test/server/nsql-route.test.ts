@@ -30,6 +30,8 @@ before(async () => {
         { name: 'people_only', from: 'openai:fake-sql', params: { endpoint }, datasets: ['people'] },
         { name: 'slow', from: 'openai:fake-sql', params: { endpoint, timeout: '300ms' } },
         { name: 'custom', from: 'openai:fake-sql', params: { endpoint, system_prompt: 'Answer in SQL, briefly.' } },
+        // Nothing listens on port 1: its start-up probe fails, so it is in `error`.
+        { name: 'down', from: 'openai:fake-sql', params: { endpoint: 'http://127.0.0.1:1/v1' } },
       ],
     },
   );
@@ -203,6 +205,13 @@ describe('POST /v1/nsql: scope and requests', () => {
     const a = await nsql({ query: 'q', model: 'gpt-9' });
     assert.equal(a.status, 400);
     assert.equal(a.text, 'Model gpt-9 not found');
+    assert.equal(llm.chats.length, 0);
+  });
+
+  it('a model in error: 503 with its error, no call', async () => {
+    const a = await nsql({ query: 'q', model: 'down' });
+    assert.equal(a.status, 503);
+    assert.match(a.text, /^Model down is not available: Model down \(openai:fake-sql\): /);
     assert.equal(llm.chats.length, 0);
   });
 

@@ -73,9 +73,7 @@ describe('loadManifest', () => {
 
   it('warns about sections and keys that later issues implement', async () => {
     const m = await loadManifest(await writeManifest(SPICEPOD), { FLOE_TEST_DIR: '/x' });
-    assert.deepEqual(m.warnings, [
-      'runtime.results_cache: deprecated; read as runtime.caching.sql_results',
-    ]);
+    assert.deepEqual(m.warnings, ['runtime.results_cache: deprecated; read as runtime.caching.sql_results']);
   });
 
   it('defaults the body limit to 128 MiB and accepts v2 manifests', () => {
