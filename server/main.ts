@@ -57,6 +57,8 @@ export interface ServerOptions {
   readonly modelRetry?: Backoff;
   /** Catalogs the Iceberg REST API serves after the datasets' `floe` catalog (each names namespace level 1). */
   readonly icebergSources?: readonly RestCatalogSource[];
+  /** POST /v1/nsql's SSE keep-alive comment interval (default 15 s; tests shorten it). */
+  readonly nsqlKeepAliveMs?: number;
 }
 
 export interface RunningServer extends CatalogEdits {
@@ -154,6 +156,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         // From the start: GET /v1/datasets lists them (Initializing) while they load.
         datasets: () => datasets,
         models: () => models,
+        nsqlKeepAliveMs: options.nsqlKeepAliveMs,
         icebergSources: () => icebergSources,
         maxBodyBytes: manifest.maxBodyBytes,
         gate: createRequestGate({

@@ -31,3 +31,27 @@ export function negotiateFormat(accept: string): ResultFormat {
 
 const SEEN_MAX = 256;
 const seen = new Map<string, ResultFormat>();
+
+/** POST /v1/nsql's answers: the /v1/sql formats (vnd under its NSQL names), the SQL text, or server-sent events. */
+export type NsqlFormat = ResultFormat | 'sql' | 'event-stream';
+
+const NSQL_OFFERED: readonly (readonly [string, NsqlFormat])[] = [
+  ['application/json', 'json'],
+  ['application/vnd.service.nsql.v1+json', 'vnd-json'],
+  // Spice's name for the same shape.
+  ['application/vnd.spiceai.nsql.v1+json', 'vnd-json'],
+  ['text/csv; charset=utf-8', 'csv'],
+  ['text/plain; charset=utf-8', 'table-text'],
+  ['application/sql', 'sql'],
+  ['text/event-stream', 'event-stream'],
+];
+const NSQL_OFFERED_TYPES = NSQL_OFFERED.map(([type]) => type);
+
+/** The best NSQL format for `accept` and the media type chosen (JSON for a missing, wildcard or unknown header). */
+export function negotiateNsqlFormat(accept: string): { format: NsqlFormat; mediaType: string } {
+  const best = accept === '' ? undefined : new Negotiator({ headers: { accept } }).mediaType(NSQL_OFFERED_TYPES);
+  const found = NSQL_OFFERED.find(([type]) => type === best);
+  return found === undefined
+    ? { format: 'json', mediaType: 'application/json' }
+    : { format: found[1], mediaType: found[0] };
+}

@@ -15,6 +15,7 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   413: '413 Payload Too Large',
   429: '429 Too Many Requests',
   500: '500 Internal Server Error',
+  502: '502 Bad Gateway',
   503: '503 Service Unavailable',
   504: '504 Gateway Timeout',
 };

@@ -10,6 +10,7 @@ import {
 } from './datasets-route.js';
 import { registerIcebergRoutes } from './iceberg-routes.js';
 import { handleListModels, type ModelsRouteContext } from './models-route.js';
+import { handleNsql, type NsqlRouteContext } from './nsql-route.js';
 import type { RequestGate } from './request-gate.js';
 import { Reply, TEXT_PLAIN } from './respond.js';
 import { handleSql, type SqlRouteContext } from './sql-route.js';
@@ -21,7 +22,11 @@ const ACCELERATION_PATH = '/v1/datasets/:name/acceleration';
 /** Server lifecycle as the routes see it. */
 export type ServerPhase = 'loading' | 'ready' | 'stopping';
 
-export interface RouteContext extends SqlRouteContext, DatasetsRouteContext, ModelsRouteContext {
+export interface RouteContext
+  extends SqlRouteContext,
+    DatasetsRouteContext,
+    ModelsRouteContext,
+    Omit<NsqlRouteContext, 'datasets' | 'models'> {
   phase(): ServerPhase;
   /** CORS, API keys and the rate limit: every route but /health and /v1/ready is admitted through it. */
   readonly gate: RequestGate;
@@ -34,7 +39,7 @@ export interface RouteContext extends SqlRouteContext, DatasetsRouteContext, Mod
 /**
  * GET /health: always `200 ok` (also while loading or stopping). GET /v1/ready: `200 ready` once the pool
  * serves and every dataset has made its first load attempt (loaded or failed), else `503 not ready`. POST /v1/sql:
- * see `handleSql`. The dataset routes: see `datasets-route.ts`; the Iceberg REST catalog: `iceberg-routes.ts`. Other methods on known paths: 405 with
+ * see `handleSql`. POST /v1/nsql: `handleNsql`. The dataset routes: see `datasets-route.ts`; the Iceberg REST catalog: `iceberg-routes.ts`. Other methods on known paths: 405 with
  * `Allow`; unknown paths: 404. During shutdown every route but /health answers 503. Every route but /health and
  * /v1/ready (and their 405s) passes `ctx.gate` first (401, 429, 403, CORS preflights): 404 and 405 too.
  */
@@ -57,6 +62,11 @@ export function registerRoutes(app: TemplatedApp, ctx: RouteContext): void {
     if (stopping(res)) return;
     const principal = gate.admit(res, req);
     if (principal !== null) handleSql(res, req, ctx, principal);
+  });
+  app.post('/v1/nsql', (res, req) => {
+    if (stopping(res)) return;
+    const principal = gate.admit(res, req);
+    if (principal !== null) handleNsql(res, req, ctx, principal);
   });
   app.get('/v1/datasets', (res, req) => {
     if (stopping(res)) return;
@@ -85,6 +95,7 @@ export function registerRoutes(app: TemplatedApp, ctx: RouteContext): void {
   methodNotAllowed(app, '/health', 'GET', (res, req) => gate.open(res, req));
   methodNotAllowed(app, '/v1/ready', 'GET', (res, req) => gate.open(res, req));
   methodNotAllowed(app, '/v1/sql', 'POST', (res, req) => gate.admit(res, req) !== null);
+  methodNotAllowed(app, '/v1/nsql', 'POST', (res, req) => gate.admit(res, req) !== null);
   methodNotAllowed(app, '/v1/datasets', 'GET', (res, req) => gate.admit(res, req) !== null);
   methodNotAllowed(app, '/v1/models', 'GET', (res, req) => gate.admit(res, req) !== null);
   methodNotAllowed(app, REFRESH_PATH, 'POST', (res, req) => gate.admit(res, req) !== null);
