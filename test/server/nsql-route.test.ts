@@ -180,7 +180,7 @@ describe('POST /v1/nsql: model failures', () => {
     llm.script = () => ({ content: 'SELECT 1', delayMs: 2000 });
     const a = await nsql({ query: 'q', model: 'slow', sample_data_enabled: false });
     assert.equal(a.status, 504);
-    assert.match(a.text, /^NSQL model call failed \(timeout\): model slow timed out/);
+    assert.match(a.text, /^NSQL model call failed \(timeout\): Model slow did not answer within 300ms/);
     assert.equal(llm.chats.length, 1);
   });
 
@@ -211,7 +211,7 @@ describe('POST /v1/nsql: scope and requests', () => {
   it('a model in error: 503 with its error, no call', async () => {
     const a = await nsql({ query: 'q', model: 'down' });
     assert.equal(a.status, 503);
-    assert.match(a.text, /^Model down is not available: Model down \(openai:fake-sql\): /);
+    assert.match(a.text, /^Model down is not available: Model down \(openai:fake-sql\) at http:\/\/127\.0\.0\.1:1\/v1: /);
     assert.equal(llm.chats.length, 0);
   });
 
