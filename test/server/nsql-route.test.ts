@@ -211,7 +211,10 @@ describe('POST /v1/nsql: scope and requests', () => {
   it('a model in error: 503 with its error, no call', async () => {
     const a = await nsql({ query: 'q', model: 'down' });
     assert.equal(a.status, 503);
-    assert.match(a.text, /^Model down is not available: Model down \(openai:fake-sql\) at http:\/\/127\.0\.0\.1:1\/v1: /);
+    assert.match(
+      a.text,
+      /^Model down is not available: Model down \(openai:fake-sql\) at http:\/\/127\.0\.0\.1:1\/v1: /,
+    );
     assert.equal(llm.chats.length, 0);
   });
 
