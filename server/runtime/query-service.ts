@@ -144,9 +144,22 @@ export function createQueryService(options: QueryServiceOptions): QueryService {
         return () => {};
       }
       const cancels = new Cancels();
-      answer(request, sink, cancels, true);
       const cancel = () => cancels.cancel();
-      request.signal?.addEventListener('abort', cancel, { once: true });
+      const { signal } = request;
+      if (signal === undefined) {
+        answer(request, sink, cancels, true);
+        return cancel;
+      }
+      // The listener goes when the answer ends: a caller that runs many queries on one signal (NSQL, MCP) would
+      // otherwise pile them up for the signal's lifetime.
+      signal.addEventListener('abort', cancel, { once: true });
+      answer(
+        request,
+        endingSink(sink, () => signal.removeEventListener('abort', cancel)),
+        cancels,
+        true,
+      );
+      if (signal.aborted) cancel();
       return cancel;
     },
     get admitted() {
@@ -154,6 +167,31 @@ export function createQueryService(options: QueryServiceOptions): QueryService {
     },
     get waiting() {
       return admission.queued;
+    },
+  };
+}
+
+/** `sink`, calling `ended` once before whichever of `whole`, `end` or `error` ends the answer. */
+function endingSink(sink: AnswerSink, ended: () => void): AnswerSink {
+  let open = true;
+  const end = () => {
+    if (open) ended();
+    open = false;
+  };
+  return {
+    whole(head, body, cache) {
+      end();
+      sink.whole(head, body, cache);
+    },
+    head: (head, cache) => sink.head(head, cache),
+    chunk: (body, ack) => sink.chunk(body, ack),
+    end() {
+      end();
+      sink.end();
+    },
+    error(error) {
+      end();
+      sink.error(error);
     },
   };
 }

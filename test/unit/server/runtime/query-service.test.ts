@@ -1,6 +1,7 @@
 // `createQueryService` over a fake pool: the rate-limit hook refuses first, admission refuses when full,
 // 'unavailable' while there is no pool, and the principal's write permission reaches the pool.
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { test } from 'node:test';
 import type { WireError } from '../../../../server/pool/messages.js';
 import type { QueryPool, QueryRequest, QuerySink } from '../../../../server/pool/pool.js';
@@ -105,4 +106,38 @@ test('cancelling through the signal withdraws a query waiting for admission', ()
     pool.sent.map((s) => s.request.sql),
     ['SELECT 1', 'SELECT 3'],
   );
+});
+
+test('a signal shared by many queries holds no listener once their answers end, and aborting cancels a running one', () => {
+  const cancelled: number[] = [];
+  const pool = fakePool();
+  const query = pool.query.bind(pool);
+  pool.query = (request, sink) => {
+    query(request, sink);
+    const n = pool.sent.length;
+    return () => cancelled.push(n);
+  };
+  const service = createQueryService({
+    pool: () => pool,
+    unavailable: () => ({ kind: 'unavailable', message: 'x', retryAfterS: 1 }),
+    resultsCache: null,
+    maxConcurrent: 100,
+    maxQueued: 100,
+  });
+  const controller = new AbortController();
+  const listeners = () => getEventListeners(controller.signal, 'abort').length;
+  for (let i = 0; i < 50; i++) {
+    service.run({ sql: `SELECT ${i}`, format: 'json', principal: reader, signal: controller.signal }, collect());
+    const { sink } = pool.sent.at(-1)!;
+    if (i % 2 === 0) sink.whole({ format: 'json', tables: [], cacheable: false }, new Uint8Array());
+    else sink.error({ kind: 'exec', message: 'no' });
+  }
+  assert.equal(listeners(), 0, 'every ended answer removed its listener');
+  service.run({ sql: 'SELECT running', format: 'json', principal: reader, signal: controller.signal }, collect());
+  assert.equal(listeners(), 1);
+  controller.abort();
+  assert.deepEqual(cancelled, [51], 'only the running query was cancelled');
+  // A signal aborted before the query starts cancels it at once.
+  service.run({ sql: 'SELECT late', format: 'json', principal: reader, signal: controller.signal }, collect());
+  assert.deepEqual(cancelled, [51, 52]);
 });
