@@ -29,8 +29,9 @@ describe('leaseLoader', () => {
     const other = leaseLoader();
     returnLoader(fresh);
     returnLoader(other);
-    // Its close starts at once; the thread's exit can take a while on a loaded machine.
-    for (let i = 0; i < 500 && !other.exited; i++) await new Promise((r) => setTimeout(r, 10));
+    // Its close starts at once; the thread's exit can take a while on a loaded machine, but less than the 2 s an
+    // idle loader would wait (so a second loader kept idle still fails this).
+    for (let i = 0; i < 150 && !other.exited; i++) await new Promise((r) => setTimeout(r, 10));
     assert.ok(other.exited, 'the second idle loader ends at once');
     assert.equal(leaseLoader(), fresh);
     await fresh.close();
