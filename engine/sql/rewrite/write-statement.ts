@@ -71,11 +71,16 @@ const UNSUPPORTED = new Set(['update', 'delete', 'merge', 'truncate', 'alter', '
 
 const QUERY_WORDS = new Set(['select', 'with', 'values', 'table']);
 
+/** A statement that opens with SELECT (after spaces and parentheses): never one this reader handles. */
+const PLAIN_QUERY = /^[\s(]*select\b/i;
+
 /**
  * The statement when it is one of those read here, else null (left to node-sql-parser). Throws a syntax error
  * shaped like the parser's (offsets into `sql`).
  */
 export function readWriteStatement(sql: string): WriteAst | null {
+  // Most statements are queries: skip tokenizing them (a leading comment takes the full path below).
+  if (PLAIN_QUERY.test(sql)) return null;
   const r = new StatementReader(sql);
   // Two statements: the parser's path reports it.
   if (r.tokens.some((t) => t.text === ';')) return null;
