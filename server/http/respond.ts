@@ -4,6 +4,7 @@ import type { HttpResponse } from './uws-app.js';
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
   200: '200 OK',
+  202: '202 Accepted',
   204: '204 No Content',
   304: '304 Not Modified',
   400: '400 Bad Request',
@@ -12,7 +13,9 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   404: '404 Not Found',
   405: '405 Method Not Allowed',
   406: '406 Not Acceptable',
+  409: '409 Conflict',
   413: '413 Payload Too Large',
+  415: '415 Unsupported Media Type',
   429: '429 Too Many Requests',
   500: '500 Internal Server Error',
   502: '502 Bad Gateway',

@@ -17,9 +17,14 @@ const RETRY_KINDS = new Set(['unavailable', 'overloaded', 'rate_limited']);
  * schema (`{name, data_type, nullable}` with Arrow type names), so no rows are read or sent. A query that fails
  * throws a `RestCatalogError`: 503 ServiceUnavailableException while floe cannot serve (loading, overloaded),
  * else 500 `Internal Server Error: query.<kind>` (the engine's message can name files: it is not sent).
+ * `principal`: who the query runs as (MCP passes its session's, so rate limits count it).
  */
-export async function readDatasetSchema(service: QueryService, name: string): Promise<Field[]> {
-  const body = await runToText(service, `SELECT * FROM "${name.replaceAll('"', '""')}" LIMIT 0`);
+export async function readDatasetSchema(
+  service: QueryService,
+  name: string,
+  principal: Principal = CATALOG_READER,
+): Promise<Field[]> {
+  const body = await runToText(service, `SELECT * FROM "${name.replaceAll('"', '""')}" LIMIT 0`, principal);
   const parsed = JSON.parse(body) as { schema: { fields: { name: string; data_type: string; nullable: boolean }[] } };
   return parsed.schema.fields.map((f) => ({
     name: f.name,
@@ -52,7 +57,7 @@ const SIMPLE_TYPES: Readonly<Record<string, DataType>> = {
 };
 
 /** Runs `sql` and collects its whole answer as text (a LIMIT 0 answer is one small chunk). */
-function runToText(service: QueryService, sql: string): Promise<string> {
+function runToText(service: QueryService, sql: string, principal: Principal): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
     const text = () => Buffer.concat(chunks).toString('utf8');
@@ -66,7 +71,7 @@ function runToText(service: QueryService, sql: string): Promise<string> {
       end: () => resolve(text()),
       error: (error) => reject(queryFailure(error)),
     };
-    service.run({ sql, format: 'vnd-json', principal: CATALOG_READER }, sink);
+    service.run({ sql, format: 'vnd-json', principal }, sink);
   });
 }
 

@@ -1,0 +1,12 @@
+// `McpSession`: what one MCP session's tools run with: the query service, the datasets, and the caller's principal.
+import type { Principal } from '../auth/principal.js';
+import type { DatasetState } from '../datasets/datasets.js';
+import type { QueryService } from '../runtime/query-service.js';
+
+export interface McpSession {
+  readonly service: QueryService;
+  /** The configured datasets (the running server's `datasets.list`). */
+  datasets(): readonly DatasetState[];
+  /** Who every query of the session runs as (decided by the auth gate when the session opened). */
+  readonly principal: Principal;
+}

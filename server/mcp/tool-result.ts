@@ -1,0 +1,27 @@
+// Tool results: a JSON text item, or an `isError` result the agent reads and corrects its call from.
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { QueryFailedError } from '../nsql/collect-answer.js';
+
+/** One text content item holding `text` (already JSON, e.g. a query's rows). */
+export function textResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }] };
+}
+
+export function jsonResult(value: unknown): CallToolResult {
+  return textResult(JSON.stringify(value));
+}
+
+/**
+ * A normal result with `isError: true`. Used for failures the agent can act on (a query that does not bind, an
+ * unknown dataset or column): the SDK hands the text to the model, which can fix its SQL and retry, while a
+ * JSON-RPC -32603 is usually shown to the user as a failed call and never reaches the model.
+ */
+export function errorResult(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+/** `error` as an `isError` result when it is a failed query (its kind and message); anything else is rethrown. */
+export function queryErrorResult(error: unknown): CallToolResult {
+  if (error instanceof QueryFailedError) return errorResult(`query failed (${error.wire.kind}): ${error.message}`);
+  throw error;
+}
