@@ -1,10 +1,12 @@
 // MCP over HTTP+SSE at /v1/mcp/sse: the SDK Client + SSEClientTransport and raw HTTP against a real floe with API keys.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { makeTempDir, writeBig, writePeople } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -38,8 +40,18 @@ after(async () => {
   await srv.close();
 });
 
+/** The `mcp-protocol-version` header of the client's POSTs (it sends the negotiated version after initialize). */
+const postedVersions: (string | null)[] = [];
+const recordingFetch: typeof fetch = (url, init) => {
+  if (init?.method === 'POST') postedVersions.push(new Headers(init.headers).get('mcp-protocol-version'));
+  return fetch(url, init);
+};
+
 async function connect(key = RO_KEY): Promise<Client> {
-  const transport = new SSEClientTransport(sseUrl, { requestInit: { headers: { 'X-API-Key': key } } });
+  const transport = new SSEClientTransport(sseUrl, {
+    requestInit: { headers: { 'X-API-Key': key } },
+    fetch: recordingFetch,
+  });
   const client = new Client({ name: 'test', version: '1' });
   await client.connect(transport);
   clients.push(client);
@@ -102,13 +114,16 @@ async function rawPost(id: string | null, body: string | Uint8Array, headers: Re
   });
 }
 
-const rpc = (id: number, method: string, params: unknown = {}) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
+const rpc = (id: number, method: string, params: unknown = {}) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method, params });
 
 describe('SSE transport with the SDK client', () => {
   it('initializes with the latest protocol, lists the built-in tools and runs each of them', async () => {
+    postedVersions.length = 0;
     const client = await connect();
     assert.equal(client.getServerVersion()?.name, 'floe');
     const { tools } = await client.listTools();
+    assert.equal(postedVersions.at(-1), LATEST_PROTOCOL_VERSION);
     assert.deepEqual(
       tools.map((t) => t.name),
       ['sql', 'list_datasets', 'table_schema', 'sample'],
@@ -166,7 +181,11 @@ describe('SSE transport on the wire', () => {
   it('a client asking for the latest version gets it', async () => {
     const stream = await openRaw();
     const [, id] = await stream.until(/sessionId=([0-9a-f-]{36})/);
-    const init = { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'r', version: '1' } };
+    const init = {
+      protocolVersion: LATEST_PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: 'r', version: '1' },
+    };
     assert.equal((await rawPost(id as string, rpc(1, 'initialize', init))).status, 202);
     const [, data] = await stream.until(/event: message\ndata: (.*)\n\n/);
     assert.equal(JSON.parse(data as string).result.protocolVersion, LATEST_PROTOCOL_VERSION);
@@ -222,5 +241,167 @@ describe('SSE transport on the wire', () => {
     const put = await fetch(sseUrl, { method: 'PUT', headers: { 'X-API-Key': RO_KEY } });
     assert.equal(put.status, 405);
     assert.equal(put.headers.get('allow'), 'GET, POST');
+  });
+});
+
+/** One request over node:http, where Host can be set. */
+function rawRequest(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(new URL(path, srv.base), { method, headers: { 'X-API-Key': RO_KEY, ...headers } });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => {
+        text += c;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.end(method === 'POST' ? body : undefined);
+  });
+}
+
+/** A JSON-RPC notification whose JSON is exactly `size` bytes. */
+function notificationOfSize(size: number): string {
+  const empty = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/pad', params: { pad: '' } });
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    method: 'notifications/pad',
+    params: { pad: 'a'.repeat(size - empty.length) },
+  });
+}
+
+/** A JSON-RPC notification nested `depth` levels deep (the message object is level 1, params level 2). */
+function notificationOfDepth(depth: number): string {
+  const arrays = depth - 2;
+  return `{"jsonrpc":"2.0","method":"notifications/deep","params":{"a":${'['.repeat(arrays)}${']'.repeat(arrays)}}}`;
+}
+
+const STREAMABLE_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+
+describe('§8 limits on both transports', () => {
+  it('1 MiB is accepted, 1 MiB + 1 byte is 413 (SSE and /v1/mcp)', async () => {
+    const stream = await openRaw();
+    const [, id] = await stream.until(/sessionId=([0-9a-f-]{36})/);
+    const mib = 1024 * 1024;
+    assert.equal(Buffer.byteLength(notificationOfSize(mib)), mib);
+    assert.equal((await rawPost(id as string, notificationOfSize(mib))).status, 202);
+    assert.equal((await rawPost(id as string, notificationOfSize(mib + 1))).status, 413);
+    const streamable = await fetch(`${srv.base}/v1/mcp`, {
+      method: 'POST',
+      headers: { 'X-API-Key': RO_KEY, ...STREAMABLE_HEADERS },
+      body: notificationOfSize(mib + 1),
+    });
+    assert.equal(streamable.status, 413);
+    stream.close();
+  });
+
+  it('JSON nested 32 levels is accepted, 33 is 400 with a -32600 JSON-RPC body (SSE and /v1/mcp)', async () => {
+    const stream = await openRaw();
+    const [, id] = await stream.until(/sessionId=([0-9a-f-]{36})/);
+    assert.equal((await rawPost(id as string, notificationOfDepth(32))).status, 202);
+    const deep = await rawPost(id as string, notificationOfDepth(33));
+    assert.equal(deep.status, 400);
+    assert.equal(deep.headers.get('content-type'), 'application/json');
+    const body = (await deep.json()) as RpcError & { jsonrpc: string; id: null };
+    assert.deepEqual(
+      { jsonrpc: body.jsonrpc, code: body.error.code, id: body.id },
+      { jsonrpc: '2.0', code: -32600, id: null },
+    );
+    assert.match(body.error.message, /deeper than 32 levels/);
+    const streamable = await fetch(`${srv.base}/v1/mcp`, {
+      method: 'POST',
+      headers: { 'X-API-Key': RO_KEY, ...STREAMABLE_HEADERS },
+      body: notificationOfDepth(33),
+    });
+    assert.equal(streamable.status, 400);
+    assert.equal(((await streamable.json()) as RpcError).error.code, -32600);
+    stream.close();
+  });
+});
+
+describe('DNS-rebinding guard', () => {
+  it('a Host that is not local or listed is 403 naming runtime.mcp.allowed_hosts, on every MCP route', async () => {
+    for (const [method, path] of [
+      ['GET', '/v1/mcp/sse'],
+      ['POST', '/v1/mcp/sse?sessionId=x'],
+      ['POST', '/v1/mcp'],
+      ['GET', '/v1/mcp'],
+      ['DELETE', '/v1/mcp'],
+    ] as const) {
+      const res = await rawRequest(method, path, { Host: 'evil.example:8090', ...STREAMABLE_HEADERS }, rpc(1, 'x'));
+      assert.equal(res.status, 403, `${method} ${path}`);
+      const body = JSON.parse(res.body) as RpcError;
+      assert.equal(body.error.code, -32000);
+      assert.match(body.error.message, /Host 'evil\.example:8090' is not allowed.*runtime\.mcp\.allowed_hosts/);
+      assert.ok(!res.body.includes(RO_KEY));
+    }
+    const local = await rawRequest('POST', '/v1/mcp/sse?sessionId=x', { Host: 'localhost:1' }, rpc(1, 'tools/list'));
+    assert.equal(local.status, 404);
+  });
+
+  it('an Origin that is not local or in runtime.cors.allowed_origins is 403; a local one passes', async () => {
+    const origin = { Origin: 'https://evil.example', 'Content-Type': 'application/json' };
+    const evil = await rawRequest('POST', '/v1/mcp/sse?sessionId=x', origin, rpc(1, 'x'));
+    assert.equal(evil.status, 403);
+    assert.match(evil.body, /Origin 'https:\/\/evil\.example' is not allowed.*runtime\.cors\.allowed_origins/);
+    const local = await rawRequest('POST', '/v1/mcp', { Origin: 'http://localhost:3000', ...STREAMABLE_HEADERS }, '{');
+    assert.equal(local.status, 400);
+  });
+
+  it('without a key the gate answers first: 401', async () => {
+    const res = await rawRequest('GET', '/v1/mcp/sse', { 'X-API-Key': '', Host: 'evil.example' });
+    assert.equal(res.status, 401);
+  });
+});
+
+describe('Streamable HTTP session expiry', () => {
+  it('a session without requests for the time-out is 404', async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(`${srv.base}/v1/mcp`), {
+      requestInit: { headers: { 'X-API-Key': RO_KEY } },
+    });
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(transport);
+    clients.push(client);
+    await client.listTools();
+    await new Promise((r) => setTimeout(r, EXPIRY_MS + 300));
+    const res = await fetch(`${srv.base}/v1/mcp`, {
+      method: 'POST',
+      headers: { 'X-API-Key': RO_KEY, 'Mcp-Session-Id': transport.sessionId ?? '', ...STREAMABLE_HEADERS },
+      body: rpc(5, 'tools/list'),
+    });
+    assert.equal(res.status, 404);
+  });
+});
+
+describe('headless MCP inspector over SSE', () => {
+  const inspector = (args: string[]) =>
+    new Promise<unknown>((resolve, reject) => {
+      const base = ['index.js', `${srv.base}/v1/mcp/sse`, '--transport', 'sse', '--header', `X-API-Key: ${RO_KEY}`];
+      // Its own folder: it tests for `../package.json` from the working directory and imports it from its module.
+      const cwd = 'node_modules/@modelcontextprotocol/inspector-cli/build';
+      execFile(process.execPath, [...base, ...args], { cwd, timeout: 20_000 }, (error, stdout, stderr) => {
+        if (error) reject(new Error(`${error.message}\n${stderr}`));
+        else resolve(JSON.parse(stdout));
+      });
+    });
+
+  it('tools/list names the built-in tools', async () => {
+    const out = (await inspector(['--method', 'tools/list'])) as { tools: { name: string }[] };
+    assert.deepEqual(
+      out.tools.map((t) => t.name),
+      ['sql', 'list_datasets', 'table_schema', 'sample'],
+    );
+  });
+
+  it('tools/call runs sql', async () => {
+    const args = ['--method', 'tools/call', '--tool-name', 'sql', '--tool-arg', 'query=select 1 as x'];
+    const out = (await inspector(args)) as { content: { text: string }[] };
+    assert.deepEqual(JSON.parse(out.content[0]?.text ?? ''), [{ x: 1 }]);
   });
 });
