@@ -17,6 +17,7 @@ import { listenUws } from './http/uws-app.js';
 import { icebergCatalogSources } from './iceberg/catalog-source.js';
 import { datasetCatalogSource } from './iceberg/dataset-source.js';
 import type { RestCatalogSource } from './iceberg/rest-source.js';
+import { createMcpEndpoints } from './mcp/mcp-endpoints.js';
 import { createMetrics, DatasetLoadState, type MetricsListen } from './metrics/metrics.js';
 import { ModelRuntime } from './models/model-runtime.js';
 import type { Models } from './models/models.js';
@@ -59,6 +60,10 @@ export interface ServerOptions {
   readonly icebergSources?: readonly RestCatalogSource[];
   /** POST /v1/nsql's SSE keep-alive comment interval (default 15 s; tests shorten it). */
   readonly nsqlKeepAliveMs?: number;
+  /** MCP session inactivity time-out; overrides `runtime.mcp.session_timeout` (default 1 h; tests shorten it). */
+  readonly mcpSessionTimeoutMs?: number;
+  /** The MCP SSE stream's keep-alive comment interval (default 15 s; tests shorten it). */
+  readonly mcpKeepAliveMs?: number;
 }
 
 export interface RunningServer extends CatalogEdits {
@@ -142,6 +147,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     log,
     stateChanged: (name, status) => metrics?.datasetsState([name], LOAD_STATE[status]),
   });
+  const mcp = createMcpEndpoints({
+    service,
+    datasets: () => datasets.list(),
+    sessionTimeoutMs: options.mcpSessionTimeoutMs ?? manifest.mcp.sessionTimeoutMs,
+    // With auth off the principal is the caller's address, which may change under a client: sessions stay unbound.
+    bindToPrincipal: manifest.auth !== null,
+    keepAliveMs: options.mcpKeepAliveMs,
+    allowedHosts: manifest.mcp.allowedHosts,
+    allowedOrigins: manifest.cors.allowedOrigins,
+  });
   // The datasets' catalog first; the manifest's Iceberg catalogs join once their warehouses are read.
   let icebergSources: readonly RestCatalogSource[] = [
     datasetCatalogSource({ name: DATASETS_CATALOG, datasets: () => datasets, service }),
@@ -159,6 +174,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         nsqlKeepAliveMs: options.nsqlKeepAliveMs,
         icebergSources: () => icebergSources,
         maxBodyBytes: manifest.maxBodyBytes,
+        mcp,
         gate: createRequestGate({
           auth: createAuthenticator(manifest.auth),
           limiter: manifest.rateLimit && new RateLimiter(manifest.rateLimit),
@@ -199,6 +215,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   } catch (e) {
     models.close();
     await datasets.close();
+    await mcp.closeAll();
     server.closeAll();
     await metrics?.close();
     await pool?.close();
@@ -244,6 +261,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         const datasetsClosed = datasets.close();
         models.close();
         server.stopListening();
+        // Open MCP streams never end by themselves: closing their sessions ends them before the drain waits.
+        await mcp.closeAll();
         await drain(() => inflight, options.drainMs ?? manifest.shutdownTimeoutMs);
         // The pool first: a query still running when its bound passes is answered 503 'Runtime is shutting down'
         // on its open connection, which closeAll then cuts (the other order cut it without an answer).

@@ -6,6 +6,7 @@ import { catalogSchema } from './catalog-config.js';
 import { checkSource } from './connectors.js';
 import { corsSchema } from './cors-config.js';
 import { datasetColumnSchema } from './file-format-config.js';
+import { mcpSchema } from './mcp-config.js';
 import { metricsSchema } from './metrics-config.js';
 import { modelSchema } from './model-config.js';
 import { querySchema, shutdownTimeoutSchema } from './query-config.js';
@@ -83,7 +84,6 @@ export const RUNTIME_LATER_KEYS = [
   'tracing',
   'telemetry',
   'flight',
-  'mcp',
   'scheduler',
   'params',
 ] as const;
@@ -134,6 +134,8 @@ const runtime = z.strictObject({
   query: querySchema.optional(),
   /** How long SIGTERM lets in-flight requests finish (default 10s); the workers get 2 s more. */
   shutdown_timeout: shutdownTimeoutSchema.optional(),
+  /** `runtime.mcp`: session time-out and the Host allow-list of the MCP endpoints (mcp-config.ts). */
+  mcp: mcpSchema.optional(),
   ...later(RUNTIME_LATER_KEYS),
 });
 

@@ -19,6 +19,7 @@ import {
   manifestSchema,
   RUNTIME_LATER_KEYS,
 } from './manifest-schema.js';
+import { type McpConfig, mcpConfig } from './mcp-config.js';
 import { metricsConfig } from './metrics-config.js';
 import { type ModelConfig, modelConfig } from './model-config.js';
 import { type QueryConfig, queryConfig } from './query-config.js';
@@ -53,6 +54,8 @@ export interface Manifest {
   readonly query: QueryConfig;
   /** `runtime.shutdown_timeout`: how long a stop lets in-flight requests finish (ms). */
   readonly shutdownTimeoutMs: number;
+  /** `runtime.mcp`: MCP session time-out and the Host allow-list. */
+  readonly mcp: McpConfig;
   /** Sections and keys that were accepted but are not implemented yet, as `path: what`. */
   readonly warnings: readonly string[];
 }
@@ -120,6 +123,7 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
     metrics: metricsConfig(m.runtime.metrics),
     query: queryConfig(m.runtime.query),
     shutdownTimeoutMs: m.runtime.shutdown_timeout === undefined ? 10_000 : parseDuration(m.runtime.shutdown_timeout)!,
+    mcp: mcpConfig(m.runtime.mcp),
     warnings: [...collectWarnings(m), ...formatWarnings, ...models.warnings],
   };
 }

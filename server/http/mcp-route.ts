@@ -1,5 +1,7 @@
 // `handleMcp`: POST/GET/DELETE /v1/mcp (MCP Streamable HTTP): the uWS request copied into a web Request, the answer streamed back.
 import type { Principal } from '../auth/principal.js';
+import { jsonDepthExceeds, MCP_MAX_JSON_DEPTH } from '../mcp/json-depth.js';
+import { jsonRpcErrorBody, MCP_HTTP_ERRORS } from '../mcp/json-rpc-error.js';
 import type { McpSessions } from '../mcp/mcp-sessions.js';
 import { logInternalError } from '../pool/error-ref.js';
 import { readBody } from './read-body.js';
@@ -45,13 +47,40 @@ export function handleMcp(res: HttpResponse, req: HttpRequest, ctx: McpRouteCont
   readBody(
     res,
     req.getHeader('content-length'),
-    Math.min(ctx.maxBodyBytes, MCP_MAX_BODY_BYTES),
+    mcpBodyLimit(ctx.maxBodyBytes),
     (bytes) => {
-      run(bytes.slice());
+      if (jsonDepthExceeds(bytes)) sendJsonRpcError(reply, 400, MCP_HTTP_ERRORS.invalid, TOO_DEEP);
+      else run(bytes.slice());
     },
     (e) => reply.send(413, TEXT_PLAIN, `Payload Too Large: ${e.message}`, {}, true),
   );
 }
+
+/** The body limit of an MCP POST: 1 MiB, or `runtime.http.max_body_bytes` when that is smaller. */
+export function mcpBodyLimit(maxBodyBytes: number): number {
+  return Math.min(maxBodyBytes, MCP_MAX_BODY_BYTES);
+}
+
+const TOO_DEEP = `Bad Request: JSON nested deeper than ${MCP_MAX_JSON_DEPTH} levels`;
+
+/** A body as JSON, refused (with a JSON-RPC code and message) when nested too deeply or not JSON at all. */
+export function parseMcpBody(
+  bytes: Uint8Array,
+): { ok: true; value: unknown } | { ok: false; code: number; message: string } {
+  if (jsonDepthExceeds(bytes)) return { ok: false, code: MCP_HTTP_ERRORS.invalid, message: TOO_DEEP };
+  try {
+    return { ok: true, value: JSON.parse(DECODER.decode(bytes)) };
+  } catch {
+    return { ok: false, code: MCP_HTTP_ERRORS.parse, message: 'Parse error: the body is not JSON' };
+  }
+}
+const DECODER = new TextDecoder();
+
+/** An HTTP error whose body is a JSON-RPC error object (`id` null: no request was read). */
+export function sendJsonRpcError(reply: Reply, status: number, code: number, message: string): void {
+  reply.send(status, JSON_TYPE, jsonRpcErrorBody(code, message));
+}
+const JSON_TYPE = 'application/json';
 
 /** A JSON (or empty) answer is sent whole; an SSE answer is streamed as the session writes it. */
 async function answer(reply: Reply, response: Response): Promise<void> {

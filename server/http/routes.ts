@@ -2,7 +2,7 @@
 
 import type { Datasets } from '../datasets/datasets.js';
 import type { RestCatalogSource } from '../iceberg/rest-source.js';
-import { McpSessions } from '../mcp/mcp-sessions.js';
+import { createMcpEndpoints, type McpEndpoints } from '../mcp/mcp-endpoints.js';
 import {
   type DatasetsRouteContext,
   handleListDatasets,
@@ -10,7 +10,7 @@ import {
   handleRefresh,
 } from './datasets-route.js';
 import { registerIcebergRoutes } from './iceberg-routes.js';
-import { handleMcp } from './mcp-route.js';
+import { registerMcpRoutes } from './mcp-routes.js';
 import { handleListModels, type ModelsRouteContext } from './models-route.js';
 import { handleNsql, type NsqlRouteContext } from './nsql-route.js';
 import type { RequestGate } from './request-gate.js';
@@ -36,12 +36,14 @@ export interface RouteContext
   datasets(): Datasets | null;
   /** The catalogs of the Iceberg REST API, the datasets' first; absent: none (every namespace is a 404). */
   icebergSources?(): readonly RestCatalogSource[];
+  /** Both MCP transports' sessions and the Host guard (main.ts closes them); absent: made here with defaults. */
+  readonly mcp?: McpEndpoints;
 }
 
 /**
  * GET /health: always `200 ok` (also while loading or stopping). GET /v1/ready: `200 ready` once the pool
  * serves and every dataset has made its first load attempt (loaded or failed), else `503 not ready`. POST /v1/sql:
- * see `handleSql`. POST /v1/nsql: `handleNsql`. POST/GET/DELETE /v1/mcp: `handleMcp` (MCP Streamable HTTP). The dataset routes: see `datasets-route.ts`; the Iceberg REST catalog: `iceberg-routes.ts`. Other methods on known paths: 405 with
+ * see `handleSql`. POST /v1/nsql: `handleNsql`. /v1/mcp and /v1/mcp/sse: `registerMcpRoutes` (MCP). The dataset routes: see `datasets-route.ts`; the Iceberg REST catalog: `iceberg-routes.ts`. Other methods on known paths: 405 with
  * `Allow`; unknown paths: 404. During shutdown every route but /health answers 503. Every route but /health and
  * /v1/ready (and their 405s) passes `ctx.gate` first (401, 429, 403, CORS preflights): 404 and 405 too.
  */
@@ -88,16 +90,13 @@ export function registerRoutes(app: TemplatedApp, ctx: RouteContext): void {
     const principal = gate.admit(res, req);
     if (principal !== null) handlePatchAcceleration(res, req, ctx, principal);
   });
-  const mcp = new McpSessions({ service: ctx.service, datasets: () => ctx.datasets()?.list() ?? [] });
-  const mcpRoute = (res: HttpResponse, req: HttpRequest) => {
-    if (stopping(res)) return;
-    const principal = gate.admit(res, req);
-    if (principal !== null)
-      handleMcp(res, req, { mcp, maxBodyBytes: ctx.maxBodyBytes, track: (r) => ctx.track(r) }, principal);
-  };
-  app.post('/v1/mcp', mcpRoute);
-  app.get('/v1/mcp', mcpRoute);
-  app.del('/v1/mcp', mcpRoute);
+  registerMcpRoutes(app, {
+    mcp: ctx.mcp ?? createMcpEndpoints({ service: ctx.service, datasets: () => ctx.datasets()?.list() ?? [] }),
+    gate,
+    maxBodyBytes: ctx.maxBodyBytes,
+    stopping: () => ctx.phase() === 'stopping',
+    track: (reply) => ctx.track(reply),
+  });
   registerIcebergRoutes(app, {
     icebergSources: () => ctx.icebergSources?.() ?? [],
     gate,
@@ -110,7 +109,6 @@ export function registerRoutes(app: TemplatedApp, ctx: RouteContext): void {
   methodNotAllowed(app, '/v1/nsql', 'POST', (res, req) => gate.admit(res, req) !== null);
   methodNotAllowed(app, '/v1/datasets', 'GET', (res, req) => gate.admit(res, req) !== null);
   methodNotAllowed(app, '/v1/models', 'GET', (res, req) => gate.admit(res, req) !== null);
-  methodNotAllowed(app, '/v1/mcp', 'GET, POST, DELETE', (res, req) => gate.admit(res, req) !== null);
   methodNotAllowed(app, REFRESH_PATH, 'POST', (res, req) => gate.admit(res, req) !== null);
   methodNotAllowed(app, ACCELERATION_PATH, 'PATCH', (res, req) => gate.admit(res, req) !== null);
   app.any('/*', (res, req) => {

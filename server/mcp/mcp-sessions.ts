@@ -5,30 +5,43 @@ import type { Principal } from '../auth/principal.js';
 import type { DatasetState } from '../datasets/datasets.js';
 import type { QueryService } from '../runtime/query-service.js';
 import { createMcpServer } from './mcp-server.js';
+import { SessionTable, type SessionTableOptions } from './session-table.js';
 
 export const SESSION_HEADER = 'mcp-session-id';
-
-interface Session {
-  readonly transport: WebStandardStreamableHTTPServerTransport;
-  /** Who opened it: a request with another principal's key does not find it. */
-  readonly principalId: string;
-}
 
 export interface McpSessionsOptions {
   readonly service: QueryService;
   datasets(): readonly DatasetState[];
+  /** A session no request names for this long is closed (ms); default `runtime.mcp.session_timeout`'s 1 hour. */
+  readonly sessionTimeoutMs?: number;
+  /** Whether a session is found only with its opener's principal (auth on); default true. */
+  readonly bindToPrincipal?: boolean;
+}
+
+/** Contract §8: a session expires after 1 hour without activity. */
+export const DEFAULT_SESSION_TIMEOUT_MS = 60 * 60_000;
+
+/** The session table's options from `options`' defaults. */
+export function sessionTableOptions(options: McpSessionsOptions): SessionTableOptions {
+  return {
+    idleMs: options.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS,
+    bindToPrincipal: options.bindToPrincipal ?? true,
+  };
 }
 
 /**
  * POST without a session id must be `initialize` (the SDK answers 400 otherwise): it makes a session whose id the
  * answer's `Mcp-Session-Id` carries. Requests with an id go to that session's transport (POST: JSON-RPC, answered
  * as JSON or SSE; GET: the server→client stream; DELETE: ends it); an unknown id, or one another principal opened,
- * is 404, which tells a client to initialize again.
+ * is 404, which tells a client to initialize again. A session no request names for `sessionTimeoutMs` is closed
+ * (its GET stream ends) and its id is 404 from then on.
  */
 export class McpSessions {
-  readonly #sessions = new Map<string, Session>();
+  readonly #sessions: SessionTable<WebStandardStreamableHTTPServerTransport>;
 
-  constructor(private readonly options: McpSessionsOptions) {}
+  constructor(private readonly options: McpSessionsOptions) {
+    this.#sessions = new SessionTable(sessionTableOptions(options), (transport) => transport.close());
+  }
 
   get size(): number {
     return this.#sessions.size;
@@ -37,26 +50,24 @@ export class McpSessions {
   async handle(request: Request, principal: Principal): Promise<Response> {
     const id = request.headers.get(SESSION_HEADER);
     if (id !== null) {
-      const session = this.#sessions.get(id);
-      if (session === undefined || session.principalId !== principal.id) return notFound();
-      return session.transport.handleRequest(request);
+      const transport = this.#sessions.find(id, principal);
+      if (transport === undefined) return notFound();
+      return transport.handleRequest(request);
     }
     if (request.method !== 'POST') return badRequest('Bad Request: Mcp-Session-Id header is required');
     return this.#open(request, principal);
   }
 
   /** Closes every session (shutdown). */
-  async closeAll(): Promise<void> {
-    const open = [...this.#sessions.values()];
-    this.#sessions.clear();
-    await Promise.all(open.map((s) => s.transport.close()));
+  closeAll(): Promise<void> {
+    return this.#sessions.closeAll();
   }
 
   async #open(request: Request, principal: Principal): Promise<Response> {
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        this.#sessions.set(id, { transport, principalId: principal.id });
+        this.#sessions.add(id, transport, principal);
       },
       onsessionclosed: (id) => {
         this.#sessions.delete(id);
@@ -69,7 +80,7 @@ export class McpSessions {
     await server.connect(transport);
     const response = await transport.handleRequest(request);
     // Not an initialize (the SDK refused it): nothing refers to this session, so it is dropped now.
-    if (transport.sessionId === undefined || !this.#sessions.has(transport.sessionId)) await server.close();
+    if (transport.sessionId === undefined) await server.close();
     return response;
   }
 }

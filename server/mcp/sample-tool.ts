@@ -2,6 +2,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Field } from '../../engine/index.js';
 import { queryRows, quoteIdent } from '../nsql/collect-answer.js';
+import { distinctValues, randomRows } from '../nsql/sample-queries.js';
 import type { McpSession } from './mcp-session.js';
 import { errorResult, jsonResult } from './tool-result.js';
 
@@ -35,7 +36,11 @@ export async function runSample(session: McpSession, req: SampleRequest, signal:
   }
   const query = (sql: string) => queryRows(session.service, sql, session.principal, signal);
   const from = quoteIdent(req.dataset);
-  if (req.method === 'distinct') return jsonResult(await distinctValues(query, from, req.columns ?? names, req.limit));
+  if (req.method === 'distinct') {
+    const columns = req.columns ?? names;
+    const values = await distinctValues(query, from, columns, req.limit);
+    return jsonResult(Object.fromEntries(columns.map((c, i) => [c, values[i]])));
+  }
   if (req.method === 'top_n') {
     if (req.orderBy === undefined) return errorResult("method 'top_n' needs 'order_by', the column to rank by");
     const dir = req.descending ? 'DESC NULLS LAST' : 'ASC NULLS LAST';
@@ -44,29 +49,4 @@ export async function runSample(session: McpSession, req: SampleRequest, signal:
     );
   }
   return jsonResult(await randomRows(query, from, req.limit));
-}
-
-type Query = (sql: string) => Promise<Record<string, unknown>[]>;
-
-/** `{column: [up to limit distinct non-null values]}`, in one UNION ALL query (as NSQL's context does). */
-async function distinctValues(query: Query, from: string, columns: readonly string[], limit: number) {
-  const arms = columns.map((c, i) => {
-    const col = quoteIdent(c);
-    const inner = `SELECT DISTINCT CAST(${col} AS TEXT) AS v FROM ${from} WHERE ${col} IS NOT NULL LIMIT ${limit}`;
-    return `SELECT ${i} AS i, v FROM (${inner}) s${i}`;
-  });
-  const out: Record<string, string[]> = Object.fromEntries(columns.map((c) => [c, []]));
-  for (const r of await query(arms.join(' UNION ALL '))) out[columns[Number(r.i)] as string]?.push(String(r.v));
-  return out;
-}
-
-/** `limit` rows at distinct random offsets (the engine has no random(): offsets are drawn here from the count). */
-async function randomRows(query: Query, from: string, limit: number): Promise<Record<string, unknown>[]> {
-  const [counted] = await query(`SELECT count(*) AS n FROM ${from}`);
-  const n = Number(counted?.n ?? 0);
-  if (n <= limit) return query(`SELECT * FROM ${from}`);
-  const offsets = new Set<number>();
-  while (offsets.size < limit) offsets.add(Math.floor(Math.random() * n));
-  const arms = [...offsets].map((k, i) => `SELECT * FROM (SELECT * FROM ${from} LIMIT 1 OFFSET ${k}) r${i}`);
-  return query(arms.join(' UNION ALL '));
 }

@@ -1,5 +1,5 @@
 // Tool results: a JSON text item, or an `isError` result the agent reads and corrects its call from.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { QueryFailedError } from '../nsql/collect-answer.js';
 
 /** One text content item holding `text` (already JSON, e.g. a query's rows). */
@@ -20,8 +20,17 @@ export function errorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
-/** `error` as an `isError` result when it is a failed query (its kind and message); anything else is rethrown. */
+/**
+ * `error` as an `isError` result when the query failed for a reason the agent can act on (bad SQL, an unknown
+ * table, a time-out, an overload, a forbidden write: its kind and message). A fault of floe (kind `internal`: a bug,
+ * a worker that died) is a JSON-RPC -32603 carrying only the reference its stack was logged under; anything else
+ * is rethrown (the SDK answers it with -32603 too).
+ */
 export function queryErrorResult(error: unknown): CallToolResult {
-  if (error instanceof QueryFailedError) return errorResult(`query failed (${error.wire.kind}): ${error.message}`);
-  throw error;
+  if (!(error instanceof QueryFailedError)) throw error;
+  if (error.wire.kind === 'internal') {
+    const ref = error.wire.ref === undefined ? '' : ` (ref ${error.wire.ref})`;
+    throw new McpError(ErrorCode.InternalError, `${error.message}${ref}`);
+  }
+  return errorResult(`query failed (${error.wire.kind}): ${error.message}`);
 }

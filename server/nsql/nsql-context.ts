@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal.js';
 import { readDatasetSchema } from '../iceberg/dataset-schema.js';
 import type { QueryService } from '../runtime/query-service.js';
 import { queryRows, quoteIdent } from './collect-answer.js';
+import { distinctValues, randomRows } from './sample-queries.js';
 
 /** Contract §8: distinct values per column and random rows per dataset in the sample context. */
 export const SAMPLE_DISTINCT_VALUES = 3;
@@ -71,32 +72,14 @@ export async function buildContext(req: ContextRequest): Promise<NsqlContext> {
 async function sampleTable(req: ContextRequest, table: string, columns: readonly string[]): Promise<string> {
   const from = quoteIdent(table);
   const sampled = columns.slice(0, SAMPLED_COLUMNS_MAX);
-  const arms = sampled.map((c, i) => {
-    const col = quoteIdent(c);
-    const inner = `SELECT DISTINCT CAST(${col} AS TEXT) AS v FROM ${from} WHERE ${col} IS NOT NULL LIMIT ${SAMPLE_DISTINCT_VALUES}`;
-    return `SELECT ${i} AS i, v FROM (${inner}) s${i}`;
-  });
-  const distinct = await queryRows(req.service, arms.join(' UNION ALL '), req.principal, req.signal);
-  const values = sampled.map(() => [] as string[]);
-  for (const r of distinct) values[Number(r.i)]?.push(cut(String(r.v)));
+  const query = (sql: string) => queryRows(req.service, sql, req.principal, req.signal);
+  const values = await distinctValues(query, from, sampled, SAMPLE_DISTINCT_VALUES);
   let block = `\nTable ${quoteIfNeeded(table)}: up to ${SAMPLE_DISTINCT_VALUES} distinct values per column\n`;
-  block += sampled.map((c, i) => `  ${quoteIfNeeded(c)}: ${(values[i] ?? []).join(' | ')}\n`).join('');
-  const rows = await randomRows(req, from);
+  block += sampled.map((c, i) => `  ${quoteIfNeeded(c)}: ${(values[i] ?? []).map(cut).join(' | ')}\n`).join('');
+  const rows = await randomRows(query, from, SAMPLE_ROWS);
   block += `Table ${quoteIfNeeded(table)}: ${rows.length} random rows\n  ${columns.map(quoteIfNeeded).join(' | ')}\n`;
   for (const row of rows) block += `  ${columns.map((c) => cut(cellText(row[c]))).join(' | ')}\n`;
   return block;
-}
-
-/** 3 rows at random offsets (the engine has no random(): the offsets are drawn here, from the row count). */
-async function randomRows(req: ContextRequest, from: string): Promise<Record<string, unknown>[]> {
-  const [counted] = await queryRows(req.service, `SELECT count(*) AS n FROM ${from}`, req.principal, req.signal);
-  const n = Number(counted?.n ?? 0);
-  if (n <= SAMPLE_ROWS)
-    return queryRows(req.service, `SELECT * FROM ${from} LIMIT ${SAMPLE_ROWS}`, req.principal, req.signal);
-  const offsets = new Set<number>();
-  while (offsets.size < SAMPLE_ROWS) offsets.add(Math.floor(Math.random() * n));
-  const arms = [...offsets].map((k, i) => `SELECT * FROM (SELECT * FROM ${from} LIMIT 1 OFFSET ${k}) r${i}`);
-  return queryRows(req.service, arms.join(' UNION ALL '), req.principal, req.signal);
 }
 
 function cellText(value: unknown): string {
