@@ -5,6 +5,7 @@ import type { Principal } from '../auth/principal.js';
 import type { DatasetState } from '../datasets/datasets.js';
 import type { QueryService } from '../runtime/query-service.js';
 import { createMcpServer } from './mcp-server.js';
+import type { ProxyTools } from './proxy/proxy-tools.js';
 
 export const SESSION_HEADER = 'mcp-session-id';
 
@@ -17,6 +18,8 @@ interface Session {
 export interface McpSessionsOptions {
   readonly service: QueryService;
   datasets(): readonly DatasetState[];
+  /** The manifest's proxied MCP tools; absent: none. */
+  readonly proxied?: ProxyTools;
 }
 
 /**
@@ -65,7 +68,8 @@ export class McpSessions {
     transport.onclose = () => {
       if (transport.sessionId !== undefined) this.#sessions.delete(transport.sessionId);
     };
-    const server = createMcpServer({ service: this.options.service, datasets: this.options.datasets, principal });
+    const { service, datasets, proxied } = this.options;
+    const server = createMcpServer({ service, datasets, principal, ...(proxied ? { proxied } : {}) });
     await server.connect(transport);
     const response = await transport.handleRequest(request);
     // Not an initialize (the SDK refused it): nothing refers to this session, so it is dropped now.
