@@ -1,4 +1,4 @@
-// A tiny MCP server over stdio for the proxy tests: `echo`, `env`, `crash` (exits mid-call), `hang` (never answers).
+// A tiny MCP server over stdio for the proxy tests: `echo`, `env`, `fail`, `crash` (exits mid-call), `hang` (never answers).
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
@@ -21,7 +21,20 @@ server.registerTool('fail', { description: 'Answers with an isError result' }, a
 server.registerTool('crash', { description: 'Exits the process before answering' }, async () => {
   process.exit(3);
 });
-server.registerTool('hang', { description: 'Never answers' }, () => new Promise(() => {}));
+server.registerTool(
+  'hang',
+  { description: 'Never answers (a cancellation is reported on stderr)' },
+  (extra) =>
+    new Promise(() => {
+      extra.signal.addEventListener('abort', () => process.stderr.write('crashy: hang cancelled\n'));
+    }),
+);
+
+// CRASHY_STUBBORN=1: outlives a closed stdin and ignores SIGTERM (only SIGKILL ends it), as a wedged server would.
+if (process.env.CRASHY_STUBBORN === '1') {
+  process.on('SIGTERM', () => {});
+  setInterval(() => {}, 1000);
+}
 
 process.stderr.write(`crashy started pid=${process.pid}\n`);
 await server.connect(new StdioServerTransport());

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ProxyServerState } from '../../server/mcp/proxy/proxy-tools.js';
@@ -20,12 +20,15 @@ const EVERYTHING = join(
   dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')),
   'dist/index.js',
 );
-const CRASHY = join(dirname(fileURLToPath(import.meta.url)), '../helpers/crashy-mcp-server.js');
+const HERE = dirname(fileURLToPath(import.meta.url));
+const CRASHY = join(HERE, '../helpers/crashy-mcp-server.js');
+const MAIN = pathToFileURL(join(HERE, '../../server/main.js')).href;
 
 type Result = { content: { type: string; text: string }[]; isError?: boolean };
 
 let srv: TestServer;
 let sseChild: ChildProcess;
+let ssePort: number;
 let client: Client;
 const logLines: string[] = [];
 const debugLines: string[] = [];
@@ -81,7 +84,7 @@ const call = async (name: string, args: Record<string, unknown> = {}) =>
 
 before(async () => {
   process.env.FLOE_PROXY_PARENT_ONLY = 'not-for-children';
-  const ssePort = await freePort();
+  ssePort = await freePort();
   sseChild = await startEverythingSse(ssePort);
   const downPort = await freePort();
   srv = await startTestServer([], {
@@ -162,6 +165,16 @@ describe('proxied MCP tools', () => {
     assert.equal((await call('crashy/echo', { message: 'still' })).content[0]?.text, 'crashy: still');
   });
 
+  it("the caller's cancellation aborts the forwarded call and reaches the external server", async () => {
+    const cancelled = () => debugLines.filter((l) => l.includes('crashy: hang cancelled')).length;
+    const before = cancelled();
+    const ac = new AbortController();
+    const pending = client.callTool({ name: 'crashy/hang', arguments: {} }, undefined, { signal: ac.signal });
+    setTimeout(() => ac.abort(), 200);
+    await assert.rejects(pending);
+    await waitFor('the cancellation upstream', async () => cancelled() > before, 900);
+  });
+
   it('a server that exits mid-call: an isError result, the entry reconnects (a new process) and works again', async () => {
     const before = srv.server.tools.childPids();
     const r = await call('crashy/crash');
@@ -172,6 +185,21 @@ describe('proxied MCP tools', () => {
     assert.equal(now.length, before.length);
     assert.notDeepEqual(now, before);
     assert.equal((await call('crashy/echo', { message: 'back' })).content[0]?.text, 'crashy: back');
+  });
+
+  it('an HTTP server that goes away: the call is an isError result, the entry leaves ready, and returns with it', async () => {
+    sseChild.kill();
+    await once(sseChild, 'exit');
+    const r = await call('everysse/echo', { message: 'x' });
+    assert.equal(r.isError, true);
+    assert.match(r.content[0]?.text ?? '', /^tool everysse\/echo (failed|is unavailable)/);
+    await waitFor(
+      'everysse down',
+      async () => (await servers()).find((s) => s.name === 'everysse')?.status !== 'ready',
+    );
+    sseChild = await startEverythingSse(ssePort);
+    await waitFor('everysse back', () => isReady(['everysse']));
+    assert.equal((await call('everysse/echo', { message: 'again' })).content[0]?.text, 'Echo: again');
   });
 
   it('unknown tools are -32601; a down entry gives an isError result saying why; a bad name is -32602', async () => {
@@ -230,3 +258,43 @@ describe('close()', () => {
     for (const pid of pids) assert.throws(() => process.kill(pid, 0), { code: 'ESRCH' }, `pid ${pid} is alive`);
   });
 });
+
+describe('process exit', () => {
+  it('a child ignoring stdin EOF and SIGTERM does not outlive a floe process that exits without close()', async () => {
+    const manifest = {
+      version: 'v1',
+      kind: 'Spicepod',
+      name: 'exit',
+      datasets: [],
+      tools: [
+        { name: 'c', from: `mcp:${process.execPath}`, params: { mcp_args: CRASHY }, env: { CRASHY_STUBBORN: '1' } },
+      ],
+    };
+    const script = `
+      import { startServer } from ${JSON.stringify(MAIN)};
+      const s = await startServer({ manifest: ${JSON.stringify(manifest)}, port: 0, workers: 1, log: () => {} });
+      while (s.tools.states()[0].status !== 'ready') await new Promise((r) => setTimeout(r, 20));
+      process.stdout.write(String(s.tools.childPids()[0]));
+      process.exit(0);`;
+    const floe = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    floe.stdout?.on('data', (chunk) => {
+      out += chunk;
+    });
+    await once(floe, 'exit');
+    const pid = Number(out);
+    assert.ok(pid > 0, `no pid printed: '${out}'`);
+    const deadline = Date.now() + 3000;
+    while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(isAlive(pid), false, `pid ${pid} outlived floe`);
+  });
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
