@@ -1,6 +1,7 @@
-// A tiny MCP server over stdio for the proxy tests: `echo`, `env`, `fail`, `crash` (exits mid-call), `hang` (never answers).
+// A tiny MCP server over stdio for the proxy tests: `echo`, `env`, `fail`, `consent`, `crash` (exits mid-call), `hang` (never answers).
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 const server = new McpServer({ name: 'crashy', version: '1.0.0' });
@@ -18,6 +19,15 @@ server.registerTool('fail', { description: 'Answers with an isError result' }, a
   content: [{ type: 'text', text: 'it failed on purpose' }],
   isError: true,
 }));
+// McpServer turns other errors into isError results; a URL elicitation is its one JSON-RPC error from a tool.
+server.registerTool(
+  'consent',
+  { description: 'Answers JSON-RPC error -32042 (URL elicitation required)' },
+  async () => {
+    const elicitation = { mode: 'url', elicitationId: 'e1', url: 'https://example.com/consent', message: 'Consent' };
+    throw new McpError(ErrorCode.UrlElicitationRequired, 'consent needed', { elicitations: [elicitation] });
+  },
+);
 server.registerTool('crash', { description: 'Exits the process before answering' }, async () => {
   process.exit(3);
 });

@@ -202,7 +202,7 @@ describe('proxied MCP tools', () => {
     assert.equal((await call('everysse/echo', { message: 'again' })).content[0]?.text, 'Echo: again');
   });
 
-  it('unknown tools are -32601; a down entry gives an isError result saying why; a bad name is -32602', async () => {
+  it('unknown tools are -32601; a down entry: isError saying why; a bad name: -32602; an external JSON-RPC error: relayed', async () => {
     await assert.rejects(call('crashy/nope'), { code: -32601 });
     await assert.rejects(call('nosuch/echo'), { code: -32601 });
     const down = await call('down/anything');
@@ -213,6 +213,15 @@ describe('proxied MCP tools', () => {
     );
     assert.ok(!JSON.stringify(down).includes(TOKEN));
     await assert.rejects(call('every/echo!'), { code: -32602 });
+    await assert.rejects(call('crashy/consent'), (e: { code: number; message: string; data?: unknown }) => {
+      assert.equal(e.code, -32042);
+      assert.match(e.message, /crashy\/consent: consent needed/);
+      assert.deepEqual(
+        (e.data as { elicitations: { url: string }[] }).elicitations[0]?.url,
+        'https://example.com/consent',
+      );
+      return true;
+    });
   });
 
   it('GET /v1/mcp/servers: each entry with status and tool count; the unreachable one in error, no secret', async () => {

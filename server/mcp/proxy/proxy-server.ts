@@ -110,8 +110,9 @@ export class ProxyServer {
       return errorResult(
         `tool ${exposed} failed: MCP server '${this.config.name}' closed the connection during the call (did it crash?); floe reconnects it`,
       );
-    // The server answered with a JSON-RPC error (e.g. -32602 for arguments its schema refuses): relayed.
-    if (e instanceof McpError) throw new McpError(e.code, `${exposed}: ${this.#redact(stripPrefix(e.message))}`);
+    // The server answered with a JSON-RPC error (e.g. -32042, a URL elicitation): relayed with its code and data.
+    if (e instanceof McpError)
+      throw new McpError(e.code, `${exposed}: ${this.#redact(stripPrefix(e.message))}`, e.data);
     // A transport failure (an HTTP server gone): the agent learns why, and the entry reconnects.
     this.#lost(client, `call failed: ${messageOf(e)}`);
     return errorResult(`tool ${exposed} failed: ${this.#redact(messageOf(e))}`);
@@ -270,7 +271,7 @@ function exposedTool(name: string, tool: Tool, config: ToolConfig): Tool {
   };
 }
 
-/** The SDK's `MCP error <code>: ` prefix (the code travels separately). */
+/** The SDK's `MCP error <code>: ` prefixes (each hop adds one; the code travels separately). */
 function stripPrefix(message: string): string {
-  return message.replace(/^MCP error -?\d+: /, '');
+  return message.replace(/^(MCP error -?\d+: )+/, '');
 }
