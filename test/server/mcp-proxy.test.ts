@@ -87,6 +87,7 @@ before(async () => {
   ssePort = await freePort();
   sseChild = await startEverythingSse(ssePort);
   const downPort = await freePort();
+  const floePort = await freePort();
   srv = await startTestServer([], {
     runtime: { auth: { 'api-key': { enabled: true, keys: [KEY] } } },
     env: { DOWN_TOKEN: TOKEN },
@@ -99,6 +100,8 @@ before(async () => {
         params: { mcp_args: CRASHY, timeout: '1s' },
         env: { CRASHY_VAR: 'hello' },
       },
+      // floe itself over Streamable HTTP, its key sent as auth_token (Authorization: Bearer).
+      { name: 'self', from: `mcp:http://127.0.0.1:${floePort}/v1/mcp`, params: { auth_token: KEY } },
       {
         name: 'down',
         from: `mcp:http://127.0.0.1:${downPort}/mcp?key=\${secrets:DOWN_TOKEN}`,
@@ -106,10 +109,13 @@ before(async () => {
       },
     ],
     toolRetry: { initialMs: 100, maxMs: 400 },
+    port: floePort,
+    // The `self` client's GET stream stays open: the drain would wait the whole default 10 s for it.
+    drainMs: 500,
     log: (line) => logLines.push(line),
     debugLog: (line) => debugLines.push(line),
   });
-  await waitFor('the proxied servers', () => isReady(['every', 'everysse', 'crashy']));
+  await waitFor('the proxied servers', () => isReady(['every', 'everysse', 'crashy', 'self']));
   const transport = new StreamableHTTPClientTransport(new URL(`${srv.base}/v1/mcp`), {
     requestInit: { headers: { 'X-API-Key': KEY } },
   });
@@ -141,6 +147,12 @@ describe('proxied MCP tools', () => {
     assert.equal((await call('every/get-sum', { a: 2, b: 3 })).content[0]?.text, 'The sum of 2 and 3 is 5.');
     assert.equal((await call('everysse/echo', { message: 'sse' })).content[0]?.text, 'Echo: sse');
     assert.equal((await call('everysse/get-sum', { a: 40, b: 2 })).content[0]?.text, 'The sum of 40 and 2 is 42.');
+  });
+
+  it('Streamable HTTP with auth_token: floe proxies its own sql tool', async () => {
+    assert.deepEqual(await call('self/sql', { query: 'SELECT 1 AS one' }), {
+      content: [{ type: 'text', text: '[{"one":1}]' }],
+    });
   });
 
   it("an external isError result is returned as is; env reaches the child, floe's own env does not", async () => {
@@ -232,10 +244,11 @@ describe('proxied MCP tools', () => {
         ['every', 'ready'],
         ['everysse', 'ready'],
         ['crashy', 'ready'],
+        ['self', 'ready'],
         ['down', 'error'],
       ],
     );
-    const down = states[3] as ProxyServerState;
+    const down = states[4] as ProxyServerState;
     assert.match(down.from, /^mcp:http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     assert.equal(down.tools, 0);
     assert.match(down.error_message ?? '', /^cannot connect: Streamable HTTP: .*; SSE: /);
