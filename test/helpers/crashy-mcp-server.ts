@@ -41,10 +41,13 @@ server.registerTool(
 );
 
 // CRASHY_STUBBORN=1: outlives a closed stdin and ignores SIGTERM (only SIGKILL ends it), as a wedged server would.
-if (process.env.CRASHY_STUBBORN === '1') {
+if (process.env.CRASHY_STUBBORN === '1' && process.argv.includes('--serve')) {
   process.on('SIGTERM', () => {});
   setInterval(() => {}, 1000);
 }
 
-process.stderr.write(`crashy started pid=${process.pid}\n`);
-await server.connect(new StdioServerTransport());
+// Only with --serve: `node --test dist/test/` runs every file under test/, and this one would wait on stdin forever.
+if (process.argv.includes('--serve')) {
+  process.stderr.write(`crashy started pid=${process.pid}\n`);
+  await server.connect(new StdioServerTransport());
+}

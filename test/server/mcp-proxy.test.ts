@@ -97,7 +97,7 @@ before(async () => {
       {
         name: 'crashy',
         from: `mcp:${process.execPath}`,
-        params: { mcp_args: CRASHY, timeout: '1s' },
+        params: { mcp_args: [CRASHY, '--serve'], timeout: '1s' },
         env: { CRASHY_VAR: 'hello' },
       },
       // floe itself over Streamable HTTP, its key sent as auth_token (Authorization: Bearer).
@@ -289,7 +289,12 @@ describe('process exit', () => {
       name: 'exit',
       datasets: [],
       tools: [
-        { name: 'c', from: `mcp:${process.execPath}`, params: { mcp_args: CRASHY }, env: { CRASHY_STUBBORN: '1' } },
+        {
+          name: 'c',
+          from: `mcp:${process.execPath}`,
+          params: { mcp_args: [CRASHY, '--serve'] },
+          env: { CRASHY_STUBBORN: '1' },
+        },
       ],
     };
     const script = `
