@@ -18,6 +18,7 @@ import { icebergCatalogSources } from './iceberg/catalog-source.js';
 import { datasetCatalogSource } from './iceberg/dataset-source.js';
 import type { RestCatalogSource } from './iceberg/rest-source.js';
 import { createMcpEndpoints } from './mcp/mcp-endpoints.js';
+import { ProxyTools } from './mcp/proxy/proxy-tools.js';
 import { createMetrics, DatasetLoadState, type MetricsListen } from './metrics/metrics.js';
 import { ModelRuntime } from './models/model-runtime.js';
 import type { Models } from './models/models.js';
@@ -64,6 +65,10 @@ export interface ServerOptions {
   readonly mcpSessionTimeoutMs?: number;
   /** The MCP SSE stream's keep-alive comment interval (default 15 s; tests shorten it). */
   readonly mcpKeepAliveMs?: number;
+  /** Delays between the connects of a failed `tools:` MCP server; default about 1 s doubling up to 1 min. */
+  readonly toolRetry?: Backoff;
+  /** Debug lines (proxied MCP servers' stderr); default stderr when FLOE_LOG=debug, else dropped. */
+  readonly debugLog?: (line: string) => void;
 }
 
 export interface RunningServer extends CatalogEdits {
@@ -82,6 +87,8 @@ export interface RunningServer extends CatalogEdits {
   readonly models: Models;
   /** The manifest's Iceberg catalogs (tables found at start, DDL and commits from SQL). */
   readonly iceberg: IcebergRuntime;
+  /** The manifest's proxied MCP servers (`tools:`): their tools, state and children. */
+  readonly tools: ProxyTools;
   /** The worker pool once started (for metrics: `queueLength`, `workerRestarts`). */
   pool(): QueryPool | null;
   /**
@@ -133,6 +140,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     maxConcurrent: limits.maxConcurrent,
     maxQueued: limits.maxQueued,
   });
+  const debug =
+    options.debugLog ??
+    (process.env.FLOE_LOG === 'debug' ? (line: string) => process.stderr.write(`${line}\n`) : () => {});
+  const tools = new ProxyTools(manifest.tools, { backoff: options.toolRetry, log, debug });
   const models = new ModelRuntime(manifest.models, { backoff: options.modelRetry, log });
   const metricsAt = chooseMetricsListen(options.metrics, manifest.metrics, options.metricsDefault);
   const metrics = createMetrics(metricsAt, {
@@ -156,6 +167,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     keepAliveMs: options.mcpKeepAliveMs,
     allowedHosts: manifest.mcp.allowedHosts,
     allowedOrigins: manifest.cors.allowedOrigins,
+    proxied: tools,
   });
   // The datasets' catalog first; the manifest's Iceberg catalogs join once their warehouses are read.
   let icebergSources: readonly RestCatalogSource[] = [
@@ -172,6 +184,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         datasets: () => datasets,
         models: () => models,
         nsqlKeepAliveMs: options.nsqlKeepAliveMs,
+        proxied: tools,
         icebergSources: () => icebergSources,
         maxBodyBytes: manifest.maxBodyBytes,
         mcp,
@@ -194,6 +207,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await metrics?.listen();
     await options.onListening?.(server.port);
     await sample?.generate();
+    // Connected in the background: readiness never waits for an external MCP server.
+    tools.start();
     // Probed while the datasets load: an unreachable model is `error`, never a failed start.
     const probed = models.start();
     const loaded = await datasets.start();
@@ -214,6 +229,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await pool.ready;
   } catch (e) {
     models.close();
+    await tools.close();
     await datasets.close();
     await mcp.closeAll();
     server.closeAll();
@@ -253,6 +269,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     datasets,
     iceberg: lake,
     models,
+    tools,
     pool: () => pool,
     close() {
       closing ??= (async () => {
@@ -264,6 +281,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         // Open MCP streams never end by themselves: closing their sessions ends them before the drain waits.
         await mcp.closeAll();
         await drain(() => inflight, options.drainMs ?? manifest.shutdownTimeoutMs);
+        // After the drain: a proxied call in flight gets its answer; children end while the pool stops.
+        const toolsClosed = tools.close();
         // The pool first: a query still running when its bound passes is answered 503 'Runtime is shutting down'
         // on its open connection, which closeAll then cuts (the other order cut it without an answer).
         await pool?.close(POOL_CLOSE_MS);
@@ -271,6 +290,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         server.closeAll();
         await metrics?.close();
         await datasetsClosed;
+        await toolsClosed;
         lake.close();
         versions?.close();
       })();

@@ -13,13 +13,13 @@ import { querySchema, shutdownTimeoutSchema } from './query-config.js';
 import { rateLimitSchema } from './rate-limit-config.js';
 import { cachingSchema, legacyResultsCacheSchema } from './results-cache-config.js';
 import { tlsSchema } from './tls-config.js';
+import { toolSchema } from './tool-config.js';
 
 /**
  * Sections Spice has and later floe issues implement. They are accepted (so a spicepod loads as is) and
  * reported as warnings; their content is not validated yet.
  */
 export const LATER_SECTIONS = [
-  'tools',
   'embeddings',
   'views',
   'rerankers',
@@ -151,6 +151,8 @@ export const manifestSchema = z.strictObject({
   catalogs: z.array(catalogSchema).default([]),
   /** Language models NSQL asks (model-config.ts). */
   models: z.array(modelSchema).default([]),
+  /** External MCP servers whose tools floe proxies (tool-config.ts). */
+  tools: z.array(toolSchema).default([]),
   runtime: runtime.default({}),
   secrets: z.array(secretStore).optional(),
   metadata: z.unknown().optional(),

@@ -27,6 +27,7 @@ import { type RateLimitConfig, rateLimitConfig } from './rate-limit-config.js';
 import { parseDuration, type ResultsCacheConfig, resultsCacheConfig } from './results-cache-config.js';
 import { s3ParamProblems } from './s3-config.js';
 import { SecretReferenceError, substituteSecrets } from './substitute-secrets.js';
+import { type ToolConfig, toolConfigs } from './tool-config.js';
 
 /** A validated manifest, reduced to what floe uses. */
 export interface Manifest {
@@ -39,6 +40,8 @@ export interface Manifest {
   readonly catalogs: readonly CatalogConfig[];
   /** `models:`: OpenAI-compatible chat models for NSQL, in manifest order. */
   readonly models: readonly ModelConfig[];
+  /** `tools:`: external MCP servers whose tools floe proxies, in manifest order. */
+  readonly tools: readonly ToolConfig[];
   readonly maxBodyBytes: number;
   /** `runtime.caching.sql_results` (or the deprecated `runtime.results_cache`) with Spice's defaults. */
   readonly resultsCache: ResultsCacheConfig;
@@ -101,6 +104,8 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
     m.models,
     m.datasets.map((d) => d.name),
   );
+  const tools = toolConfigs(m.tools, baseDir);
+  if (Array.isArray(tools)) throw new ManifestError(tools.join('\n'));
   return {
     name: m.name,
     baseDir,
@@ -115,6 +120,7 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
     })),
     catalogs,
     models: models.configs,
+    tools: tools.configs,
     maxBodyBytes: m.runtime.http?.max_body_bytes ?? DEFAULT_MAX_BODY_BYTES,
     resultsCache: resultsCacheConfig(m.runtime.caching, m.runtime.results_cache),
     auth: authConfig(m.runtime.auth),
@@ -124,7 +130,7 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
     query: queryConfig(m.runtime.query),
     shutdownTimeoutMs: m.runtime.shutdown_timeout === undefined ? 10_000 : parseDuration(m.runtime.shutdown_timeout)!,
     mcp: mcpConfig(m.runtime.mcp),
-    warnings: [...collectWarnings(m), ...formatWarnings, ...models.warnings],
+    warnings: [...collectWarnings(m), ...formatWarnings, ...models.warnings, ...tools.warnings],
   };
 }
 

@@ -16,6 +16,7 @@ import { handleNsql, type NsqlRouteContext } from './nsql-route.js';
 import type { RequestGate } from './request-gate.js';
 import { Reply, TEXT_PLAIN } from './respond.js';
 import { handleSql, type SqlRouteContext } from './sql-route.js';
+import { handleListMcpServers, handleListTools, type ToolsRouteContext } from './tools-route.js';
 import type { HttpRequest, HttpResponse, TemplatedApp } from './uws-app.js';
 
 const REFRESH_PATH = '/v1/datasets/:name/acceleration/refresh';
@@ -28,6 +29,7 @@ export interface RouteContext
   extends SqlRouteContext,
     DatasetsRouteContext,
     ModelsRouteContext,
+    ToolsRouteContext,
     Omit<NsqlRouteContext, 'datasets' | 'models'> {
   phase(): ServerPhase;
   /** CORS, API keys and the rate limit: every route but /health and /v1/ready is admitted through it. */
@@ -91,11 +93,25 @@ export function registerRoutes(app: TemplatedApp, ctx: RouteContext): void {
     if (principal !== null) handlePatchAcceleration(res, req, ctx, principal);
   });
   registerMcpRoutes(app, {
-    mcp: ctx.mcp ?? createMcpEndpoints({ service: ctx.service, datasets: () => ctx.datasets()?.list() ?? [] }),
+    mcp:
+      ctx.mcp ??
+      createMcpEndpoints({
+        service: ctx.service,
+        datasets: () => ctx.datasets()?.list() ?? [],
+        ...(ctx.proxied ? { proxied: ctx.proxied } : {}),
+      }),
     gate,
     maxBodyBytes: ctx.maxBodyBytes,
     stopping: () => ctx.phase() === 'stopping',
     track: (reply) => ctx.track(reply),
+  });
+  app.get('/v1/tools', (res, req) => {
+    if (stopping(res)) return;
+    if (gate.admit(res, req) !== null) handleListTools(res, ctx);
+  });
+  app.get('/v1/mcp/servers', (res, req) => {
+    if (stopping(res)) return;
+    if (gate.admit(res, req) !== null) handleListMcpServers(res, ctx);
   });
   registerIcebergRoutes(app, {
     icebergSources: () => ctx.icebergSources?.() ?? [],
@@ -109,6 +125,8 @@ export function registerRoutes(app: TemplatedApp, ctx: RouteContext): void {
   methodNotAllowed(app, '/v1/nsql', 'POST', (res, req) => gate.admit(res, req) !== null);
   methodNotAllowed(app, '/v1/datasets', 'GET', (res, req) => gate.admit(res, req) !== null);
   methodNotAllowed(app, '/v1/models', 'GET', (res, req) => gate.admit(res, req) !== null);
+  methodNotAllowed(app, '/v1/tools', 'GET', (res, req) => gate.admit(res, req) !== null);
+  methodNotAllowed(app, '/v1/mcp/servers', 'GET', (res, req) => gate.admit(res, req) !== null);
   methodNotAllowed(app, REFRESH_PATH, 'POST', (res, req) => gate.admit(res, req) !== null);
   methodNotAllowed(app, ACCELERATION_PATH, 'PATCH', (res, req) => gate.admit(res, req) !== null);
   app.any('/*', (res, req) => {

@@ -2,6 +2,7 @@
 import type { Principal } from '../auth/principal.js';
 import type { DatasetState } from '../datasets/datasets.js';
 import type { QueryService } from '../runtime/query-service.js';
+import type { ProxyTools } from './proxy/proxy-tools.js';
 
 export interface McpSession {
   readonly service: QueryService;
@@ -9,4 +10,6 @@ export interface McpSession {
   datasets(): readonly DatasetState[];
   /** Who every query of the session runs as (decided by the auth gate when the session opened). */
   readonly principal: Principal;
+  /** Tools of the manifest's external MCP servers (`<entry>/<tool>`); absent: none. */
+  readonly proxied?: ProxyTools;
 }

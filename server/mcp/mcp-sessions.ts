@@ -5,6 +5,7 @@ import type { Principal } from '../auth/principal.js';
 import type { DatasetState } from '../datasets/datasets.js';
 import type { QueryService } from '../runtime/query-service.js';
 import { createMcpServer } from './mcp-server.js';
+import type { ProxyTools } from './proxy/proxy-tools.js';
 import { SessionTable, type SessionTableOptions } from './session-table.js';
 
 export const SESSION_HEADER = 'mcp-session-id';
@@ -16,10 +17,18 @@ export interface McpSessionsOptions {
   readonly sessionTimeoutMs?: number;
   /** Whether a session is found only with its opener's principal (auth on); default true. */
   readonly bindToPrincipal?: boolean;
+  /** The manifest's proxied MCP tools; absent: none. */
+  readonly proxied?: ProxyTools;
 }
 
 /** Contract §8: a session expires after 1 hour without activity. */
 export const DEFAULT_SESSION_TIMEOUT_MS = 60 * 60_000;
+
+/** A session's SDK Server: its tools run with `options`' service, datasets and proxies as `principal`. */
+export function sessionServer(options: McpSessionsOptions, principal: Principal) {
+  const { service, datasets, proxied } = options;
+  return createMcpServer({ service, datasets, principal, ...(proxied ? { proxied } : {}) });
+}
 
 /** The session table's options from `options`' defaults. */
 export function sessionTableOptions(options: McpSessionsOptions): SessionTableOptions {
@@ -76,7 +85,7 @@ export class McpSessions {
     transport.onclose = () => {
       if (transport.sessionId !== undefined) this.#sessions.delete(transport.sessionId);
     };
-    const server = createMcpServer({ service: this.options.service, datasets: this.options.datasets, principal });
+    const server = sessionServer(this.options, principal);
     await server.connect(transport);
     const response = await transport.handleRequest(request);
     // Not an initialize (the SDK refused it): nothing refers to this session, so it is dropped now.

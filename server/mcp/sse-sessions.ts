@@ -1,8 +1,7 @@
 // `SseSessions`: the HTTP+SSE sessions (GET /v1/mcp/sse opens one, POST ?sessionId= feeds it), each a transport + Server.
 import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Principal } from '../auth/principal.js';
-import { createMcpServer } from './mcp-server.js';
-import { type McpSessionsOptions, sessionTableOptions } from './mcp-sessions.js';
+import { type McpSessionsOptions, sessionServer, sessionTableOptions } from './mcp-sessions.js';
 import { SessionTable } from './session-table.js';
 import { type EventStream, SseTransport } from './sse-transport.js';
 
@@ -44,7 +43,7 @@ export class SseSessions {
     transport.onclose = () => this.#sessions.delete(id);
     // A client already gone (its stream ended before this call) gets no session.
     if (!transport.closed) this.#sessions.add(id, transport, principal);
-    const server = createMcpServer({ service: this.options.service, datasets: this.options.datasets, principal });
+    const server = sessionServer(this.options, principal);
     await server.connect(transport);
     return id;
   }

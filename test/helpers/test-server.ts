@@ -28,9 +28,11 @@ export async function startTestServer(
     catalogs?: readonly Record<string, unknown>[];
     /** The manifest's `models` (`{name, from, params, datasets}`). */
     models?: readonly Record<string, unknown>[];
+    /** The manifest's `tools` (proxied MCP servers: `{name, from, params, env}`). */
+    tools?: readonly Record<string, unknown>[];
   } = {},
 ): Promise<TestServer> {
-  const { maxBodyBytes, runtime = {}, catalogs = [], models = [], ...rest } = options;
+  const { maxBodyBytes, runtime = {}, catalogs = [], models = [], tools = [], ...rest } = options;
   const manifest = {
     version: 'v1',
     kind: 'Spicepod',
@@ -38,6 +40,7 @@ export async function startTestServer(
     datasets,
     catalogs,
     models,
+    tools,
     runtime: maxBodyBytes === undefined ? runtime : { ...runtime, http: { max_body_bytes: maxBodyBytes } },
   };
   const server = await startServer({ manifest, host: '127.0.0.1', port: 0, workers: 2, log: () => {}, ...rest });
