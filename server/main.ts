@@ -27,6 +27,7 @@ import { type IcebergRuntime, startIcebergCatalogs } from './runtime/iceberg-run
 import { createQueryService, type QueryService } from './runtime/query-service.js';
 import { versionedPool } from './runtime/versioned-pool.js';
 import { prepareSample } from './sample/prepare-sample.js';
+import { SearchService } from './search/search-service.js';
 
 export interface ServerOptions {
   /** Path to a manifest, an already parsed manifest object, or undefined for the built-in sample. */
@@ -77,6 +78,8 @@ export interface RunningServer extends CatalogEdits {
   readonly models: Models;
   /** The manifest's Iceberg catalogs (tables found at start, DDL and commits from SQL). */
   readonly iceberg: IcebergRuntime;
+  /** Full-text search over the datasets' `full_text_search` columns (the search tool, POST /v1/search). */
+  readonly search: SearchService;
   /** The worker pool once started (for metrics: `queueLength`, `workerRestarts`). */
   pool(): QueryPool | null;
   /**
@@ -136,11 +139,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     datasets: manifest.datasets.map((d) => d.name),
     models: () => models.figures(),
   });
+  const search = new SearchService({ service, datasets: manifest.datasets, log });
   const datasets = new DatasetRuntime(manifest.datasets, {
     baseDir: manifest.baseDir,
     backoff: options.datasetRetry,
     log,
-    stateChanged: (name, status) => metrics?.datasetsState([name], LOAD_STATE[status]),
+    stateChanged: (name, status) => {
+      metrics?.datasetsState([name], LOAD_STATE[status]);
+      search.datasetChanged(name, status);
+    },
   });
   // The datasets' catalog first; the manifest's Iceberg catalogs join once their warehouses are read.
   let icebergSources: readonly RestCatalogSource[] = [
@@ -156,6 +163,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         // From the start: GET /v1/datasets lists them (Initializing) while they load.
         datasets: () => datasets,
         models: () => models,
+        search,
         nsqlKeepAliveMs: options.nsqlKeepAliveMs,
         icebergSources: () => icebergSources,
         maxBodyBytes: manifest.maxBodyBytes,
@@ -197,6 +205,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     pool = versionedPool(workerPool, versions);
     await pool.ready;
   } catch (e) {
+    void search.close();
     models.close();
     await datasets.close();
     server.closeAll();
@@ -216,6 +225,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const lake = iceberg as IcebergRuntime;
   lake.serve(versions.channel, edits, datasets);
   phase = 'ready';
+  // Indexes are built through the query service: from now on, first those of the datasets already loaded.
+  search.start((name) => datasets.list().some((d) => d.name === name && d.status === 'Ready'));
   return {
     host,
     port: server.port,
@@ -236,6 +247,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     datasets,
     iceberg: lake,
     models,
+    search,
     pool: () => pool,
     close() {
       closing ??= (async () => {
@@ -252,6 +264,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         server.closeAll();
         await metrics?.close();
         await datasetsClosed;
+        await search.close();
         lake.close();
         versions?.close();
       })();

@@ -25,6 +25,7 @@ import { type QueryConfig, queryConfig } from './query-config.js';
 import { type RateLimitConfig, rateLimitConfig } from './rate-limit-config.js';
 import { parseDuration, type ResultsCacheConfig, resultsCacheConfig } from './results-cache-config.js';
 import { s3ParamProblems } from './s3-config.js';
+import { searchConfigOf } from './search-config.js';
 import { SecretReferenceError, substituteSecrets } from './substitute-secrets.js';
 
 /** A validated manifest, reduced to what floe uses. */
@@ -88,6 +89,7 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
   const m = parsed.data;
   duplicateNames(m.datasets.map((d) => d.name));
   const formatWarnings = m.datasets.flatMap((d, i) => fileFormat(d, i));
+  const searches = m.datasets.map((d, i) => searchOf(d, i));
   const s3Problems = m.datasets.flatMap((d, i) => (isS3(d.from) ? s3ParamProblems(d.params, i) : []));
   const catalogS3 = m.catalogs.flatMap((c, i) =>
     /^iceberg:s3:/i.test(c.from) ? s3ParamProblems(c.params, i, 'catalogs') : [],
@@ -101,7 +103,7 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
   return {
     name: m.name,
     baseDir,
-    datasets: m.datasets.map((d) => ({
+    datasets: m.datasets.map((d, i) => ({
       name: d.name,
       from: d.from,
       accelerated: d.acceleration?.enabled ?? false,
@@ -109,6 +111,7 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
       ...(d.columns ? { columns: d.columns.map((c) => ({ name: c.name, type: c.type })) } : {}),
       ...(d.time_column === undefined ? {} : { timeColumn: d.time_column }),
       ...(d.acceleration?.enabled ? { refresh: refreshConfig(d.acceleration) } : {}),
+      ...(searches[i] === undefined ? {} : { search: searches[i] }),
     })),
     catalogs,
     models: models.configs,
@@ -122,6 +125,15 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
     shutdownTimeoutMs: m.runtime.shutdown_timeout === undefined ? 10_000 : parseDuration(m.runtime.shutdown_timeout)!,
     warnings: [...collectWarnings(m), ...formatWarnings, ...models.warnings],
   };
+}
+
+/** `searchConfigOf` with its problem as a ManifestError. */
+function searchOf(d: ManifestDocument['datasets'][number], index: number) {
+  try {
+    return searchConfigOf(d, index);
+  } catch (e) {
+    throw new ManifestError((e as Error).message);
+  }
 }
 
 /** Params as strings: YAML gives `csv_has_header: true` a boolean, `client_timeout: 30` a number. */

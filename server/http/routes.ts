@@ -3,6 +3,7 @@
 import type { Datasets } from '../datasets/datasets.js';
 import type { RestCatalogSource } from '../iceberg/rest-source.js';
 import { McpSessions } from '../mcp/mcp-sessions.js';
+import type { SearchService } from '../search/search-service.js';
 import {
   type DatasetsRouteContext,
   handleListDatasets,
@@ -15,6 +16,7 @@ import { handleListModels, type ModelsRouteContext } from './models-route.js';
 import { handleNsql, type NsqlRouteContext } from './nsql-route.js';
 import type { RequestGate } from './request-gate.js';
 import { Reply, TEXT_PLAIN } from './respond.js';
+import { handleSearch } from './search-route.js';
 import { handleSql, type SqlRouteContext } from './sql-route.js';
 import type { HttpRequest, HttpResponse, TemplatedApp } from './uws-app.js';
 
@@ -36,6 +38,8 @@ export interface RouteContext
   datasets(): Datasets | null;
   /** The catalogs of the Iceberg REST API, the datasets' first; absent: none (every namespace is a 404). */
   icebergSources?(): readonly RestCatalogSource[];
+  /** Full-text search (POST /v1/search, the MCP search tool); absent: no dataset is searchable. */
+  readonly search?: SearchService;
 }
 
 /**
@@ -70,6 +74,10 @@ export function registerRoutes(app: TemplatedApp, ctx: RouteContext): void {
     const principal = gate.admit(res, req);
     if (principal !== null) handleNsql(res, req, ctx, principal);
   });
+  app.post('/v1/search', (res, req) => {
+    if (stopping(res)) return;
+    if (gate.admit(res, req) !== null) handleSearch(res, req, ctx);
+  });
   app.get('/v1/datasets', (res, req) => {
     if (stopping(res)) return;
     if (gate.admit(res, req) !== null) handleListDatasets(res, req, ctx);
@@ -88,7 +96,11 @@ export function registerRoutes(app: TemplatedApp, ctx: RouteContext): void {
     const principal = gate.admit(res, req);
     if (principal !== null) handlePatchAcceleration(res, req, ctx, principal);
   });
-  const mcp = new McpSessions({ service: ctx.service, datasets: () => ctx.datasets()?.list() ?? [] });
+  const mcp = new McpSessions({
+    service: ctx.service,
+    datasets: () => ctx.datasets()?.list() ?? [],
+    search: ctx.search,
+  });
   const mcpRoute = (res: HttpResponse, req: HttpRequest) => {
     if (stopping(res)) return;
     const principal = gate.admit(res, req);
@@ -108,6 +120,7 @@ export function registerRoutes(app: TemplatedApp, ctx: RouteContext): void {
   methodNotAllowed(app, '/v1/ready', 'GET', (res, req) => gate.open(res, req));
   methodNotAllowed(app, '/v1/sql', 'POST', (res, req) => gate.admit(res, req) !== null);
   methodNotAllowed(app, '/v1/nsql', 'POST', (res, req) => gate.admit(res, req) !== null);
+  methodNotAllowed(app, '/v1/search', 'POST', (res, req) => gate.admit(res, req) !== null);
   methodNotAllowed(app, '/v1/datasets', 'GET', (res, req) => gate.admit(res, req) !== null);
   methodNotAllowed(app, '/v1/models', 'GET', (res, req) => gate.admit(res, req) !== null);
   methodNotAllowed(app, '/v1/mcp', 'GET, POST, DELETE', (res, req) => gate.admit(res, req) !== null);

@@ -1,10 +1,11 @@
-// floe's built-in MCP tools: `sql`, `list_datasets`, `table_schema`, `sample`: their schemas and what a call runs.
+// floe's built-in MCP tools: `sql`, `list_datasets`, `table_schema`, `sample`, `search`: their schemas and what a call runs.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { typeName } from '../../engine/index.js';
 import { readDatasetSchema } from '../iceberg/dataset-schema.js';
 import { collectAnswer } from '../nsql/collect-answer.js';
 import type { McpSession } from './mcp-session.js';
 import { runSample, SAMPLE_LIMIT_DEFAULT, SAMPLE_LIMIT_MAX, SAMPLE_METHODS } from './sample-tool.js';
+import { runSearchTool, SEARCH_TOOL } from './search-tool.js';
 import { integerIn, oneOf, optionalString, optionalStrings, requiredString, type ToolArgs } from './tool-args.js';
 import { errorResult, jsonResult, queryErrorResult, textResult } from './tool-result.js';
 
@@ -57,6 +58,7 @@ export const BUILTIN_TOOLS: readonly Tool[] = [
       required: ['dataset'],
     },
   },
+  SEARCH_TOOL,
 ];
 
 type ToolRun = (session: McpSession, args: ToolArgs, signal: AbortSignal) => Promise<CallToolResult>;
@@ -67,6 +69,7 @@ export const BUILTIN_RUNS: ReadonlyMap<string, ToolRun> = new Map<string, ToolRu
   ['list_datasets', async (session) => jsonResult(session.datasets().map(datasetItem))],
   ['table_schema', runTableSchema],
   ['sample', runSampleTool],
+  ['search', runSearchTool],
 ]);
 
 /** Runs as the session's principal, so writes need a `:rw` key (the query service sets allowWrites from it). */

@@ -2,6 +2,7 @@
 import type { Principal } from '../auth/principal.js';
 import type { DatasetState } from '../datasets/datasets.js';
 import type { QueryService } from '../runtime/query-service.js';
+import type { SearchService } from '../search/search-service.js';
 
 export interface McpSession {
   readonly service: QueryService;
@@ -9,4 +10,6 @@ export interface McpSession {
   datasets(): readonly DatasetState[];
   /** Who every query of the session runs as (decided by the auth gate when the session opened). */
   readonly principal: Principal;
+  /** Full-text search for the `search` tool; absent: no dataset is searchable. */
+  readonly search?: SearchService;
 }

@@ -4,6 +4,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { Principal } from '../auth/principal.js';
 import type { DatasetState } from '../datasets/datasets.js';
 import type { QueryService } from '../runtime/query-service.js';
+import type { SearchService } from '../search/search-service.js';
 import { createMcpServer } from './mcp-server.js';
 
 export const SESSION_HEADER = 'mcp-session-id';
@@ -17,6 +18,7 @@ interface Session {
 export interface McpSessionsOptions {
   readonly service: QueryService;
   datasets(): readonly DatasetState[];
+  readonly search?: SearchService;
 }
 
 /**
@@ -65,7 +67,8 @@ export class McpSessions {
     transport.onclose = () => {
       if (transport.sessionId !== undefined) this.#sessions.delete(transport.sessionId);
     };
-    const server = createMcpServer({ service: this.options.service, datasets: this.options.datasets, principal });
+    const { service, datasets, search } = this.options;
+    const server = createMcpServer({ service, datasets, search, principal });
     await server.connect(transport);
     const response = await transport.handleRequest(request);
     // Not an initialize (the SDK refused it): nothing refers to this session, so it is dropped now.
