@@ -11,7 +11,8 @@ import { TextIndex } from './text-index.js';
 
 interface Indexed {
   readonly index: TextIndex;
-  readonly rows: readonly Readonly<Record<string, unknown>>[];
+  /** The row id and indexed columns' values by column (the parsed row objects are not kept). */
+  readonly values: ReadonlyMap<string, readonly unknown[]>;
   readonly rowId: readonly string[];
 }
 
@@ -24,8 +25,9 @@ async function build(m: BuildMessage): Promise<number> {
   const rows = JSON.parse(Buffer.from(m.body).toString('utf8')) as Record<string, unknown>[];
   const index = await TextIndex.build(m.columns, rows, () => latest.get(m.dataset) !== m.id);
   if (index === null) throw new Error(`the index of ${m.dataset} was replaced by a newer build`);
-  // The swap: searches from now on read the new rows and index; the old ones are garbage.
-  indexes.set(m.dataset, { index, rows, rowId: m.rowId });
+  const values = new Map([...new Set([...m.rowId, ...m.columns])].map((c) => [c, rows.map((r) => r[c] ?? null)]));
+  // The swap: searches from now on read the new values and index; the old ones are garbage.
+  indexes.set(m.dataset, { index, values, rowId: m.rowId });
   return rows.length;
 }
 
@@ -35,9 +37,9 @@ function search(m: SearchMessage): SearchHit[] {
     const indexed = indexes.get(dataset);
     if (indexed === undefined) continue;
     for (const hit of indexed.index.search(m.text, m.limit)) {
-      const row = indexed.rows[hit.row] ?? {};
-      const primaryKey = Object.fromEntries(indexed.rowId.map((c) => [c, row[c] ?? null]));
-      const matches = Object.fromEntries(hit.columns.map((c) => [c, String(row[c] ?? '')]));
+      const value = (c: string) => indexed.values.get(c)?.[hit.row] ?? null;
+      const primaryKey = Object.fromEntries(indexed.rowId.map((c) => [c, value(c)]));
+      const matches = Object.fromEntries(hit.columns.map((c) => [c, String(value(c) ?? '')]));
       hits.push({ dataset, score: hit.score, primaryKey, matches });
     }
   }
