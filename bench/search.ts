@@ -47,6 +47,8 @@ interface Figures {
   readonly rows: number;
   readonly buildMs: number;
   readonly rssGrowthMiB: number;
+  /** JS heap + ArrayBuffers after a GC: what the index holds (RSS keeps pages a build used and freed). */
+  readonly heapGrowthMiB?: number;
   readonly medianQueryMs: number;
   readonly note?: string;
 }
@@ -70,6 +72,22 @@ function median(xs: number[]): number {
 function rssMiB(): number {
   (globalThis as { gc?: () => void }).gc?.();
   return process.memoryUsage.rss() / 2 ** 20;
+}
+
+interface Memory {
+  readonly rss: number;
+  readonly heap: number;
+}
+
+function memory(): Memory {
+  const rss = rssMiB();
+  const m = process.memoryUsage();
+  return { rss, heap: (m.heapUsed + m.arrayBuffers) / 2 ** 20 };
+}
+
+function growthSince(before: Memory): { rssGrowthMiB: number; heapGrowthMiB: number } {
+  const now = memory();
+  return { rssGrowthMiB: now.rss - before.rss, heapGrowthMiB: now.heap - before.heap };
 }
 
 async function readCorpus(dir: string): Promise<{ ids: number[]; texts: string[] }> {
@@ -97,17 +115,18 @@ async function textIndexFigures(dir: string): Promise<Figures> {
   const { ids, texts } = await readCorpus(dir);
   const [key, column] = TEXT_COLUMN[table];
   const rows = texts.map((t, i) => ({ [key]: ids[i], [column]: t }));
-  const before = rssMiB();
+  const before = memory();
   const started = performance.now();
   const index = (await TextIndex.build([column], rows)) as TextIndex;
   const buildMs = performance.now() - started;
-  const growth = rssMiB() - before;
+  const { rssGrowthMiB: growth, heapGrowthMiB } = growthSince(before);
   const medianQueryMs = await timeQueries((q) => index.search(q, 10));
   return {
     engine: 'floe TextIndex (BM25, typed arrays)',
     rows: rows.length,
     buildMs,
     rssGrowthMiB: growth,
+    heapGrowthMiB,
     medianQueryMs,
   };
 }
@@ -124,15 +143,22 @@ async function minisearchFigures(dir: string): Promise<Figures> {
   type Mini = { addAll(d: object[]): void; search(q: string): unknown[] };
   const MiniSearch = mod.default as new (o: object) => Mini;
   const { ids, texts } = await readCorpus(dir);
-  const before = rssMiB();
+  const before = memory();
   const started = performance.now();
   const index = new MiniSearch({ fields: ['t'], searchOptions: { bm25: { k: 1.2, b: 0.75, d: 0 } } });
   const docs = texts.map((t, i) => ({ id: ids[i], t }));
   for (let i = 0; i < docs.length; i += 10_000) index.addAll(docs.slice(i, i + 10_000));
   const buildMs = performance.now() - started;
-  const growth = rssMiB() - before;
+  const { rssGrowthMiB: growth, heapGrowthMiB } = growthSince(before);
   const medianQueryMs = await timeQueries((q) => index.search(q).slice(0, 10));
-  return { engine: 'minisearch 7.2.0 (BM25)', rows: texts.length, buildMs, rssGrowthMiB: growth, medianQueryMs };
+  return {
+    engine: 'minisearch 7.2.0 (BM25)',
+    rows: texts.length,
+    buildMs,
+    rssGrowthMiB: growth,
+    heapGrowthMiB,
+    medianQueryMs,
+  };
 }
 
 type FlexIndex = { add(id: number, text: string): void; search(q: string, o: object): unknown };
@@ -142,15 +168,23 @@ async function flexsearchFigures(dir: string): Promise<Figures> {
   if (flex === null)
     return { engine: 'flexsearch', rows: 0, buildMs: 0, rssGrowthMiB: 0, medianQueryMs: 0, note: 'not installed' };
   const { ids, texts } = await readCorpus(dir);
-  const before = rssMiB();
+  const before = memory();
   const started = performance.now();
   const index = new flex.Index({ tokenize: 'strict' });
   for (let i = 0; i < texts.length; i++) index.add(ids[i] as number, texts[i] as string);
   const buildMs = performance.now() - started;
-  const growth = rssMiB() - before;
+  const { rssGrowthMiB: growth, heapGrowthMiB } = growthSince(before);
   const medianQueryMs = await timeQueries((q) => index.search(q, { limit: 10 }));
   const note = 'no BM25: results ranked by term position/context, no score';
-  return { engine: 'flexsearch 0.8.212', rows: texts.length, buildMs, rssGrowthMiB: growth, medianQueryMs, note };
+  return {
+    engine: 'flexsearch 0.8.212',
+    rows: texts.length,
+    buildMs,
+    rssGrowthMiB: growth,
+    heapGrowthMiB,
+    medianQueryMs,
+    note,
+  };
 }
 
 async function floeFigures(dir: string): Promise<Figures> {
@@ -246,6 +280,7 @@ async function main(): Promise<void> {
     const f = JSON.parse(out.trim().split('\n').at(-1) as string) as Figures;
     console.log(
       `${f.engine}: ${f.rows} rows, build ${(f.buildMs / 1000).toFixed(1)} s, RSS +${f.rssGrowthMiB.toFixed(0)} MiB, ` +
+        (f.heapGrowthMiB === undefined ? '' : `heap + buffers +${f.heapGrowthMiB.toFixed(0)} MiB, `) +
         `median query ${f.medianQueryMs.toFixed(2)} ms${f.note ? ` (${f.note})` : ''}`,
     );
   }

@@ -56,7 +56,7 @@ export class SearchService {
   readonly #service: QueryService;
   readonly #log: (line: string) => void;
   readonly #searchable: readonly Searchable[];
-  readonly #thread = new SearchThread();
+  readonly #thread = new SearchThread(() => this.#threadLost());
   #started = false;
   #closed = false;
 
@@ -121,6 +121,16 @@ export class SearchService {
     await this.#thread.close();
   }
 
+  /** The search thread died with every index: each one built before is built again on a new thread. */
+  #threadLost(): void {
+    this.#log('floe: the search thread stopped; building the search indexes again');
+    for (const s of this.#searchable) {
+      if (!s.indexed) continue;
+      s.indexed = false;
+      this.#rebuild(s);
+    }
+  }
+
   #find(name: string): Searchable | undefined {
     return this.#searchable.find((s) => s.name.toLowerCase() === name.toLowerCase());
   }
@@ -158,7 +168,8 @@ export class SearchService {
     try {
       const select = await this.#selectFor(s);
       const signal = new AbortController().signal;
-      const { body } = await collectAnswer(this.#service, select, 'json', INDEXER, signal, true);
+      // A whole table's text: never stored in (nor served from) the results cache.
+      const { body } = await collectAnswer(this.#service, select, 'json', INDEXER, signal, { bypass: true });
       const rows = await this.#thread.build(s.name, body, s.config.columns, s.config.rowId);
       s.indexed = true;
       s.error = null;

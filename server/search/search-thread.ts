@@ -14,8 +14,12 @@ interface Waiting {
  */
 export class SearchThread {
   #worker: Worker | null = null;
+  #closed = false;
   #nextId = 1;
   readonly #waiting = new Map<number, Waiting>();
+
+  /** `lost`: the thread ended on its own (out of memory, a crash): every index is gone and must be built again. */
+  constructor(private readonly lost: () => void = () => {}) {}
 
   /** Indexes `body` (a JSON array of rows, moved to the thread) as `dataset`; resolves with the rows indexed. */
   build(dataset: string, body: Buffer, columns: readonly string[], rowId: readonly string[]): Promise<number> {
@@ -33,6 +37,7 @@ export class SearchThread {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     const worker = this.#worker;
     this.#worker = null;
     await worker?.terminate();
@@ -49,6 +54,7 @@ export class SearchThread {
 
   #thread(): Worker {
     if (this.#worker !== null) return this.#worker;
+    if (this.#closed) throw new Error('the search thread is closed');
     const worker = new Worker(new URL('./search-worker.js', import.meta.url));
     worker.unref();
     worker.on('message', (m: SearchAnswerMessage) => {
@@ -60,8 +66,10 @@ export class SearchThread {
     // A thread that dies (out of memory) loses every index: the next call starts a new one, with none.
     worker.on('error', (e) => this.#failAll(e));
     worker.on('exit', () => {
-      if (this.#worker === worker) this.#worker = null;
+      if (this.#worker !== worker) return;
+      this.#worker = null;
       this.#failAll(new Error('the search thread stopped'));
+      if (!this.#closed) this.lost();
     });
     this.#worker = worker;
     return worker;

@@ -7,8 +7,8 @@ const BUILD_CHUNK_ROWS = 5000;
 const K1 = 1.2;
 const B = 0.75;
 
-/** Words: runs of letters and digits (any script), lower-cased. */
-const WORD = /[\p{L}\p{N}]+/gu;
+/** Words: runs of letters, digits and combining marks (any script), lower-cased. */
+const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 
 export function tokenize(text: string): string[] {
   return text.toLowerCase().match(WORD) ?? [];

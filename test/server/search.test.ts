@@ -214,6 +214,22 @@ describe('the MCP search tool', () => {
   }
   type Result = { content: { text: string }[]; isError?: boolean };
 
+  it('list_datasets says which datasets can be searched', async () => {
+    const client = await connect();
+    const result = (await client.callTool({ name: 'list_datasets', arguments: {} })) as Result;
+    const listed = JSON.parse(result.content[0]?.text ?? '') as { name: string; can_search_documents: boolean }[];
+    assert.deepEqual(
+      listed.map((d) => [d.name, d.can_search_documents]),
+      [
+        ['docs', true],
+        ['plain', false],
+        ['missing_col', true],
+        ['not_text', true],
+      ],
+    );
+    await client.close();
+  });
+
   it('is listed with query required, limit 1..100 and dataset', async () => {
     const client = await connect();
     const { tools } = await client.listTools();
@@ -284,6 +300,10 @@ describe('with API keys', () => {
     await authed.server.search.idle();
   });
   after(() => authed.close());
+
+  it("the index's whole-table read stays out of the results cache (only the LIMIT 0 column check is there)", () => {
+    assert.equal(authed.server.resultsCache?.size, 1);
+  });
 
   it('POST /v1/search is 401 without a key and answers with one', async () => {
     const url = `${authed.base}/v1/search`;
