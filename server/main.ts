@@ -29,6 +29,7 @@ import { type IcebergRuntime, startIcebergCatalogs } from './runtime/iceberg-run
 import { createQueryService, type QueryService } from './runtime/query-service.js';
 import { versionedPool } from './runtime/versioned-pool.js';
 import { prepareSample } from './sample/prepare-sample.js';
+import { SearchService } from './search/search-service.js';
 
 export interface ServerOptions {
   /** Path to a manifest, an already parsed manifest object, or undefined for the built-in sample. */
@@ -89,6 +90,8 @@ export interface RunningServer extends CatalogEdits {
   readonly iceberg: IcebergRuntime;
   /** The manifest's proxied MCP servers (`tools:`): their tools, state and children. */
   readonly tools: ProxyTools;
+  /** Full-text search over the datasets' `full_text_search` columns (the search tool, POST /v1/search). */
+  readonly search: SearchService;
   /** The worker pool once started (for metrics: `queueLength`, `workerRestarts`). */
   pool(): QueryPool | null;
   /**
@@ -152,11 +155,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     datasets: manifest.datasets.map((d) => d.name),
     models: () => models.figures(),
   });
+  const search = new SearchService({ service, datasets: manifest.datasets, log });
   const datasets = new DatasetRuntime(manifest.datasets, {
     baseDir: manifest.baseDir,
     backoff: options.datasetRetry,
     log,
-    stateChanged: (name, status) => metrics?.datasetsState([name], LOAD_STATE[status]),
+    stateChanged: (name, status) => {
+      metrics?.datasetsState([name], LOAD_STATE[status]);
+      search.datasetChanged(name, status);
+    },
   });
   const mcp = createMcpEndpoints({
     service,
@@ -168,6 +175,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     allowedHosts: manifest.mcp.allowedHosts,
     allowedOrigins: manifest.cors.allowedOrigins,
     proxied: tools,
+    search,
   });
   // The datasets' catalog first; the manifest's Iceberg catalogs join once their warehouses are read.
   let icebergSources: readonly RestCatalogSource[] = [
@@ -183,6 +191,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         // From the start: GET /v1/datasets lists them (Initializing) while they load.
         datasets: () => datasets,
         models: () => models,
+        search,
         nsqlKeepAliveMs: options.nsqlKeepAliveMs,
         proxied: tools,
         icebergSources: () => icebergSources,
@@ -228,6 +237,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     pool = versionedPool(workerPool, versions);
     await pool.ready;
   } catch (e) {
+    void search.close();
     models.close();
     await tools.close();
     await datasets.close();
@@ -249,6 +259,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const lake = iceberg as IcebergRuntime;
   lake.serve(versions.channel, edits, datasets);
   phase = 'ready';
+  // Indexes are built through the query service: from now on, first those of the datasets already loaded.
+  search.start((name) => datasets.list().some((d) => d.name === name && d.status === 'Ready'));
   return {
     host,
     port: server.port,
@@ -270,6 +282,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     iceberg: lake,
     models,
     tools,
+    search,
     pool: () => pool,
     close() {
       closing ??= (async () => {
@@ -291,6 +304,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         await metrics?.close();
         await datasetsClosed;
         await toolsClosed;
+        await search.close();
         lake.close();
         versions?.close();
       })();

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { DatasetSpec } from '../../catalog/datasets.js';
 import { parseDuration } from './results-cache-config.js';
+import type { SearchConfig } from './search-config.js';
 
 /** How an accelerated dataset is refreshed (the dataset runtime's policy; see README, "Refresh"). */
 export interface RefreshConfig {
@@ -25,6 +26,8 @@ export interface DatasetConfig extends DatasetSpec {
   readonly timeColumn?: string;
   /** Absent when the dataset is not accelerated. */
   readonly refresh?: RefreshConfig;
+  /** Full-text search over its `columns` marked `full_text_search`; absent when none is. */
+  readonly search?: SearchConfig;
 }
 
 const UNSUPPORTED_MODES = ['changes', 'changesafterload', 'caching', 'snapshot'];

@@ -1,6 +1,7 @@
 // Dataset file formats in the manifest: `params.file_format` and the `csv_*` params, and typed `columns`.
 import { z } from 'zod';
 import { SourceParamError, TEXT_SOURCE_PARAMS, type TextSource, textSourceOf } from '../../catalog/text-source.js';
+import { fullTextSearchSchema } from './search-config.js';
 
 /**
  * A dataset's `columns` entry: Spice's keys (`name`, `description`, `embeddings`, `full_text_search`, `metadata`, ...)
@@ -10,12 +11,13 @@ export const datasetColumnSchema = z.looseObject({
   name: z.string().min(1),
   type: z.string().optional(),
   description: z.string().optional(),
+  full_text_search: fullTextSearchSchema.optional(),
 });
 
 /** Params read by the file-format layer (never warned about). */
 export const FILE_FORMAT_PARAMS: ReadonlySet<string> = new Set(TEXT_SOURCE_PARAMS);
 
-const READ_COLUMN_KEYS = new Set(['name', 'type', 'description']);
+const READ_COLUMN_KEYS = new Set(['name', 'type', 'description', 'full_text_search']);
 
 interface DatasetDoc {
   readonly from: string;

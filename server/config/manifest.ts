@@ -26,6 +26,7 @@ import { type QueryConfig, queryConfig } from './query-config.js';
 import { type RateLimitConfig, rateLimitConfig } from './rate-limit-config.js';
 import { parseDuration, type ResultsCacheConfig, resultsCacheConfig } from './results-cache-config.js';
 import { s3ParamProblems } from './s3-config.js';
+import { searchConfigOf } from './search-config.js';
 import { SecretReferenceError, substituteSecrets } from './substitute-secrets.js';
 import { type ToolConfig, toolConfigs } from './tool-config.js';
 
@@ -94,6 +95,7 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
   const m = parsed.data;
   duplicateNames(m.datasets.map((d) => d.name));
   const formatWarnings = m.datasets.flatMap((d, i) => fileFormat(d, i));
+  const searches = m.datasets.map((d, i) => searchOf(d, i));
   const s3Problems = m.datasets.flatMap((d, i) => (isS3(d.from) ? s3ParamProblems(d.params, i) : []));
   const catalogS3 = m.catalogs.flatMap((c, i) =>
     /^iceberg:s3:/i.test(c.from) ? s3ParamProblems(c.params, i, 'catalogs') : [],
@@ -109,7 +111,7 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
   return {
     name: m.name,
     baseDir,
-    datasets: m.datasets.map((d) => ({
+    datasets: m.datasets.map((d, i) => ({
       name: d.name,
       from: d.from,
       accelerated: d.acceleration?.enabled ?? false,
@@ -117,6 +119,7 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
       ...(d.columns ? { columns: d.columns.map((c) => ({ name: c.name, type: c.type })) } : {}),
       ...(d.time_column === undefined ? {} : { timeColumn: d.time_column }),
       ...(d.acceleration?.enabled ? { refresh: refreshConfig(d.acceleration) } : {}),
+      ...(searches[i] === undefined ? {} : { search: searches[i] }),
     })),
     catalogs,
     models: models.configs,
@@ -132,6 +135,15 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
     mcp: mcpConfig(m.runtime.mcp),
     warnings: [...collectWarnings(m), ...formatWarnings, ...models.warnings, ...tools.warnings],
   };
+}
+
+/** `searchConfigOf` with its problem as a ManifestError. */
+function searchOf(d: ManifestDocument['datasets'][number], index: number) {
+  try {
+    return searchConfigOf(d, index);
+  } catch (e) {
+    throw new ManifestError((e as Error).message);
+  }
 }
 
 /** Params as strings: YAML gives `csv_has_header: true` a boolean, `client_timeout: 30` a number. */

@@ -23,7 +23,7 @@ export interface DatasetState {
   readonly error: DatasetErrorInfo | null;
   /** A message naming the dataset and its connector; null with `error`. */
   readonly errorMessage: string | null;
-  /** Extra properties, e.g. `{search: 'unsupported'}` (issue 11 fills search). */
+  /** Extra properties: `{search, vector_search}`, `search` `supported` when a column has full-text search. */
   readonly properties: Readonly<Record<string, string>>;
 }
 

@@ -16,6 +16,10 @@ const NO_SEARCH: Readonly<Record<string, string>> = Object.freeze({
   search: 'unsupported',
   vector_search: 'unsupported',
 });
+const FULL_TEXT_SEARCH: Readonly<Record<string, string>> = Object.freeze({
+  search: 'supported',
+  vector_search: 'unsupported',
+});
 
 /** What the datasets of one runtime share. */
 export interface DatasetContext {
@@ -86,8 +90,8 @@ export class ManagedDataset {
       status: this.#status,
       error: this.#failure?.error ?? null,
       errorMessage: this.#failure?.message ?? null,
-      // Full-text and vector search come with the MCP search tool (issue 36): until then none is supported.
-      properties: NO_SEARCH,
+      // Full-text search when a column asks for it (server/search/); vector search is not supported.
+      properties: this.config.search === undefined ? NO_SEARCH : FULL_TEXT_SEARCH,
     };
   }
 

@@ -3,6 +3,7 @@
 import type { Datasets } from '../datasets/datasets.js';
 import type { RestCatalogSource } from '../iceberg/rest-source.js';
 import { createMcpEndpoints, type McpEndpoints } from '../mcp/mcp-endpoints.js';
+import type { SearchService } from '../search/search-service.js';
 import {
   type DatasetsRouteContext,
   handleListDatasets,
@@ -15,6 +16,7 @@ import { handleListModels, type ModelsRouteContext } from './models-route.js';
 import { handleNsql, type NsqlRouteContext } from './nsql-route.js';
 import type { RequestGate } from './request-gate.js';
 import { Reply, TEXT_PLAIN } from './respond.js';
+import { handleSearch } from './search-route.js';
 import { handleSql, type SqlRouteContext } from './sql-route.js';
 import { handleListMcpServers, handleListTools, type ToolsRouteContext } from './tools-route.js';
 import type { HttpRequest, HttpResponse, TemplatedApp } from './uws-app.js';
@@ -40,6 +42,8 @@ export interface RouteContext
   icebergSources?(): readonly RestCatalogSource[];
   /** Both MCP transports' sessions and the Host guard (main.ts closes them); absent: made here with defaults. */
   readonly mcp?: McpEndpoints;
+  /** Full-text search (POST /v1/search, the MCP search tool); absent: no dataset is searchable. */
+  readonly search?: SearchService;
 }
 
 /**
@@ -74,6 +78,10 @@ export function registerRoutes(app: TemplatedApp, ctx: RouteContext): void {
     const principal = gate.admit(res, req);
     if (principal !== null) handleNsql(res, req, ctx, principal);
   });
+  app.post('/v1/search', (res, req) => {
+    if (stopping(res)) return;
+    if (gate.admit(res, req) !== null) handleSearch(res, req, ctx);
+  });
   app.get('/v1/datasets', (res, req) => {
     if (stopping(res)) return;
     if (gate.admit(res, req) !== null) handleListDatasets(res, req, ctx);
@@ -98,7 +106,8 @@ export function registerRoutes(app: TemplatedApp, ctx: RouteContext): void {
       createMcpEndpoints({
         service: ctx.service,
         datasets: () => ctx.datasets()?.list() ?? [],
-        ...(ctx.proxied ? { proxied: ctx.proxied } : {}),
+        proxied: ctx.proxied,
+        search: ctx.search,
       }),
     gate,
     maxBodyBytes: ctx.maxBodyBytes,
@@ -123,6 +132,7 @@ export function registerRoutes(app: TemplatedApp, ctx: RouteContext): void {
   methodNotAllowed(app, '/v1/ready', 'GET', (res, req) => gate.open(res, req));
   methodNotAllowed(app, '/v1/sql', 'POST', (res, req) => gate.admit(res, req) !== null);
   methodNotAllowed(app, '/v1/nsql', 'POST', (res, req) => gate.admit(res, req) !== null);
+  methodNotAllowed(app, '/v1/search', 'POST', (res, req) => gate.admit(res, req) !== null);
   methodNotAllowed(app, '/v1/datasets', 'GET', (res, req) => gate.admit(res, req) !== null);
   methodNotAllowed(app, '/v1/models', 'GET', (res, req) => gate.admit(res, req) !== null);
   methodNotAllowed(app, '/v1/tools', 'GET', (res, req) => gate.admit(res, req) !== null);

@@ -1,10 +1,12 @@
-// floe's built-in MCP tools: `sql`, `list_datasets`, `table_schema`, `sample`: their schemas and what a call runs.
+// floe's built-in MCP tools: `sql`, `list_datasets`, `table_schema`, `sample`, `search`: their schemas and what a call runs.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { typeName } from '../../engine/index.js';
+import type { DatasetState } from '../datasets/datasets.js';
 import { readDatasetSchema } from '../iceberg/dataset-schema.js';
 import { collectAnswer } from '../nsql/collect-answer.js';
 import type { McpSession } from './mcp-session.js';
 import { runSample, SAMPLE_LIMIT_DEFAULT, SAMPLE_LIMIT_MAX, SAMPLE_METHODS } from './sample-tool.js';
+import { runSearchTool, SEARCH_TOOL } from './search-tool.js';
 import { integerIn, oneOf, optionalString, optionalStrings, requiredString, type ToolArgs } from './tool-args.js';
 import { errorResult, jsonResult, queryErrorResult, textResult } from './tool-result.js';
 
@@ -30,7 +32,9 @@ export const BUILTIN_TOOLS: readonly Tool[] = [
   },
   {
     name: 'list_datasets',
-    description: 'List the datasets you can query: name, source (from) and status (Ready, Loading, Error, ...).',
+    description:
+      'List the datasets you can query: name, source (from), status (Ready, Loading, Error, ...) and ' +
+      'can_search_documents (the search tool can search it).',
     inputSchema: { type: 'object', properties: {} },
   },
   {
@@ -57,6 +61,7 @@ export const BUILTIN_TOOLS: readonly Tool[] = [
       required: ['dataset'],
     },
   },
+  SEARCH_TOOL,
 ];
 
 type ToolRun = (session: McpSession, args: ToolArgs, signal: AbortSignal) => Promise<CallToolResult>;
@@ -67,6 +72,7 @@ export const BUILTIN_RUNS: ReadonlyMap<string, ToolRun> = new Map<string, ToolRu
   ['list_datasets', async (session) => jsonResult(session.datasets().map(datasetItem))],
   ['table_schema', runTableSchema],
   ['sample', runSampleTool],
+  ['search', runSearchTool],
 ]);
 
 /** Runs as the session's principal, so writes need a `:rw` key (the query service sets allowWrites from it). */
@@ -80,10 +86,15 @@ async function runSql(session: McpSession, args: ToolArgs, signal: AbortSignal):
   }
 }
 
-function datasetItem(d: { name: string; from: string; status: string; errorMessage: string | null }) {
-  return d.errorMessage === null
-    ? { name: d.name, from: d.from, status: d.status }
-    : { name: d.name, from: d.from, status: d.status, error_message: d.errorMessage };
+/** `can_search_documents` (Spice's key): the `search` tool can search it. */
+function datasetItem(d: DatasetState) {
+  const item = {
+    name: d.name,
+    from: d.from,
+    status: d.status,
+    can_search_documents: d.properties.search === 'supported',
+  };
+  return d.errorMessage === null ? item : { ...item, error_message: d.errorMessage };
 }
 
 async function runTableSchema(session: McpSession, args: ToolArgs): Promise<CallToolResult> {

@@ -2,6 +2,7 @@
 import type { Principal } from '../auth/principal.js';
 import type { DatasetState } from '../datasets/datasets.js';
 import type { QueryService } from '../runtime/query-service.js';
+import type { SearchService } from '../search/search-service.js';
 import type { ProxyTools } from './proxy/proxy-tools.js';
 
 export interface McpSession {
@@ -12,4 +13,6 @@ export interface McpSession {
   readonly principal: Principal;
   /** Tools of the manifest's external MCP servers (`<entry>/<tool>`); absent: none. */
   readonly proxied?: ProxyTools;
+  /** Full-text search for the `search` tool; absent: no dataset is searchable. */
+  readonly search?: SearchService;
 }

@@ -4,6 +4,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { Principal } from '../auth/principal.js';
 import type { DatasetState } from '../datasets/datasets.js';
 import type { QueryService } from '../runtime/query-service.js';
+import type { SearchService } from '../search/search-service.js';
 import { createMcpServer } from './mcp-server.js';
 import type { ProxyTools } from './proxy/proxy-tools.js';
 import { SessionTable, type SessionTableOptions } from './session-table.js';
@@ -19,6 +20,8 @@ export interface McpSessionsOptions {
   readonly bindToPrincipal?: boolean;
   /** The manifest's proxied MCP tools; absent: none. */
   readonly proxied?: ProxyTools;
+  /** Full-text search for the `search` tool; absent: no dataset is searchable. */
+  readonly search?: SearchService;
 }
 
 /** Contract §8: a session expires after 1 hour without activity. */
@@ -26,8 +29,8 @@ export const DEFAULT_SESSION_TIMEOUT_MS = 60 * 60_000;
 
 /** A session's SDK Server: its tools run with `options`' service, datasets and proxies as `principal`. */
 export function sessionServer(options: McpSessionsOptions, principal: Principal) {
-  const { service, datasets, proxied } = options;
-  return createMcpServer({ service, datasets, principal, ...(proxied ? { proxied } : {}) });
+  const { service, datasets, proxied, search } = options;
+  return createMcpServer({ service, datasets, principal, proxied, search });
 }
 
 /** The session table's options from `options`' defaults. */

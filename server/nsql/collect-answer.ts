@@ -2,6 +2,7 @@
 import type { Principal } from '../auth/principal.js';
 import type { Head, WireError } from '../pool/messages.js';
 import type { AnswerSink, QueryService } from '../runtime/query-service.js';
+import type { CacheDirectives } from '../runtime/results-cache-lookup.js';
 import type { ResultFormat } from '../serialize/serializer.js';
 
 /** A finished answer: its head (format, tables read) and body. */
@@ -20,7 +21,8 @@ export class QueryFailedError extends Error {
 /**
  * Runs `sql` as `principal` through the service (limits, admission, pool: never around them) and resolves with
  * the whole body; rejects with `QueryFailedError`. `signal` cancels the query. The results cache is bypassed
- * when `noCache` (validation wants the head's table list, which a cache hit does not carry).
+ * when `noCache` (validation wants the head's table list, which a cache hit does not carry); directives given
+ * instead steer it as they say.
  */
 export function collectAnswer(
   service: QueryService,
@@ -28,7 +30,7 @@ export function collectAnswer(
   format: ResultFormat,
   principal: Principal,
   signal: AbortSignal,
-  noCache = false,
+  noCache: boolean | CacheDirectives = false,
 ): Promise<CollectedAnswer> {
   return new Promise((resolveAnswer, rejectAnswer) => {
     // The service listens on a signal of this query's own (it never removes its listener: one request makes many
@@ -62,7 +64,7 @@ export function collectAnswer(
     };
     if (signal.aborted) return cancelled();
     signal.addEventListener('abort', cancelled, { once: true });
-    const cache = noCache ? { noCache: true } : undefined;
+    const cache = typeof noCache === 'object' ? noCache : noCache ? { noCache: true } : undefined;
     service.run({ sql, format, principal, signal: own.signal, cache }, sink);
   });
 }

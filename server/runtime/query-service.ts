@@ -103,7 +103,7 @@ export function createQueryService(options: QueryServiceOptions): QueryService {
   const answer = (request: ServiceRequest, sink: AnswerSink, cancels: Cancels, coalesce: boolean) => {
     if (cancels.cancelled) return;
     const cache = options.resultsCache;
-    if (cache === null) return runOnPool(request, sink, cancels);
+    if (cache === null || request.cache?.bypass === true) return runOnPool(request, sink, cancels);
     const lookup = lookUpCache(cache, request.format, request, request.cache ?? {});
     if (lookup.kind === 'invalid') return sink.error({ kind: 'bad_request', message: lookup.message });
     const custom = request.cache?.key !== undefined && request.cache.key !== '';

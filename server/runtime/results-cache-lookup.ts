@@ -8,6 +8,8 @@ export interface CacheDirectives {
   readonly noCache?: boolean;
   /** A client-chosen entry name ('' or absent: the key is the request's text). */
   readonly key?: string;
+  /** Neither looked up nor stored: the cache is not used at all (the search index's whole-table reads). */
+  readonly bypass?: boolean;
 }
 
 /** Whether an answer came from the cache, was computed (and stored if it fit), or bypassed the lookup. */

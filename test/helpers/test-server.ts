@@ -20,6 +20,7 @@ export async function startTestServer(
     from: string;
     params?: Readonly<Record<string, unknown>>;
     acceleration?: Readonly<Record<string, unknown>>;
+    columns?: readonly Readonly<Record<string, unknown>>[];
   }[],
   options: Partial<ServerOptions> & {
     maxBodyBytes?: number;

@@ -40,7 +40,7 @@ describe('Streamable HTTP /v1/mcp', () => {
     const { tools } = await client.listTools();
     assert.deepEqual(
       tools.map((t) => t.name),
-      ['sql', 'list_datasets', 'table_schema', 'sample'],
+      ['sql', 'list_datasets', 'table_schema', 'sample', 'search'],
     );
     const r = (await client.callTool({ name: 'sql', arguments: { query: 'SELECT max(id) AS m FROM big' } })) as Result;
     assert.deepEqual(JSON.parse(r.content[0]?.text ?? ''), [{ m: 99 }]);

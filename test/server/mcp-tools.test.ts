@@ -66,14 +66,14 @@ async function rejectsWith(promise: Promise<unknown>, code: number, message: Reg
 }
 
 describe('initialize and tools/list', () => {
-  it('names floe, offers tools, and lists the four built-ins with object schemas', async () => {
+  it('names floe, offers tools, and lists the five built-ins with object schemas', async () => {
     const client = await connect();
     assert.equal(client.getServerVersion()?.name, 'floe');
     assert.deepEqual(client.getServerCapabilities()?.tools, { listChanged: false });
     const { tools } = await client.listTools();
     assert.deepEqual(
       tools.map((t) => t.name),
-      ['sql', 'list_datasets', 'table_schema', 'sample'],
+      ['sql', 'list_datasets', 'table_schema', 'sample', 'search'],
     );
     for (const t of tools) {
       assert.equal(t.inputSchema.type, 'object', t.name);
