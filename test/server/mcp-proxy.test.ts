@@ -133,7 +133,7 @@ describe('proxied MCP tools', () => {
   it('tools/list: the built-ins, then <entry>/<tool> of each connected server; none of the unreachable one', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    assert.deepEqual(names.slice(0, 4), ['sql', 'list_datasets', 'table_schema', 'sample']);
+    assert.deepEqual(names.slice(0, 5), ['sql', 'list_datasets', 'table_schema', 'sample', 'search']);
     for (const n of ['every/echo', 'every/get-sum', 'everysse/echo', 'everysse/get-sum', 'crashy/hang', 'crashy/crash'])
       assert.ok(names.includes(n), `${n} missing from ${names.join(', ')}`);
     assert.ok(!names.some((n) => n.startsWith('down/')));

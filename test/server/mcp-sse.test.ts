@@ -126,7 +126,7 @@ describe('SSE transport with the SDK client', () => {
     assert.equal(postedVersions.at(-1), LATEST_PROTOCOL_VERSION);
     assert.deepEqual(
       tools.map((t) => t.name),
-      ['sql', 'list_datasets', 'table_schema', 'sample'],
+      ['sql', 'list_datasets', 'table_schema', 'sample', 'search'],
     );
     assert.deepEqual(json(await call(client, 'sql', { query: 'SELECT max(id) AS m FROM big' })), [{ m: 99 }]);
     const datasets = json(await call(client, 'list_datasets', {})) as { name: string }[];
@@ -395,7 +395,7 @@ describe('headless MCP inspector over SSE', () => {
     const out = (await inspector(['--method', 'tools/list'])) as { tools: { name: string }[] };
     assert.deepEqual(
       out.tools.map((t) => t.name),
-      ['sql', 'list_datasets', 'table_schema', 'sample'],
+      ['sql', 'list_datasets', 'table_schema', 'sample', 'search'],
     );
   });
 
