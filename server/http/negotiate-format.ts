@@ -47,6 +47,8 @@ const NSQL_OFFERED: readonly (readonly [string, NsqlFormat])[] = [
   ['text/plain; charset=utf-8', 'table-text'],
   ['application/sql', 'sql'],
   ['text/event-stream', 'event-stream'],
+  ['application/vnd.apache.arrow.stream', 'arrow'],
+  ['application/x-ndjson', 'ndjson'],
 ];
 const NSQL_OFFERED_TYPES = NSQL_OFFERED.map(([type]) => type);
 
