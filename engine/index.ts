@@ -16,6 +16,13 @@ import type { ParamValues } from './sql/sql-to-plan.js';
 
 export type { Batch } from './arrow/batch.js';
 export { sliceBatch } from './arrow/batch.js';
+export {
+  ARROW_END_OF_STREAM,
+  type ArrowColumnSpec,
+  arrowSchemaMessage,
+  arrowSchemaOf,
+  batchToArrowMessage,
+} from './arrow/batch-to-arrow.js';
 export type { Column, Utf8Bytes } from './arrow/column.js';
 export { isValid, makeColumn, strings } from './arrow/column.js';
 export { cellText, formatFloat, jsonKind } from './arrow/format.js';

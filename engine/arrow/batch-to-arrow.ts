@@ -1,7 +1,7 @@
-// Engine batches -> Arrow IPC stream bytes (for the streaming Parquet writer): typed arrays handed over, not boxed.
+// Engine batches -> Arrow IPC stream bytes (Parquet writer, Arrow results): typed arrays handed over, not boxed.
 import * as arrow from 'apache-arrow';
-import { NotSupportedError } from '../errors.js';
-import { type DataType, typeName } from '../plan/types.js';
+import { parseIntervalText } from '../plan/interval-text.js';
+import type { DataType } from '../plan/types.js';
 import type { Batch } from './batch.js';
 import { type Column, isUtf8Bytes } from './column.js';
 
@@ -16,7 +16,11 @@ export interface ArrowColumnSpec {
   readonly float32?: boolean;
 }
 
-/** The Arrow schema of `specs` (timestamps in microseconds; `UTC` for those with a zone). */
+/**
+ * The Arrow schema of `specs`: int32/int64/float64/bool/utf8 as such, decimals as Decimal128(precision, scale), dates
+ * as Date32 (days), timestamps in microseconds (`UTC` for those with a zone), intervals as Interval(MonthDayNano),
+ * NULL-typed columns as Null. Text is always plain Utf8, never a dictionary (see server/serialize/arrow-ipc.ts).
+ */
 export function arrowSchemaOf(specs: readonly ArrowColumnSpec[]): arrow.Schema {
   return new arrow.Schema(
     specs.map((s) => {
@@ -32,6 +36,29 @@ export function batchToArrowIPC(batch: Batch, schema: arrow.Schema, specs: reado
   const children = specs.map((s, i) => columnData(batch.columns[i]!, s, schema.fields[i]!.type, n));
   const data = arrow.makeData({ type: new arrow.Struct(schema.fields), length: n, children });
   return arrow.tableToIPC(new arrow.Table([new arrow.RecordBatch(schema, data)]), 'stream');
+}
+
+/** The end-of-stream marker of an Arrow IPC stream (continuation, then a zero metadata length). */
+export const ARROW_END_OF_STREAM: Uint8Array = Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0);
+
+/** The schema message of `schema` alone (continuation, metadata length, flatbuffer): an IPC stream's first message. */
+export function arrowSchemaMessage(schema: arrow.Schema): Uint8Array {
+  const stream = arrow.tableToIPC(new arrow.Table(schema), 'stream');
+  return stream.slice(0, firstMessageBytes(stream));
+}
+
+/**
+ * `batch` as one encapsulated record batch message: `batchToArrowIPC` without its schema message and end-of-stream
+ * marker (a view into that stream's bytes, not a copy). A batch of no rows still gives a message.
+ */
+export function batchToArrowMessage(batch: Batch, schema: arrow.Schema, specs: readonly ArrowColumnSpec[]): Uint8Array {
+  const stream = batchToArrowIPC(batch, schema, specs);
+  return stream.subarray(firstMessageBytes(stream), stream.length - ARROW_END_OF_STREAM.length);
+}
+
+/** Bytes of the stream's first message, which is the schema's (it has no body): 8-byte prefix + padded metadata. */
+function firstMessageBytes(stream: Uint8Array): number {
+  return 8 + new DataView(stream.buffer, stream.byteOffset, stream.byteLength).getInt32(4, true);
 }
 
 function arrowType(s: ArrowColumnSpec): arrow.DataType {
@@ -53,8 +80,10 @@ function arrowType(s: ArrowColumnSpec): arrow.DataType {
       return new arrow.DateDay();
     case 'timestamp':
       return new arrow.TimestampMicrosecond(t.tz === null ? null : 'UTC');
-    default:
-      throw new NotSupportedError(`cannot write ${typeName(t)} columns to Parquet yet`);
+    case 'interval':
+      return new arrow.IntervalMonthDayNano();
+    case 'null':
+      return new arrow.Null();
   }
 }
 
@@ -101,8 +130,10 @@ function columnData(col: Column, spec: ArrowColumnSpec, type: arrow.DataType, n:
       });
     case 'utf8':
       return arrow.makeData({ ...base, type: type as arrow.Utf8, ...utf8Buffers(col, n) });
-    default:
-      throw new NotSupportedError(`cannot write ${typeName(spec.type)} columns to Parquet yet`);
+    case 'interval':
+      return arrow.makeData({ ...base, type: type as arrow.IntervalMonthDayNano, data: intervalWords(col, n) });
+    case 'null':
+      return arrow.makeData({ type: type as arrow.Null, length: n, nullCount: n });
   }
 }
 
@@ -152,6 +183,23 @@ function decimalWords(v: Float64Array | BigInt64Array | null, n: number): Uint32
       const u = BigInt.asUintN(128, x);
       for (let w = 0; w < 4; w++) words[i * 4 + w] = Number((u >> BigInt(32 * w)) & 0xffffffffn);
     }
+  }
+  return words;
+}
+
+/** MonthDayNano: months and days as int32, then nanoseconds as int64 (from the PostgreSQL text the column holds). */
+function intervalWords(col: Column, n: number): Int32Array {
+  const words = new Int32Array(n * 4);
+  const texts = col.values as string[] | null;
+  if (texts === null) return words;
+  const nanos = new BigInt64Array(words.buffer);
+  for (let i = 0; i < n; i++) {
+    if (col.valid !== null && col.valid[i] === 0) continue;
+    const { months, days, micros } = parseIntervalText(texts[i]!);
+    words[i * 4] = months;
+    words[i * 4 + 1] = days;
+    // BigInt: nanoseconds pass 2^53 past about 104 days.
+    nanos[i * 2 + 1] = BigInt(micros) * 1000n;
   }
   return words;
 }

@@ -1,8 +1,11 @@
 // `makeJsonRowBytes`: a batch's rows as JSON objects written straight to UTF-8 bytes (application/json's rows).
 import { type Batch, type Column, cellText, type Schema, type Utf8Bytes } from '../../engine/index.js';
 
-/** Writes a batch's rows as `{"col":value,...}` separated by commas (with a comma first when `comma`). */
-export type RowBytesWriter = (batch: Batch, comma: boolean) => Uint8Array;
+/**
+ * Writes a batch's rows as `{"col":value,...}` separated by commas (with a comma first when `comma`), or, when
+ * `lines`, each row followed by `\n` and no commas (NDJSON).
+ */
+export type RowBytesWriter = (batch: Batch, comma: boolean, lines?: boolean) => Uint8Array;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -36,18 +39,19 @@ export function makeJsonRowBytes(schema: Schema): RowBytesWriter {
 
 function rowBytesWriter(schema: Schema): RowBytesWriter {
   const keys = schema.fields.map((f, i) => encoder.encode(`${i === 0 ? '{' : ','}${JSON.stringify(f.name)}:`));
-  return (batch, comma) => {
+  return (batch, comma, lines = false) => {
     const out = scratch();
     // One writer per column for this batch, holding its arrays: no property lookups or type switch per value.
     const cells = batch.columns.map(cellWriter);
     for (let r = 0; r < batch.length; r++) {
-      if (r > 0 || comma) out.byte(0x2c);
+      if (!lines && (r > 0 || comma)) out.byte(0x2c);
       if (cells.length === 0) out.byte(0x7b);
       for (let c = 0; c < cells.length; c++) {
         out.bytes(keys[c]!);
         cells[c]!(out, r);
       }
       out.byte(0x7d);
+      if (lines) out.byte(0x0a);
     }
     return out.take();
   };

@@ -11,6 +11,8 @@ import {
 import type { Batch } from '../../arrow/batch.js';
 import { type ArrowColumnSpec, arrowSchemaOf, batchToArrowIPC } from '../../arrow/batch-to-arrow.js';
 import { makeColumn } from '../../arrow/column.js';
+import { NotSupportedError } from '../../errors.js';
+import { typeName } from '../../plan/types.js';
 
 export interface ParquetStreamOptions {
   /** Rows per row group; default 122,880 (DuckDB's). */
@@ -44,6 +46,9 @@ export class ParquetStreamWriter {
   #rows = 0;
 
   constructor(columns: readonly ArrowColumnSpec[], options: ParquetStreamOptions = {}) {
+    // Arrow results carry these; Parquet (and Iceberg) has no type for them.
+    const bad = columns.find((c) => c.type.id === 'interval' || c.type.id === 'null');
+    if (bad) throw new NotSupportedError(`cannot write ${typeName(bad.type)} columns to Parquet yet`);
     this.#specs = columns;
     this.#schema = arrowSchemaOf(columns);
     this.#options = options;

@@ -12,7 +12,7 @@ const text = (piece: string | Uint8Array) => (typeof piece === 'string' ? piece 
 
 function render(format: ResultFormat, schema: Schema, batches: readonly Batch[]): string {
   const s = createSerializer(format);
-  return s.begin(schema) + batches.map((b) => text(s.batch(b))).join('') + s.end();
+  return text(s.begin(schema)) + batches.map((b) => text(s.batch(b))).join('') + text(s.end());
 }
 
 const twoCols = schemaOf([
