@@ -7,7 +7,7 @@ import type { ResultFormat } from '../serialize/serializer.js';
 import { type IpcMessage, IpcMessageSplitter } from './ipc-messages.js';
 
 /** The Arrow IPC stream format of the query service (server/serialize). */
-export const ARROW_FORMAT = 'arrow' as ResultFormat;
+export const ARROW_FORMAT: ResultFormat = 'arrow';
 
 /** Where a query's messages go; `write` false means "full": the next chunk waits for `onDrain`. */
 export interface MessageWriter {

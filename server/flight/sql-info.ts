@@ -1,12 +1,19 @@
 // `getSqlInfo`: Flight SQL's CommandGetSqlInfo answer: server name, version, read-only, SQL dialect facts.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import * as arrow from 'apache-arrow';
 import { resultMessages } from './arrow-results.js';
 import type { IpcMessage } from './ipc-messages.js';
 
 const require = createRequire(import.meta.url);
 const FLOE_VERSION = (require('../../../package.json') as { version: string }).version;
-const ARROW_VERSION = (require('apache-arrow/package.json') as { version: string }).version;
+// apache-arrow's exports map hides its package.json: read it beside the resolved entry point.
+const ARROW_VERSION = (
+  JSON.parse(readFileSync(join(dirname(require.resolve('apache-arrow')), 'package.json'), 'utf8')) as {
+    version: string;
+  }
+).version;
 
 /** The union's members in the spec's order (type ids 0..5). */
 const STRING = 0;
