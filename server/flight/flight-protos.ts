@@ -80,3 +80,9 @@ export class UnknownSqlMessage extends Error {
     super(`Flight SQL command ${command} is not supported yet`);
   }
 }
+
+/** The row count of a DoPutUpdateResult (DoPut's app_metadata after an update). */
+export function decodeDoPutUpdate(bytes: Uint8Array): number {
+  const type = root.lookupType(`${SQL_PACKAGE}.DoPutUpdateResult`);
+  return Number((type.toObject(type.decode(bytes), { longs: String }) as { recordCount?: string }).recordCount ?? 0);
+}
