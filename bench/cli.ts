@@ -6,6 +6,7 @@ import { generateTpch } from './data/tpch-gen.js';
 import { hasWrk } from './http/load.js';
 import { type FairnessResults, fairnessReport, runFairness } from './http/run-fairness.js';
 import { type HttpResults, httpReport, runHttp } from './http/run-http.js';
+import { type ResultFormatsResults, resultFormatsReport, runResultFormats } from './http/run-result-formats.js';
 import { isMicroSummary, type MicroSummary, microReport } from './lib/micro-report.js';
 import { readResults, saveResults } from './lib/results-file.js';
 import type { DataMode } from './tpch/bench-engines.js';
@@ -33,6 +34,10 @@ const USAGE = `usage: npm run bench -- <command> [options]
   fairness [--sf 0.1] [--duration 10] [--heavy 4] [--workers N] [--label fairness] [--no-save]
       A point lookup's p50/p99 from one client, alone and while --heavy clients each run a second-long
       join back to back (results cache off); writes bench/results/<date>-<label>.json.
+  formats [--rows 10000000] [--runs 3] [--workers N] [--label result-formats] [--no-save]
+      One large result (\`SELECT * FROM wide\`: int64, int32, decimal, date, timestamp, bool, 2 text columns,
+      generated once by DuckDB) fetched over POST /v1/sql as JSON, NDJSON and Arrow IPC (rows/s, MB/s, median
+      of --runs), and DuckDB's in-process materialisation of the same rows for comparison.
   compare BASE.json NEW.json
       Per-query floe ÷ DuckDB ratios of two TPC-H runs; exits 1 if a query got more than 15% slower,
       the geometric mean more than 5%, a query now fails or answers differently, or the runs differ
@@ -64,6 +69,8 @@ async function main(): Promise<number> {
       return http(rest);
     case 'fairness':
       return fairness(rest);
+    case 'formats':
+      return formats(rest);
     case 'micro': {
       const names = rest.length > 0 ? rest : MICRO_BENCHES;
       const unknown = names.filter((n) => !MICRO_BENCHES.includes(n));
@@ -77,8 +84,14 @@ async function main(): Promise<number> {
     case 'report': {
       const micro: MicroSummary[] = [];
       for (const path of rest) {
-        const r = JSON.parse(readFileSync(path, 'utf8')) as TpchResults | HttpResults | FairnessResults | MicroSummary;
+        const r = JSON.parse(readFileSync(path, 'utf8')) as
+          | TpchResults
+          | HttpResults
+          | FairnessResults
+          | ResultFormatsResults
+          | MicroSummary;
         if (isMicroSummary(r)) micro.push(r);
+        else if (r.kind === 'result-formats') log(`${resultFormatsReport(r)}\n`);
         else if (r.kind === 'fairness') log(`${fairnessReport(r)}\n`);
         else if (r.kind === 'http') log(`${httpReport(r)}\n`);
         else log(`${[tpchReport(r), extraReport(r)].filter((t) => t !== '').join('\n\n')}\n`);
@@ -184,6 +197,31 @@ async function http(args: string[]): Promise<number> {
     log,
   });
   log(`\n${httpReport(results)}`);
+  if (!values['no-save']) log(`\nwrote ${saveResults(values.label, results)}`);
+  return 0;
+}
+
+async function formats(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      rows: num('10000000'),
+      runs: num('3'),
+      workers: { type: 'string' },
+      label: num('result-formats'),
+      'no-save': { type: 'boolean', default: false },
+    },
+  });
+  const rows = Number(values.rows);
+  if (!Number.isInteger(rows) || rows < 1) return usage('--rows is a whole number, at least 1');
+  const results = await runResultFormats({
+    rows,
+    runs: Number(values.runs),
+    workers: values.workers === undefined ? undefined : Number(values.workers),
+    label: values.label,
+    log,
+  });
+  log(`\n${resultFormatsReport(results)}`);
   if (!values['no-save']) log(`\nwrote ${saveResults(values.label, results)}`);
   return 0;
 }

@@ -9,6 +9,9 @@ const OFFERED: readonly (readonly [string, ResultFormat])[] = [
   ['application/vnd.service.sql.v1+json', 'vnd-json'],
   ['text/csv; charset=utf-8', 'csv'],
   ['text/plain; charset=utf-8', 'table-text'],
+  // Beyond the contract: an Arrow IPC stream, and one JSON object per line.
+  ['application/vnd.apache.arrow.stream', 'arrow'],
+  ['application/x-ndjson', 'ndjson'],
 ];
 const OFFERED_TYPES = OFFERED.map(([type]) => type);
 
@@ -44,6 +47,8 @@ const NSQL_OFFERED: readonly (readonly [string, NsqlFormat])[] = [
   ['text/plain; charset=utf-8', 'table-text'],
   ['application/sql', 'sql'],
   ['text/event-stream', 'event-stream'],
+  ['application/vnd.apache.arrow.stream', 'arrow'],
+  ['application/x-ndjson', 'ndjson'],
 ];
 const NSQL_OFFERED_TYPES = NSQL_OFFERED.map(([type]) => type);
 

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import * as arrow from 'apache-arrow';
 import type { QueryService, ServiceRequest } from '../../server/runtime/query-service.js';
 import { type FakeLlm, startFakeLlm } from '../helpers/fake-llm.js';
 import { makeTempDir, writeBig, writePeople } from '../helpers/fixtures.js';
@@ -109,6 +110,27 @@ describe('POST /v1/nsql: answers', () => {
     assert.equal(dry.status, 200);
     assert.equal(dry.contentType, 'application/sql');
     assert.equal(dry.text, sql);
+  });
+
+  it('answers as an Arrow IPC stream or NDJSON, as /v1/sql does', async () => {
+    script('SELECT id, name FROM people WHERE id <= 2 ORDER BY id');
+    const res = await fetch(`${t.base}/v1/nsql`, {
+      method: 'POST',
+      body: JSON.stringify({ query: 'q' }),
+      headers: { 'content-type': 'application/json', accept: 'application/vnd.apache.arrow.stream' },
+    });
+    assert.equal(res.headers.get('content-type'), 'application/vnd.apache.arrow.stream');
+    const table = arrow.tableFromIPC(new Uint8Array(await res.arrayBuffer()));
+    assert.deepEqual(
+      table.toArray().map((r) => ({ ...r.toJSON() })),
+      [
+        { id: 1, name: 'Alice' },
+        { id: 2, name: 'Bob' },
+      ],
+    );
+    const nd = await nsql({ query: 'q' }, 'application/x-ndjson');
+    assert.equal(nd.contentType, 'application/x-ndjson');
+    assert.equal(nd.text, '{"id":1,"name":"Alice"}\n{"id":2,"name":"Bob"}\n');
   });
 
   it('application/sql runs nothing: the SQL is only EXPLAINed (an execution-time error never shows)', async () => {

@@ -5,11 +5,10 @@ import * as arrow from 'apache-arrow';
 import { sliceBatch } from '../../../../engine/arrow/batch.js';
 import { makeColumn } from '../../../../engine/arrow/column.js';
 import { type Batch, createEngine, createMapCatalog, type Schema } from '../../../../engine/index.js';
-import { formatInterval } from '../../../../engine/plan/interval-text.js';
-import { formatDate, formatTimestamp } from '../../../../engine/plan/values.js';
 import { MAX_ARROW_MESSAGE_BYTES, makeArrowSerializer } from '../../../../server/serialize/arrow-ipc.js';
 import { splitArrowMessages } from '../../../../server/serialize/arrow-messages.js';
 import { createSerializer, type ResultFormat } from '../../../../server/serialize/serializer.js';
+import { arrowObjects } from '../../../helpers/arrow-rows.js';
 import {
   batchOf,
   bytesColumn,
@@ -38,59 +37,6 @@ const utf8 = (format: ResultFormat, schema: Schema, batches: readonly Batch[]) =
 function jsonRowsAsText(schema: Schema, batches: readonly Batch[]): Record<string, string | boolean | null>[] {
   const text = utf8('json', schema, batches);
   return JSON.parse(text.replace(/:(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?=[,}])/g, ':"$1"'));
-}
-
-/** A cell of a record batch read back, spelled as the JSON format spells it (numbers as text). */
-function arrowCell(col: arrow.Vector, i: number): string | boolean | null {
-  if (!col.isValid(i)) return null;
-  const data = col.data[0]!;
-  const type = col.type as arrow.DataType;
-  switch (type.typeId) {
-    case arrow.Type.Null:
-      return null;
-    case arrow.Type.Decimal: {
-      const words = data.values as Uint32Array;
-      let v = 0n;
-      for (let w = 3; w >= 0; w--) v = (v << 32n) | BigInt(words[i * 4 + w]!);
-      return scaled(BigInt.asIntN(128, v), (type as arrow.Decimal).scale);
-    }
-    case arrow.Type.Date:
-      return formatDate((data.values as Int32Array)[i]!);
-    case arrow.Type.Timestamp:
-      return formatTimestamp(Number((data.values as BigInt64Array)[i]!));
-    case arrow.Type.Interval: {
-      const w = data.values as Int32Array;
-      const nanos = new BigInt64Array(w.buffer, w.byteOffset + i * 16 + 8, 1)[0]!;
-      return formatInterval({ months: w[i * 4]!, days: w[i * 4 + 1]!, micros: Number(nanos / 1000n) });
-    }
-    case arrow.Type.Bool:
-      return col.get(i) as boolean;
-    case arrow.Type.Utf8:
-      return col.get(i) as string;
-    default:
-      return String(col.get(i));
-  }
-}
-
-function scaled(v: bigint, scale: number): string {
-  const neg = v < 0n;
-  const digits = (neg ? -v : v).toString().padStart(scale + 1, '0');
-  const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
-  return neg ? `-${text}` : text;
-}
-
-function arrowRows(table: arrow.Table): Record<string, string | boolean | null>[] {
-  const rows: Record<string, string | boolean | null>[] = [];
-  for (const batch of table.batches) {
-    for (let i = 0; i < batch.numRows; i++) {
-      const row: Record<string, string | boolean | null> = {};
-      batch.schema.fields.forEach((f, c) => {
-        row[f.name] = arrowCell(batch.getChildAt(c)!, i);
-      });
-      rows.push(row);
-    }
-  }
-  return rows;
 }
 
 async function engineResult(sql: string): Promise<{ schema: Schema; batches: Batch[] }> {
@@ -135,9 +81,9 @@ describe('arrow', () => {
     const { schema, batches } = await engineResult(EVERY_TYPE_SQL);
     const table = arrow.tableFromIPC(joined(pieces('arrow', schema, batches)));
     assert.equal(table.numRows, 3);
-    assert.deepEqual(arrowRows(table), jsonRowsAsText(schema, batches));
-    assert.equal(arrowRows(table)[0]!.big, '90071992547409930.0');
-    assert.equal(arrowRows(table)[1]!.iv, '-200 days -3000:00:00');
+    assert.deepEqual(arrowObjects(table), jsonRowsAsText(schema, batches));
+    assert.equal(arrowObjects(table)[0]!.big, '90071992547409930.0');
+    assert.equal(arrowObjects(table)[1]!.iv, '-200 days -3000:00:00');
   });
 
   it('writes timestamptz with the zone UTC, UTF-8 byte columns and all-NULL columns', () => {
@@ -156,13 +102,13 @@ describe('arrow', () => {
     const at = table.schema.fields[0]!.type as arrow.TimestampMicrosecond;
     assert.equal(at.timezone, 'UTC');
     assert.equal(String(table.schema.fields[2]!.type), 'Null');
-    assert.deepEqual(arrowRows(table), jsonRowsAsText(s, [batch]));
-    assert.deepEqual(arrowRows(table)[1], { at: null, name: null, nothing: null });
+    assert.deepEqual(arrowObjects(table), jsonRowsAsText(s, [batch]));
+    assert.deepEqual(arrowObjects(table)[1], { at: null, name: null, nothing: null });
   });
 
   it('equals the JSON rows of the people fixture (quotes, newlines, NaN, Infinity, unicode)', () => {
     const table = arrow.tableFromIPC(joined(pieces('arrow', PEOPLE_SCHEMA, [peopleBatch()])));
-    assert.deepEqual(arrowRows(table), jsonRowsAsText(PEOPLE_SCHEMA, [peopleBatch()]));
+    assert.deepEqual(arrowObjects(table), jsonRowsAsText(PEOPLE_SCHEMA, [peopleBatch()]));
   });
 
   it('gives an empty result as the schema and no batches', async () => {
@@ -207,7 +153,7 @@ describe('arrow', () => {
       [...table.getChild('n')!].slice(995, 1005),
       [995, 996, 997, 998, 999, 1000, 1001, 1002, 1003, 1004],
     );
-    assert.deepEqual(arrowRows(table), jsonRowsAsText(twoCols, batches));
+    assert.deepEqual(arrowObjects(table), jsonRowsAsText(twoCols, batches));
   });
 
   it('splits a batch so that no message passes the cap, rows unchanged', () => {
