@@ -18,6 +18,8 @@ export const flightSchema = z.strictObject({
         ctx.issues.push({ code: 'custom', message: `expects HOST:PORT, got '${ctx.value}'`, input: ctx.value });
     })
     .optional(),
+  /** Spice's cap on a gRPC message; floe caps record batches at 2 MiB instead (warned about, ignored). */
+  max_message_size: z.unknown().optional(),
 });
 
 /** The manifest's setting, or undefined when `runtime.flight` is absent. */

@@ -231,6 +231,7 @@ function collectWarnings(m: z.infer<typeof manifestSchema>): string[] {
   };
   for (const section of LATER_SECTIONS) note(section, m[section]);
   for (const key of RUNTIME_LATER_KEYS) note(`runtime.${key}`, m.runtime[key]);
+  note('runtime.flight.max_message_size', m.runtime.flight?.max_message_size);
   note('runtime.caching.search_results', m.runtime.caching?.search_results);
   note('runtime.caching.embeddings', m.runtime.caching?.embeddings);
   if (m.runtime.results_cache !== undefined) {

@@ -21,6 +21,16 @@ after(async () => {
   await srv.close();
 });
 
+describe('Flight listener', () => {
+  it('a port already in use stops the start with a clear error', async () => {
+    const port = srv.server.flight?.port ?? 0;
+    await assert.rejects(
+      startTestServer([], { flight: { host: '127.0.0.1', port } }),
+      new RegExp(`^Error: cannot listen on 127\\.0\\.0\\.1:${port} \\(flight\\)`),
+    );
+  });
+});
+
 describe('DoGet streaming', () => {
   it('a client that stops reading holds the query (flow control); cancelling the call ends it', async () => {
     const service = srv.server.service;
