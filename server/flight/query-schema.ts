@@ -24,7 +24,8 @@ export async function querySchema(
   const reader: Principal = { id: principal.id, canWrite: false };
   const body = sql.trim().replace(/;+\s*$/, '');
   try {
-    const wrapped = `SELECT * FROM (${body}) AS flight_schema LIMIT 0`;
+    // The newline ends a trailing `-- comment` before the wrapper goes on.
+    const wrapped = `SELECT * FROM (${body}\n) AS flight_schema LIMIT 0`;
     const messages = await collectArrowQuery(service, { sql: wrapped, params, principal: reader });
     return frameIpcMessage(messages[0] as IpcMessage);
   } catch (e) {
