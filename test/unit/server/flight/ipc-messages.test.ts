@@ -11,7 +11,7 @@ function threeBatches(): Uint8Array {
     (b) =>
       new arrow.Table({
         id: arrow.vectorFromArray(
-          Int32Array.from({ length: 1000 }, (_, i) => b * 1000 + i),
+          Array.from({ length: 1000 }, (_, i) => b * 1000 + i),
           new arrow.Int32(),
         ),
         label: arrow.vectorFromArray(
