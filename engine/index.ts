@@ -17,8 +17,8 @@ import type { ParamValues } from './sql/sql-to-plan.js';
 export type { Batch } from './arrow/batch.js';
 export { sliceBatch } from './arrow/batch.js';
 export {
-  ARROW_END_OF_STREAM,
   type ArrowColumnSpec,
+  arrowEndOfStream,
   arrowSchemaMessage,
   arrowSchemaOf,
   batchToArrowMessage,

@@ -38,8 +38,16 @@ export function batchToArrowIPC(batch: Batch, schema: arrow.Schema, specs: reado
   return arrow.tableToIPC(new arrow.Table([new arrow.RecordBatch(schema, data)]), 'stream');
 }
 
-/** The end-of-stream marker of an Arrow IPC stream (continuation, then a zero metadata length). */
-export const ARROW_END_OF_STREAM: Uint8Array = Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0);
+/** Bytes of the end-of-stream marker: continuation, then a zero metadata length. */
+const END_OF_STREAM_BYTES = 8;
+
+/**
+ * A fresh end-of-stream marker of an Arrow IPC stream. Fresh on every call, never a shared constant: a caller may
+ * transfer the bytes' buffer to another thread, which would empty a shared one for everybody after.
+ */
+export function arrowEndOfStream(): Uint8Array {
+  return Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0);
+}
 
 /** The schema message of `schema` alone (continuation, metadata length, flatbuffer): an IPC stream's first message. */
 export function arrowSchemaMessage(schema: arrow.Schema): Uint8Array {
@@ -53,7 +61,7 @@ export function arrowSchemaMessage(schema: arrow.Schema): Uint8Array {
  */
 export function batchToArrowMessage(batch: Batch, schema: arrow.Schema, specs: readonly ArrowColumnSpec[]): Uint8Array {
   const stream = batchToArrowIPC(batch, schema, specs);
-  return stream.subarray(firstMessageBytes(stream), stream.length - ARROW_END_OF_STREAM.length);
+  return stream.subarray(firstMessageBytes(stream), stream.length - END_OF_STREAM_BYTES);
 }
 
 /** Bytes of the stream's first message, which is the schema's (it has no body): 8-byte prefix + padded metadata. */

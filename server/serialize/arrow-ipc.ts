@@ -1,8 +1,8 @@
 // `makeArrowSerializer`: application/vnd.apache.arrow.stream, one Arrow IPC stream; every piece is whole messages.
 import type { Schema as ArrowSchema } from 'apache-arrow';
 import {
-  ARROW_END_OF_STREAM,
   type ArrowColumnSpec,
+  arrowEndOfStream,
   arrowSchemaMessage,
   arrowSchemaOf,
   type Batch,
@@ -56,7 +56,7 @@ export function makeArrowSerializer(maxMessageBytes = MAX_ARROW_MESSAGE_BYTES): 
       return messages.length === 1 ? (messages[0] as Uint8Array) : concat(messages);
     },
     end() {
-      return ARROW_END_OF_STREAM;
+      return arrowEndOfStream();
     },
   };
 }

@@ -186,6 +186,22 @@ describe('arrow', () => {
     for (const m of small) assert.ok(8 + m.header.length + m.body.length <= 64 * 1024);
     assert.equal(small.reduce((n, m) => n + m.body.length, 0) > 5000 * 100, true);
   });
+
+  it('returns no piece that shares a buffer with a later stream (the pool transfers whole buffers away)', () => {
+    // As ChunkSender does: a piece that spans its whole buffer is transferred (detached here) instead of copied.
+    const transferred = (parts: Uint8Array[]) =>
+      parts.map((p) =>
+        p.byteOffset === 0 && p.byteLength === p.buffer.byteLength
+          ? structuredClone(p, { transfer: [p.buffer as ArrayBuffer] })
+          : p,
+      );
+    const batches = [peopleBatch(), peopleBatch()];
+    const first = transferred(pieces('arrow', PEOPLE_SCHEMA, batches));
+    const second = transferred(pieces('arrow', PEOPLE_SCHEMA, batches));
+    assert.deepEqual(joined(second), joined(first));
+    assert.equal(splitArrowMessages(joined(second)).length, 3);
+    assert.equal(arrow.tableFromIPC(joined(second)).numRows, 10);
+  });
 });
 
 describe('splitArrowMessages', () => {
