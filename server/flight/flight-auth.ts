@@ -3,7 +3,7 @@ import { type Metadata, status } from '@grpc/grpc-js';
 import protobuf from 'protobufjs';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { Principal } from '../auth/principal.js';
-import { type FlightError, flightError } from './flight-status.js';
+import { flightError } from './flight-status.js';
 
 /** HTTP's 401 body, so both front ends say the same. */
 export const UNAUTHENTICATED_TEXT = 'Unauthorized';
@@ -76,5 +76,3 @@ function payloadPassword(payload: Uint8Array): string | null {
     return null;
   }
 }
-
-export type { FlightError };
