@@ -1,5 +1,6 @@
-// `parseCliArgs`: the `floe` command line: `floe run [--manifest PATH] [--http HOST:PORT] [--workers N]`.
+// `parseCliArgs`: the `floe` command line: `floe run [--manifest PATH] [--http HOST:PORT] [--flight HOST:PORT] [--workers N]`.
 import { parseArgs } from 'node:util';
+import type { FlightListen } from './config/flight-config.js';
 import type { MetricsListen } from './metrics/metrics.js';
 
 export const USAGE = `Usage: floe run [options]
@@ -14,6 +15,8 @@ Options:
   --metrics HOST:PORT
                      Prometheus metrics on GET /metrics (default: the manifest's runtime.metrics, else
                      127.0.0.1:9090; port 0 picks a free port); --metrics off disables the listener
+  --flight HOST:PORT Arrow Flight and Flight SQL (gRPC) listen address (default: the manifest's
+                     runtime.flight, else 127.0.0.1:50051; port 0 picks a free port); --flight off disables it
   -h, --help         show this help
 `;
 
@@ -25,6 +28,8 @@ export interface RunCommand {
   readonly workers: number | undefined;
   /** --metrics; undefined when not given (the manifest's `runtime.metrics`, else the default, decides). */
   readonly metrics?: MetricsListen;
+  /** --flight; undefined when not given (the manifest's `runtime.flight`, else the default, decides). */
+  readonly flight?: FlightListen;
 }
 
 export type CliCommand = RunCommand | { readonly command: 'help' };
@@ -47,8 +52,9 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     throw new UsageError(`unknown command '${positionals.join(' ')}'`);
   const { host, port } = parseHostPort(values.http ?? '127.0.0.1:8090');
   const run = { command: 'run', manifest: values.manifest, host, port, workers: parseWorkers(values.workers) } as const;
-  if (values.metrics === undefined) return run;
-  return { ...run, metrics: values.metrics === 'off' ? 'off' : parseHostPort(values.metrics, '--metrics') };
+  const flight = listenFlag(values.flight, '--flight');
+  const metrics = listenFlag(values.metrics, '--metrics');
+  return { ...run, ...(metrics === undefined ? {} : { metrics }), ...(flight === undefined ? {} : { flight }) };
 }
 
 function parse(argv: readonly string[]) {
@@ -61,9 +67,16 @@ function parse(argv: readonly string[]) {
       http: { type: 'string' },
       workers: { type: 'string' },
       metrics: { type: 'string' },
+      flight: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
+}
+
+/** A listener flag: HOST:PORT, or 'off'; undefined when not given. */
+function listenFlag(text: string | undefined, flag: string): { host: string; port: number } | 'off' | undefined {
+  if (text === undefined) return undefined;
+  return text === 'off' ? 'off' : parseHostPort(text, flag);
 }
 
 /** `HOST:PORT`, `[::1]:PORT` or `:PORT` (host defaults to 127.0.0.1). */

@@ -3,6 +3,7 @@
 // (the shebang's) are SERVER_NODE_FLAGS (node-flags.ts).
 import { existsSync } from 'node:fs';
 import { parseCliArgs, type RunCommand, USAGE, UsageError } from './cli-args.js';
+import { DEFAULT_FLIGHT_ENDPOINT } from './config/flight-config.js';
 import { ManifestError } from './config/manifest.js';
 import { DEFAULT_METRICS_ENDPOINT } from './config/metrics-config.js';
 import { startServer } from './main.js';
@@ -28,7 +29,12 @@ async function main(argv: readonly string[]): Promise<void> {
 
 async function run(command: RunCommand): Promise<void> {
   const manifest = command.manifest ?? ['floe.yaml', 'spicepod.yaml'].find((f) => existsSync(f));
-  const server = await startServer({ ...command, manifest, metricsDefault: DEFAULT_METRICS_ENDPOINT });
+  const server = await startServer({
+    ...command,
+    manifest,
+    metricsDefault: DEFAULT_METRICS_ENDPOINT,
+    flightDefault: DEFAULT_FLIGHT_ENDPOINT,
+  });
   const url = `http://${command.host.includes(':') ? `[${command.host}]` : command.host}:${server.port}`;
   if (manifest === undefined) {
     process.stdout.write(
@@ -51,6 +57,9 @@ async function run(command: RunCommand): Promise<void> {
   const { metrics: m } = server;
   if (m !== null)
     process.stdout.write(`floe metrics: http://${m.host.includes(':') ? `[${m.host}]` : m.host}:${m.port}/metrics\n`);
+  const { flight: f } = server;
+  if (f !== null)
+    process.stdout.write(`floe flight: grpc://${f.host.includes(':') ? `[${f.host}]` : f.host}:${f.port}\n`);
   // Only once the handlers are in place: a supervisor may signal as soon as it reads this line.
   process.stdout.write(`floe ready: ${url}\n`);
 }

@@ -4,12 +4,14 @@ import { createAuthenticator } from './auth/authenticator.js';
 import { RateLimiter } from './auth/rate-limiter.js';
 import { ResultsCache } from './cache/results-cache.js';
 import { DATASETS_CATALOG } from './config/catalog-config.js';
+import type { FlightListen } from './config/flight-config.js';
 import { loadManifest, type Manifest, parseManifest } from './config/manifest.js';
 import { chooseMetricsListen } from './config/metrics-config.js';
 import { defaultWorkerMemoryBytes, formatDuration } from './config/query-config.js';
 import type { Backoff } from './datasets/backoff.js';
 import { DatasetRuntime } from './datasets/dataset-runtime.js';
 import type { DatasetStatus, Datasets } from './datasets/datasets.js';
+import { type FlightListener, listenFlight } from './flight/flight-server.js';
 import { observeRoutes } from './http/observe-routes.js';
 import { createRequestGate } from './http/request-gate.js';
 import { registerRoutes, type ServerPhase } from './http/routes.js';
@@ -46,6 +48,10 @@ export interface ServerOptions {
   readonly metrics?: MetricsListen;
   /** The listener when neither `metrics` nor the manifest sets one; default 'off' (the CLI: 127.0.0.1:9090). */
   readonly metricsDefault?: MetricsListen;
+  /** Arrow Flight / Flight SQL listener (port 0 picks a free one); overrides the manifest's `runtime.flight`. */
+  readonly flight?: FlightListen;
+  /** The Flight listener when neither `flight` nor the manifest sets one; default 'off' (the CLI: 127.0.0.1:50051). */
+  readonly flightDefault?: FlightListen;
   /** How long `close` lets in-flight requests finish before cutting them; default `runtime.shutdown_timeout`, 10 s. */
   readonly drainMs?: number;
   /** Environment for `${env:…}` substitution; default process.env. */
@@ -80,6 +86,8 @@ export interface RunningServer extends CatalogEdits {
   readonly resultsCache: ResultsCache | null;
   /** Where the Prometheus listener is bound (its real port); null when metrics are off. */
   readonly metrics: { readonly host: string; readonly port: number } | null;
+  /** Where the Flight listener is bound (its real port); null when Flight is off. */
+  readonly flight: { readonly host: string; readonly port: number } | null;
   /** The query service every front end calls. */
   readonly service: QueryService;
   /** The running datasets: state, on-demand refresh, runtime refresh SQL (the dataset routes call it). */
@@ -182,6 +190,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     datasetCatalogSource({ name: DATASETS_CATALOG, datasets: () => datasets, service }),
     ...(options.icebergSources ?? []),
   ];
+  const auth = createAuthenticator(manifest.auth);
+  const flightAt = options.flight ?? manifest.flight ?? options.flightDefault ?? 'off';
+  // The same catalogs as the Iceberg REST API: the metadata commands list what it lists.
+  const flightOptions = { service, auth, sources: () => icebergSources, log };
   const server = await listenUws(
     (app) =>
       registerRoutes(metrics === null ? app : observeRoutes(app, metrics.observeHttp), {
@@ -198,7 +210,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         maxBodyBytes: manifest.maxBodyBytes,
         mcp,
         gate: createRequestGate({
-          auth: createAuthenticator(manifest.auth),
+          auth,
           limiter: manifest.rateLimit && new RateLimiter(manifest.rateLimit),
           cors: manifest.cors,
         }),
@@ -212,8 +224,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     host,
     options.port ?? 8090,
   );
+  let flight: FlightListener | null = null;
   try {
     await metrics?.listen();
+    if (flightAt !== 'off') flight = await listenFlight(flightOptions, flightAt.host, flightAt.port);
     await options.onListening?.(server.port);
     await sample?.generate();
     // Connected in the background: readiness never waits for an external MCP server.
@@ -243,6 +257,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await datasets.close();
     await mcp.closeAll();
     server.closeAll();
+    await flight?.close(0);
     await metrics?.close();
     await pool?.close();
     iceberg?.close();
@@ -267,6 +282,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     manifest,
     resultsCache,
     metrics: metricsAt === 'off' ? null : { host: metricsAt.host, port: metrics?.port ?? 0 },
+    flight: flightAt === 'off' || flight === null ? null : { host: flightAt.host, port: flight.port },
     datasetsChanged,
     // Listed, not spread: a spread would copy the getter's value once.
     get catalogVersion() {
@@ -293,6 +309,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         server.stopListening();
         // Open MCP streams never end by themselves: closing their sessions ends them before the drain waits.
         await mcp.closeAll();
+        // Flight calls in flight get the same drain bound as HTTP's, then are cut.
+        const flightClosed = flight?.close(options.drainMs ?? manifest.shutdownTimeoutMs);
         await drain(() => inflight, options.drainMs ?? manifest.shutdownTimeoutMs);
         // After the drain: a proxied call in flight gets its answer; children end while the pool stops.
         const toolsClosed = tools.close();
@@ -301,6 +319,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         await pool?.close(POOL_CLOSE_MS);
         await new Promise((r) => setImmediate(r));
         server.closeAll();
+        await flightClosed;
         await metrics?.close();
         await datasetsClosed;
         await toolsClosed;

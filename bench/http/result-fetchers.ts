@@ -1,10 +1,15 @@
 // Clients for the result-formats bench: fetch a whole /v1/sql result, counting what arrived without keeping it.
+import * as grpc from '@grpc/grpc-js';
 import * as arrow from 'apache-arrow';
+import { flightServiceDefinition } from '../../server/flight/flight-protos.js';
+import { frameIpcMessage } from '../../server/flight/ipc-messages.js';
 
-/** The running floe server a fetcher talks to (Flight's port joins here when the Flight server exists). */
+/** The running floe server a fetcher talks to. */
 export interface FloeServer {
   /** `http://127.0.0.1:<port>/v1/sql` */
   readonly httpUrl: string;
+  /** The Flight listener's port. */
+  readonly flightPort: number;
 }
 
 /** One transport: fetches the result of `sql` and reports the rows and bytes it received. */
@@ -53,4 +58,33 @@ export async function fetchArrow(url: string, sql: string): Promise<{ rows: numb
   const reader = await arrow.RecordBatchReader.from(counted());
   for await (const batch of reader) rows += batch.numRows;
   return { rows, bytes };
+}
+
+/**
+ * Flight DoGet with the SQL as the ticket (as Spice's SDK sends it), each FlightData framed back into IPC and read
+ * batch by batch with apache-arrow's reader, like the HTTP Arrow fetcher; bytes are the data headers and bodies.
+ */
+export async function fetchFlight(port: number, sql: string): Promise<{ rows: number; bytes: number }> {
+  const Client = grpc.makeGenericClientConstructor(flightServiceDefinition(), 'FlightService');
+  const client = new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
+    'grpc.max_receive_message_length': -1,
+  });
+  let bytes = 0;
+  try {
+    const call = (
+      client as unknown as { DoGet(t: object): AsyncIterable<{ dataHeader: Buffer; dataBody: Buffer }> }
+    ).DoGet({ ticket: Buffer.from(sql) });
+    async function* framed() {
+      for await (const d of call) {
+        bytes += d.dataHeader.length + d.dataBody.length;
+        yield frameIpcMessage({ header: d.dataHeader, body: d.dataBody });
+      }
+    }
+    let rows = 0;
+    const reader = await arrow.RecordBatchReader.from(framed());
+    for await (const batch of reader) rows += batch.numRows;
+    return { rows, bytes };
+  } finally {
+    client.close();
+  }
 }

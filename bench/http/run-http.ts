@@ -165,6 +165,8 @@ export function startFloe(dir: string, workers: number | undefined, cache: boole
     // Metrics on, as `floe run` defaults, on a free port (9090 may be taken).
     '--metrics',
     '127.0.0.1:0',
+    '--flight',
+    'off',
   ];
   if (workers !== undefined) args.push('--workers', String(workers));
   return startServerProcess(args, /floe ready: http:\/\/127\.0\.0\.1:(\d+)/);

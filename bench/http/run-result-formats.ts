@@ -1,5 +1,5 @@
 // `runResultFormats`: one large result (10 M rows of typed columns) fetched over POST /v1/sql as JSON, NDJSON and
-// Arrow IPC, beside DuckDB materialising the same result in process; the median of 3 runs each.
+// Arrow IPC and over Flight DoGet, beside DuckDB materialising the same result in process; the median of 3 runs each.
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -9,7 +9,7 @@ import { machineFacts, machineLine } from '../lib/machine.js';
 import { REPO_ROOT } from '../lib/paths.js';
 import type { ResultsHeader } from '../lib/results-file.js';
 import { median } from '../lib/stats.js';
-import { fetchArrow, fetchCounting, type ResultFetcher } from './result-fetchers.js';
+import { fetchArrow, fetchCounting, fetchFlight, type ResultFetcher } from './result-fetchers.js';
 import { type ServerProcess, startServerProcess } from './server-process.js';
 
 /** The result: every row and column of the generated table (8 columns: int64, int32, decimal, date, ...). */
@@ -17,12 +17,13 @@ export const RESULT_SQL = 'SELECT * FROM wide';
 
 /**
  * The transports timed, in report order. Each gets the running floe server and the SQL and returns the rows and
- * bytes it received; Flight DoGet joins this list (its fetcher reads the Flight port from `FloeServer`).
+ * bytes it received (Flight DoGet reads the Flight port from `FloeServer`).
  */
 export const RESULT_FETCHERS: ResultFetcher[] = [
   { name: 'HTTP JSON', run: (s, sql) => fetchCounting(s.httpUrl, sql, 'application/json', 0x7d) },
   { name: 'HTTP NDJSON', run: (s, sql) => fetchCounting(s.httpUrl, sql, 'application/x-ndjson', 0x0a) },
   { name: 'HTTP Arrow IPC', run: (s, sql) => fetchArrow(s.httpUrl, sql) },
+  { name: 'Flight DoGet', run: (s, sql) => fetchFlight(s.flightPort, sql) },
 ];
 
 const WARM_UP_ROWS = 200_000;
@@ -62,7 +63,8 @@ export async function runResultFormats(opts: ResultFormatsOptions): Promise<Resu
   const rows: FormatRow[] = [];
   const server = await startFloeOver(file, opts.workers);
   try {
-    const floe = { httpUrl: `http://127.0.0.1:${server.port}/v1/sql` };
+    const flightPort = Number(/floe flight: grpc:\/\/127\.0\.0\.1:(\d+)/.exec(server.output)?.[1]);
+    const floe = { httpUrl: `http://127.0.0.1:${server.port}/v1/sql`, flightPort };
     for (const fetcher of RESULT_FETCHERS) {
       // Warm-up (untimed): the JIT, and the first query's plan.
       await fetcher.run(floe, `${RESULT_SQL} LIMIT ${WARM_UP_ROWS}`);
@@ -158,7 +160,7 @@ function startFloeOver(file: string, workers: number | undefined): Promise<Serve
     JSON.stringify({ version: 'v1', kind: 'Spicepod', name: 'formats-bench', datasets, runtime }),
   );
   const args = [...SERVER_NODE_FLAGS, join(REPO_ROOT, 'dist/server/cli.js'), 'run', '--manifest', manifest];
-  args.push('--http', '127.0.0.1:0', '--metrics', '127.0.0.1:0');
+  args.push('--http', '127.0.0.1:0', '--metrics', '127.0.0.1:0', '--flight', '127.0.0.1:0');
   if (workers !== undefined) args.push('--workers', String(workers));
   return startServerProcess(args, /floe ready: http:\/\/127\.0\.0\.1:(\d+)/);
 }

@@ -4,6 +4,8 @@ import { spawn } from 'node:child_process';
 
 export interface ServerProcess {
   readonly port: number;
+  /** What it printed on stdout up to its ready line (other listeners' addresses). */
+  readonly output: string;
   /** SIGTERM, then SIGKILL if it has not exited within 15 s. */
   stop(): Promise<void>;
 }
@@ -41,7 +43,7 @@ export function startServerProcess(
       clearTimeout(timer);
       child.stdout.removeAllListeners('data');
       child.stdout.resume();
-      resolve({ port: Number(port), stop });
+      resolve({ port: Number(port), output: out, stop });
     });
     child.once('exit', (code) => {
       clearTimeout(timer);

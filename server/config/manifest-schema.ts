@@ -6,6 +6,7 @@ import { catalogSchema } from './catalog-config.js';
 import { checkSource } from './connectors.js';
 import { corsSchema } from './cors-config.js';
 import { datasetColumnSchema } from './file-format-config.js';
+import { flightSchema } from './flight-config.js';
 import { mcpSchema } from './mcp-config.js';
 import { metricsSchema } from './metrics-config.js';
 import { modelSchema } from './model-config.js';
@@ -83,7 +84,6 @@ export const RUNTIME_LATER_KEYS = [
   'output_level',
   'tracing',
   'telemetry',
-  'flight',
   'scheduler',
   'params',
 ] as const;
@@ -130,6 +130,8 @@ const runtime = z.strictObject({
   cors: corsSchema.optional(),
   /** The Prometheus listener (a floe extension); --metrics overrides it. */
   metrics: metricsSchema.optional(),
+  /** The Arrow Flight / Flight SQL listener; --flight overrides it. */
+  flight: flightSchema.optional(),
   /** `runtime.query`: time-out, memory limit, admission (query-config.ts). */
   query: querySchema.optional(),
   /** How long SIGTERM lets in-flight requests finish (default 10s); the workers get 2 s more. */

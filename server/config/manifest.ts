@@ -11,6 +11,7 @@ import { type AuthConfig, authConfig } from './auth-config.js';
 import { type CatalogConfig, catalogConfig, unknownCatalogParams } from './catalog-config.js';
 import { type CorsConfig, corsConfig } from './cors-config.js';
 import { checkFileFormat, FILE_FORMAT_PARAMS } from './file-format-config.js';
+import { type FlightListen, flightConfig } from './flight-config.js';
 import {
   ACCELERATION_LATER_KEYS,
   DATASET_LATER_KEYS,
@@ -54,6 +55,8 @@ export interface Manifest {
   readonly cors: CorsConfig;
   /** `runtime.metrics`: the Prometheus listener, or undefined when the manifest does not say. */
   readonly metrics: MetricsListen | undefined;
+  /** `runtime.flight`: the Flight listener, or undefined when the manifest does not say. */
+  readonly flight: FlightListen | undefined;
   /** `runtime.query`: time-out, memory limit, admission limits. */
   readonly query: QueryConfig;
   /** `runtime.shutdown_timeout`: how long a stop lets in-flight requests finish (ms). */
@@ -130,6 +133,7 @@ export function parseManifest(raw: unknown, baseDir: string, env: NodeJS.Process
     rateLimit: rateLimitConfig(m.runtime.http?.rate_limit),
     cors: corsConfig(m.runtime.cors),
     metrics: metricsConfig(m.runtime.metrics),
+    flight: flightConfig(m.runtime.flight),
     query: queryConfig(m.runtime.query),
     shutdownTimeoutMs: m.runtime.shutdown_timeout === undefined ? 10_000 : parseDuration(m.runtime.shutdown_timeout)!,
     mcp: mcpConfig(m.runtime.mcp),
@@ -249,6 +253,7 @@ function collectWarnings(m: z.infer<typeof manifestSchema>): string[] {
   };
   for (const section of LATER_SECTIONS) note(section, m[section]);
   for (const key of RUNTIME_LATER_KEYS) note(`runtime.${key}`, m.runtime[key]);
+  note('runtime.flight.max_message_size', m.runtime.flight?.max_message_size);
   note('runtime.caching.search_results', m.runtime.caching?.search_results);
   note('runtime.caching.embeddings', m.runtime.caching?.embeddings);
   if (m.runtime.results_cache !== undefined) {

@@ -15,7 +15,7 @@ const SECRET = 'sk-never-print-me-42';
 async function runWith(runtime: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const dir = await makeTempDir();
   await writeFile(join(dir, 'floe.yaml'), `version: v1\nkind: Spicepod\nname: t\nruntime:\n${runtime}`);
-  const child = spawn(process.execPath, [CLI, 'run', '--http', '127.0.0.1:0', '--workers', '1'], {
+  const child = spawn(process.execPath, [CLI, 'run', '--http', '127.0.0.1:0', '--workers', '1', '--flight', 'off'], {
     cwd: dir,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, FLOE_TEST_SECRET: SECRET },

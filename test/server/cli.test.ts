@@ -29,7 +29,12 @@ after(() => {
 function runCli(args: readonly string[], cwd: string): Cli {
   // Off unless a test asks: the default metrics port (9090) is one for the whole machine.
   const metrics = args[0] === 'run' && !args.includes('--metrics') ? ['--metrics', 'off'] : [];
-  const child = spawn(process.execPath, [CLI, ...args, ...metrics], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The same for Flight's default port (50051).
+  const flight = args[0] === 'run' && !args.includes('--flight') ? ['--flight', 'off'] : [];
+  const child = spawn(process.execPath, [CLI, ...args, ...metrics, ...flight], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.add(child);
   child.on('exit', () => running.delete(child));
   let stdout = '';
@@ -59,13 +64,14 @@ describe('floe run', () => {
       'version: v1\nkind: Spicepod\nname: t\ndatasets:\n  - from: file:data/\n    name: people\n',
     );
     const args = ['run', '--manifest', join(dir, 'floe.yaml'), '--http', '127.0.0.1:0', '--workers', '1'];
-    const cli = runCli([...args, '--metrics', '127.0.0.1:0'], dir);
+    const cli = runCli([...args, '--metrics', '127.0.0.1:0', '--flight', '127.0.0.1:0'], dir);
     const url = await cli.ready;
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
     const res = await post(`${url}/v1/sql`, 'SELECT name FROM people WHERE id = 2', { accept: 'text/csv' });
     assert.deepEqual([res.status, res.text], [200, '"name"\nBob\n']);
     const metricsUrl = /^floe metrics: (http:\/\/127\.0\.0\.1:\d+\/metrics)$/m.exec(cli.stdout())?.[1] as string;
     assert.match((await get(metricsUrl)).text, /^query_executions 1$/m);
+    assert.match(cli.stdout(), /^floe flight: grpc:\/\/127\.0\.0\.1:\d+$/m);
     cli.child.kill('SIGTERM');
     const { code } = await cli.exit;
     assert.equal(code, 0);

@@ -34,7 +34,7 @@ describe('SIGTERM', () => {
     await writeFile(join(dir, 'floe.yaml'), manifest);
     const child = spawn(
       process.execPath,
-      [CLI, 'run', '--manifest', join(dir, 'floe.yaml'), '--http', '127.0.0.1:0', '--workers', '1'],
+      [CLI, 'run', '--manifest', join(dir, 'floe.yaml'), '--http', '127.0.0.1:0', '--workers', '1', '--flight', 'off'],
       {
         cwd: dir,
         stdio: ['ignore', 'pipe', 'pipe'],

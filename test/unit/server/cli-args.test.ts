@@ -34,6 +34,14 @@ describe('parseCliArgs', () => {
     assert.equal(metrics([]), undefined);
   });
 
+  it('reads --flight HOST:PORT or off (absent: left to the manifest and the default)', () => {
+    const flight = (argv: string[]) => (parseCliArgs(['run', ...argv]) as { flight?: unknown }).flight;
+    assert.deepEqual(flight(['--flight', '0.0.0.0:50052']), { host: '0.0.0.0', port: 50052 });
+    assert.equal(flight(['--flight', 'off']), 'off');
+    assert.equal(flight([]), undefined);
+    assert.throws(() => parseCliArgs(['run', '--flight', 'on']), /--flight expects HOST:PORT, got 'on'/);
+  });
+
   it('answers --help', () => {
     assert.deepEqual(parseCliArgs(['--help']), { command: 'help' });
     assert.deepEqual(parseCliArgs(['run', '-h']), { command: 'help' });

@@ -76,6 +76,18 @@ describe('loadManifest', () => {
     assert.deepEqual(m.warnings, ['runtime.results_cache: deprecated; read as runtime.caching.sql_results']);
   });
 
+  it('reads runtime.flight: off, an address, the default address; max_message_size is warned about', () => {
+    const flight = (f: object) => parseManifest({ ...base, runtime: { flight: f } }, '/b', {});
+    assert.equal(flight({ enabled: false }).flight, 'off');
+    assert.deepEqual(flight({ address: '0.0.0.0:50052' }).flight, { host: '0.0.0.0', port: 50052 });
+    assert.deepEqual(flight({}).flight, { host: '127.0.0.1', port: 50051 });
+    assert.equal(parseManifest(base, '/b', {}).flight, undefined);
+    assert.deepEqual(flight({ max_message_size: '8MB' }).warnings, [
+      'runtime.flight.max_message_size: not supported yet; ignored',
+    ]);
+    assert.throws(() => flight({ address: 'nowhere' }), /runtime\.flight\.address: expects HOST:PORT, got 'nowhere'/);
+  });
+
   it('defaults the body limit to 128 MiB and accepts v2 manifests', () => {
     const m = parseManifest({ ...base, version: 'v2' }, '/b', {});
     assert.equal(m.maxBodyBytes, 128 * 1024 * 1024);
