@@ -79,6 +79,9 @@ const isReady = async (names: string[]) => {
   return names.every((n) => states.find((s) => s.name === n)?.status === 'ready');
 };
 
+/** How many cancellations of `crashy/hang` the external server reported on its stderr. */
+const cancelled = () => debugLines.filter((l) => l.includes('crashy: hang cancelled')).length;
+
 const call = async (name: string, args: Record<string, unknown> = {}) =>
   (await client.callTool({ name, arguments: args })) as Result;
 
@@ -115,7 +118,7 @@ before(async () => {
     log: (line) => logLines.push(line),
     debugLog: (line) => debugLines.push(line),
   });
-  await waitFor('the proxied servers', () => isReady(['every', 'everysse', 'crashy', 'self']));
+  await waitFor('the proxied servers', () => isReady(['every', 'everysse', 'crashy', 'self']), 60_000);
   const transport = new StreamableHTTPClientTransport(new URL(`${srv.base}/v1/mcp`), {
     requestInit: { headers: { 'X-API-Key': KEY } },
   });
@@ -173,18 +176,18 @@ describe('proxied MCP tools', () => {
     const r = await call('crashy/hang');
     const ms = Date.now() - start;
     assert.deepEqual(r, { content: [{ type: 'text', text: 'tool crashy/hang timed out after 1s' }], isError: true });
-    assert.ok(ms >= 900 && ms < 5000, `took ${ms} ms`);
+    assert.ok(ms >= 900 && ms < 15_000, `took ${ms} ms`);
+    await waitFor("the time-out's cancellation upstream", async () => cancelled() === 1, 10_000);
     assert.equal((await call('crashy/echo', { message: 'still' })).content[0]?.text, 'crashy: still');
   });
 
   it("the caller's cancellation aborts the forwarded call and reaches the external server", async () => {
-    const cancelled = () => debugLines.filter((l) => l.includes('crashy: hang cancelled')).length;
     const before = cancelled();
     const ac = new AbortController();
     const pending = client.callTool({ name: 'crashy/hang', arguments: {} }, undefined, { signal: ac.signal });
     setTimeout(() => ac.abort(), 200);
     await assert.rejects(pending);
-    await waitFor('the cancellation upstream', async () => cancelled() > before, 900);
+    await waitFor('the cancellation upstream', async () => cancelled() > before, 10_000);
   });
 
   it('a server that exits mid-call: an isError result, the entry reconnects (a new process) and works again', async () => {
@@ -192,7 +195,7 @@ describe('proxied MCP tools', () => {
     const r = await call('crashy/crash');
     assert.equal(r.isError, true);
     assert.match(r.content[0]?.text ?? '', /^tool crashy\/crash failed: MCP server 'crashy' closed the connection/);
-    await waitFor('crashy to reconnect', () => isReady(['crashy']));
+    await waitFor('crashy to reconnect', () => isReady(['crashy']), 60_000);
     const now = srv.server.tools.childPids();
     assert.equal(now.length, before.length);
     assert.notDeepEqual(now, before);
@@ -210,7 +213,7 @@ describe('proxied MCP tools', () => {
       async () => (await servers()).find((s) => s.name === 'everysse')?.status !== 'ready',
     );
     sseChild = await startEverythingSse(ssePort);
-    await waitFor('everysse back', () => isReady(['everysse']));
+    await waitFor('everysse back', () => isReady(['everysse']), 60_000);
     assert.equal((await call('everysse/echo', { message: 'again' })).content[0]?.text, 'Echo: again');
   });
 
@@ -238,17 +241,15 @@ describe('proxied MCP tools', () => {
 
   it('GET /v1/mcp/servers: each entry with status and tool count; the unreachable one in error, no secret', async () => {
     const states = await servers();
-    assert.deepEqual(
-      states.map((s) => [s.name, s.status]),
-      [
-        ['every', 'ready'],
-        ['everysse', 'ready'],
-        ['crashy', 'ready'],
-        ['self', 'ready'],
-        ['down', 'error'],
-      ],
-    );
+    assert.deepEqual(states.map((s) => [s.name, s.status]).slice(0, 4), [
+      ['every', 'ready'],
+      ['everysse', 'ready'],
+      ['crashy', 'ready'],
+      ['self', 'ready'],
+    ]);
     const down = states[4] as ProxyServerState;
+    // `connecting` while one of its retries runs; the last error stays until it connects.
+    assert.match(down.status, /^(error|connecting)$/);
     assert.match(down.from, /^mcp:http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     assert.equal(down.tools, 0);
     assert.match(down.error_message ?? '', /^cannot connect: Streamable HTTP: .*; SSE: /);
@@ -311,7 +312,7 @@ describe('process exit', () => {
     await once(floe, 'exit');
     const pid = Number(out);
     assert.ok(pid > 0, `no pid printed: '${out}'`);
-    const deadline = Date.now() + 3000;
+    const deadline = Date.now() + 10_000;
     while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     assert.equal(isAlive(pid), false, `pid ${pid} outlived floe`);
   });

@@ -16,7 +16,7 @@ export interface ConnectHooks {
 }
 
 /**
- * Connects a new `Client` (initialize, within the entry's time-out). stdio: the executable with `mcp_args`, the SDK's
+ * Connects a new `Client` (initialize, within `setupTimeoutMs`). stdio: the executable with `mcp_args`, the SDK's
  * default environment (HOME, LOGNAME, PATH, SHELL, TERM, USER) plus `env`, in the manifest's folder. A URL whose path
  * ends in `/sse`: legacy SSE. Any other URL: Streamable HTTP, then SSE if that fails (as the SDK documents for
  * servers of both eras); the error names both attempts.
@@ -49,11 +49,21 @@ export async function connectClient(config: ToolConfig, hooks: ConnectHooks): Pr
   }
 }
 
+/**
+ * The bound of initialize, each tools/list page and a ping: the entry's `timeout` is a tool call's, and a child that
+ * starts slowly (npx, a loaded machine) must not fail its connect because calls are meant to be short.
+ */
+export const SETUP_TIMEOUT_MS = 30_000;
+
+export function setupTimeoutMs(config: ToolConfig): number {
+  return Math.max(config.timeoutMs, SETUP_TIMEOUT_MS);
+}
+
 async function connectOver(transport: Transport, config: ToolConfig, hooks: ConnectHooks): Promise<Client> {
   hooks.onTransport(transport);
   const client = new Client({ name: MCP_SERVER_INFO.name, version: MCP_SERVER_INFO.version });
   try {
-    await client.connect(transport, { timeout: config.timeoutMs });
+    await client.connect(transport, { timeout: setupTimeoutMs(config) });
     return client;
   } catch (e) {
     await client.close().catch(() => {});

@@ -16,7 +16,7 @@ import type { ToolConfig } from '../../config/tool-config.js';
 import { type Backoff, exponentialDelay } from '../../datasets/backoff.js';
 import { TOOL_NAME_MAX } from '../tool-name.js';
 import { errorResult } from '../tool-result.js';
-import { connectClient, messageOf } from './connect-client.js';
+import { connectClient, messageOf, setupTimeoutMs } from './connect-client.js';
 
 export type ProxyStatus = 'connecting' | 'ready' | 'error';
 
@@ -173,7 +173,9 @@ export class ProxyServer {
     client.onerror = (e) =>
       this.options.debug(`floe: mcp tool server '${this.config.name}': ${this.#redact(messageOf(e))}`);
     this.#heartbeat = setInterval(() => {
-      client.ping({ timeout: this.config.timeoutMs }).catch((e) => this.#lost(client, `ping failed: ${messageOf(e)}`));
+      client
+        .ping({ timeout: setupTimeoutMs(this.config) })
+        .catch((e) => this.#lost(client, `ping failed: ${messageOf(e)}`));
     }, this.options.heartbeatMs).unref();
     this.options.log(`floe: mcp tool server '${this.config.name}' ready: ${tools.length} tools`);
   }
@@ -183,7 +185,9 @@ export class ProxyServer {
     const out: Tool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: this.config.timeoutMs });
+      const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
+        timeout: setupTimeoutMs(this.config),
+      });
       for (const tool of page.tools) {
         const name = `${this.config.name}/${tool.name}`;
         if (name.length <= TOOL_NAME_MAX && EXPOSED_NAME.test(tool.name))
