@@ -1,6 +1,6 @@
 // `runtime.flight` (the Arrow Flight / Flight SQL listener) as a zod schema, and how it combines with --flight.
 import { z } from 'zod';
-import { parseHostPort, UsageError } from '../cli-args.js';
+import { hostPort, hostPortSchema } from './host-port-config.js';
 
 /** Where the Flight listener binds, or 'off'. */
 export type FlightListen = { readonly host: string; readonly port: number } | 'off';
@@ -11,13 +11,7 @@ export const DEFAULT_FLIGHT_ENDPOINT = { host: '127.0.0.1', port: 50051 } as con
 /** `runtime.flight: {enabled, address}` (Spice takes the address on its command line; `address` is floe's). */
 export const flightSchema = z.strictObject({
   enabled: z.boolean().default(true),
-  address: z
-    .string()
-    .check((ctx) => {
-      if (hostPort(ctx.value) === null)
-        ctx.issues.push({ code: 'custom', message: `expects HOST:PORT, got '${ctx.value}'`, input: ctx.value });
-    })
-    .optional(),
+  address: hostPortSchema.optional(),
   /** Spice's cap on a gRPC message; floe caps record batches at 2 MiB instead (warned about, ignored). */
   max_message_size: z.unknown().optional(),
 });
@@ -27,13 +21,4 @@ export function flightConfig(raw: z.infer<typeof flightSchema> | undefined): Fli
   if (raw === undefined) return undefined;
   if (!raw.enabled) return 'off';
   return raw.address === undefined ? DEFAULT_FLIGHT_ENDPOINT : (hostPort(raw.address) as FlightListen);
-}
-
-function hostPort(text: string): { host: string; port: number } | null {
-  try {
-    return parseHostPort(text);
-  } catch (e) {
-    if (e instanceof UsageError) return null;
-    throw e;
-  }
 }

@@ -1,7 +1,7 @@
 // `runtime.metrics` (the Prometheus listener) as a zod schema, and how it combines with --metrics.
 import { z } from 'zod';
-import { parseHostPort, UsageError } from '../cli-args.js';
 import type { MetricsListen } from '../metrics/metrics.js';
+import { hostPort, hostPortSchema } from './host-port-config.js';
 
 /** The `floe` CLI's listener when neither --metrics nor `runtime.metrics` says otherwise (`spice run`'s). */
 export const DEFAULT_METRICS_ENDPOINT = { host: '127.0.0.1', port: 9090 } as const;
@@ -9,13 +9,7 @@ export const DEFAULT_METRICS_ENDPOINT = { host: '127.0.0.1', port: 9090 } as con
 /** `runtime.metrics: {enabled, endpoint}` (a floe extension: Spice takes the address on its command line only). */
 export const metricsSchema = z.strictObject({
   enabled: z.boolean().default(true),
-  endpoint: z
-    .string()
-    .check((ctx) => {
-      if (hostPort(ctx.value) === null)
-        ctx.issues.push({ code: 'custom', message: `expects HOST:PORT, got '${ctx.value}'`, input: ctx.value });
-    })
-    .optional(),
+  endpoint: hostPortSchema.optional(),
 });
 
 /** The manifest's setting, or undefined when `runtime.metrics` is absent. */
@@ -32,13 +26,4 @@ export function chooseMetricsListen(
   fallback: MetricsListen = 'off',
 ): MetricsListen {
   return given ?? manifest ?? fallback;
-}
-
-function hostPort(text: string): { host: string; port: number } | null {
-  try {
-    return parseHostPort(text);
-  } catch (e) {
-    if (e instanceof UsageError) return null;
-    throw e;
-  }
 }

@@ -1,9 +1,11 @@
 // MCP with auth off: sessions not bound to the caller's address, runtime.mcp.allowed_hosts ["*"], and close() ending open streams.
+
 import assert from 'node:assert/strict';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeTempDir, writeBig } from '../helpers/fixtures.js';
+import { openSseStream, type RawStream } from '../helpers/raw-sse.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 let srv: TestServer;
@@ -18,40 +20,9 @@ before(async () => {
 });
 after(() => srv.close());
 
-interface Opened {
-  readonly res: IncomingMessage;
-  until(pattern: RegExp): Promise<RegExpExecArray>;
-  readonly ended: Promise<void>;
-}
-
 /** A GET that stays open, from `localAddress`, with `headers`. */
-function openStream(path: string, headers: Record<string, string>, localAddress = '127.0.0.1'): Promise<Opened> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(new URL(path, srv.base), {
-      headers: { Accept: 'text/event-stream', ...headers },
-      localAddress,
-    });
-    req.on('error', reject);
-    req.on('response', (res) => {
-      let text = '';
-      const waiters: (() => void)[] = [];
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        text += c;
-        for (const w of waiters.splice(0)) w();
-      });
-      const ended = new Promise<void>((r) => res.on('close', () => r()));
-      const until = async (pattern: RegExp) => {
-        for (;;) {
-          const m = pattern.exec(text);
-          if (m) return m;
-          await new Promise<void>((r) => waiters.push(r));
-        }
-      };
-      resolve({ res, until, ended });
-    });
-    req.end();
-  });
+function openStream(path: string, headers: Record<string, string>, localAddress = '127.0.0.1'): Promise<RawStream> {
+  return openSseStream(new URL(path, srv.base), headers, localAddress);
 }
 
 /** A POST from `localAddress`; resolves with the status. */

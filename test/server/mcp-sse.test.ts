@@ -1,7 +1,8 @@
 // MCP over HTTP+SSE at /v1/mcp/sse: the SDK Client + SSEClientTransport and raw HTTP against a real floe with API keys.
+
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -9,6 +10,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { makeTempDir, writeBig, writePeople } from '../helpers/fixtures.js';
+import { openSseStream, type RawStream } from '../helpers/raw-sse.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const RO_KEY = 'ro-k3y-Alpha-0001';
@@ -70,39 +72,8 @@ function json(result: Result): unknown {
   return JSON.parse(result.content[0]?.text ?? '');
 }
 
-/** A raw SSE stream: its status, headers and the text read so far (`until` waits for a pattern). */
-interface RawStream {
-  readonly res: IncomingMessage;
-  text(): string;
-  until(pattern: RegExp): Promise<RegExpExecArray>;
-  ended: Promise<void>;
-  close(): void;
-}
-
 function openRaw(headers: Record<string, string> = { 'X-API-Key': RO_KEY }, path = '/v1/mcp/sse'): Promise<RawStream> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(new URL(path, srv.base), { headers: { Accept: 'text/event-stream', ...headers } });
-    req.on('error', reject);
-    req.on('response', (res) => {
-      let text = '';
-      const waiters: (() => void)[] = [];
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        text += chunk;
-        for (const w of waiters.splice(0)) w();
-      });
-      const ended = new Promise<void>((r) => res.on('close', () => r()));
-      const until = async (pattern: RegExp) => {
-        for (;;) {
-          const m = pattern.exec(text);
-          if (m) return m;
-          await new Promise<void>((r) => waiters.push(r));
-        }
-      };
-      resolve({ res, text: () => text, until, ended, close: () => req.destroy() });
-    });
-    req.end();
-  });
+  return openSseStream(new URL(path, srv.base), headers);
 }
 
 async function rawPost(id: string | null, body: string | Uint8Array, headers: Record<string, string> = {}) {
