@@ -193,7 +193,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const auth = createAuthenticator(manifest.auth);
   const flightAt = options.flight ?? manifest.flight ?? options.flightDefault ?? 'off';
   // The same catalogs as the Iceberg REST API: the metadata commands list what it lists.
-  const flightOptions = { service, auth, sources: () => icebergSources, log };
+  // One set of rate-limit buckets for HTTP and Flight: a key's requests count against one budget.
+  const limiter = manifest.rateLimit && new RateLimiter(manifest.rateLimit);
+  const flightOptions = { service, auth, limiter, sources: () => icebergSources, log };
   const server = await listenUws(
     (app) =>
       registerRoutes(metrics === null ? app : observeRoutes(app, metrics.observeHttp), {
@@ -211,7 +213,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         mcp,
         gate: createRequestGate({
           auth,
-          limiter: manifest.rateLimit && new RateLimiter(manifest.rateLimit),
+          limiter,
           cors: manifest.cors,
         }),
         track: (reply) => {

@@ -3,6 +3,7 @@ import { type Metadata, status } from '@grpc/grpc-js';
 import protobuf from 'protobufjs';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { Principal } from '../auth/principal.js';
+import type { RateLimiter } from '../auth/rate-limiter.js';
 import { flightError } from './flight-status.js';
 
 /** HTTP's 401 body, so both front ends say the same. */
@@ -19,10 +20,24 @@ function headerOf(metadata: Metadata): (name: string) => string {
 /**
  * Who a call runs as, from `authorization: Bearer <key>` or `x-api-key: <key>` metadata (what Handshake hands
  * out is the key itself, so its bearer token works the same); throws UNAUTHENTICATED when a key is required and
- * missing or wrong.
+ * missing or wrong. With `runtime.http.rate_limit` on, the call takes a token from the same buckets as HTTP
+ * (per key, or per address when the key is refused) and is RESOURCE_EXHAUSTED when there is none.
  */
-export function callPrincipal(auth: Authenticator, metadata: Metadata, peer: () => string): Principal {
+/** The client's address without the port, as HTTP's principals name it (`ipv4:1.2.3.4:5` → `1.2.3.4`). */
+export function peerAddress(peer: string): string {
+  const m = /^(?:ipv[46]:)?\[?([^\]]*?)\]?(?::\d+)?$/.exec(peer);
+  return m?.[1] ?? peer;
+}
+
+export function callPrincipal(
+  auth: Authenticator,
+  metadata: Metadata,
+  peer: () => string,
+  limiter: RateLimiter | null = null,
+): Principal {
   const principal = auth.authenticate(headerOf(metadata), peer);
+  const wait = limiter?.take(principal?.id ?? `addr:${peer()}`) ?? 0;
+  if (wait > 0) throw flightError(status.RESOURCE_EXHAUSTED, `Too Many Requests (retry after ${wait} s)`);
   if (principal === null) throw flightError(status.UNAUTHENTICATED, UNAUTHENTICATED_TEXT);
   return principal;
 }

@@ -2,6 +2,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { Principal } from '../auth/principal.js';
+import type { RateLimiter } from '../auth/rate-limiter.js';
 import type { RestCatalogSource } from '../iceberg/rest-source.js';
 import type { QueryService } from '../runtime/query-service.js';
 import type { CommandContext } from './flight-commands.js';
@@ -11,6 +12,8 @@ import type { PreparedStatements } from './prepared-statements.js';
 export interface FlightOptions {
   readonly service: QueryService;
   readonly auth: Authenticator;
+  /** `runtime.http.rate_limit`'s buckets, shared with HTTP; null or absent: no limit. */
+  readonly limiter?: RateLimiter | null;
   /** The catalogs the metadata commands list (the Iceberg REST API's sources). */
   readonly sources: () => readonly RestCatalogSource[];
   /** Internal errors (their stacks) go here, under the reference the client sees. */

@@ -4,7 +4,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { Principal } from '../auth/principal.js';
 import { ParameterError } from './arrow-results.js';
 import { doAction, FLIGHT_SQL_ACTIONS } from './flight-actions.js';
-import { callPrincipal, handshakeToken } from './flight-auth.js';
+import { callPrincipal, handshakeToken, peerAddress } from './flight-auth.js';
 import {
   commandOf,
   type Descriptor,
@@ -34,7 +34,8 @@ export function flightHandlers(options: FlightOptions): grpc.UntypedServiceImple
       options.log(`floe: flight internal error (ref ${ref}): ${(e as Error)?.stack ?? String(e)}`);
       return flightError(grpc.status.INTERNAL, `Internal server error (ref ${ref})`);
     },
-    principalOf: (call) => callPrincipal(options.auth, call.metadata, () => call.getPeer()),
+    principalOf: (call) =>
+      callPrincipal(options.auth, call.metadata, () => peerAddress(call.getPeer()), options.limiter ?? null),
     context(principal) {
       return { service: options.service, sources: options.sources, principal, statements: this.statements };
     },
@@ -95,7 +96,9 @@ function handshake(state: FlightState, call: grpc.ServerDuplexStream<{ payload?:
     if (answered) return;
     answered = true;
     try {
-      const token = handshakeToken(state.auth, call.metadata, request.payload ?? Buffer.alloc(0), () => call.getPeer());
+      const token = handshakeToken(state.auth, call.metadata, request.payload ?? Buffer.alloc(0), () =>
+        peerAddress(call.getPeer()),
+      );
       const metadata = new grpc.Metadata();
       metadata.set('authorization', `Bearer ${token}`);
       call.sendMetadata(metadata);
