@@ -181,6 +181,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     bindToPrincipal: manifest.auth !== null,
     keepAliveMs: options.mcpKeepAliveMs,
     allowedHosts: manifest.mcp.allowedHosts,
+    maxResultBytes: manifest.mcp.maxResultBytes,
     allowedOrigins: manifest.cors.allowedOrigins,
     proxied: tools,
     search,

@@ -1,6 +1,6 @@
 // `mcpConfig`: `runtime.mcp {session_timeout, allowed_hosts}` (Spice's section) as a zod schema and settings.
 import { z } from 'zod';
-import { parseDuration } from './results-cache-config.js';
+import { parseByteSize, parseDuration } from './results-cache-config.js';
 
 /** How the MCP endpoints (/v1/mcp and /v1/mcp/sse) treat sessions and Host headers. */
 export interface McpConfig {
@@ -11,9 +11,26 @@ export interface McpConfig {
    * DNS-rebinding guard); `['*']` turns the check off.
    */
   readonly allowedHosts: readonly string[];
+  /**
+   * The largest answer of the `sql` tool (its JSON rows); past it the query is cancelled and the tool answers an
+   * `isError` result asking for a LIMIT. A whole answer is held in memory and sent as one message, and a model reads
+   * far less, so an unbounded `SELECT *` must not be able to exhaust the server.
+   */
+  readonly maxResultBytes: number;
 }
 
-export const DEFAULT_MCP_CONFIG: McpConfig = { sessionTimeoutMs: 60 * 60_000, allowedHosts: [] };
+export const DEFAULT_MCP_CONFIG: McpConfig = {
+  sessionTimeoutMs: 60 * 60_000,
+  allowedHosts: [],
+  maxResultBytes: 64 * 1024 * 1024,
+};
+
+const byteSize = z.union([z.string(), z.number()]).check((ctx) => {
+  const bytes = parseByteSize(ctx.value);
+  if (bytes === null || bytes <= 0) {
+    ctx.issues.push({ code: 'custom', message: `invalid size '${ctx.value}' (e.g. 16MiB)`, input: ctx.value });
+  }
+});
 
 const positiveDuration = z.union([z.string(), z.number()]).check((ctx) => {
   const ms = parseDuration(ctx.value);
@@ -34,6 +51,7 @@ const hostName = z.string().check((ctx) => {
 export const mcpSchema = z.strictObject({
   session_timeout: positiveDuration.optional(),
   allowed_hosts: z.array(hostName).optional(),
+  max_result_size: byteSize.optional(),
 });
 
 /** The effective settings (values were validated by `mcpSchema`). */
@@ -43,6 +61,10 @@ export function mcpConfig(section: z.infer<typeof mcpSchema> | undefined): McpCo
   return {
     sessionTimeoutMs: timeout === undefined ? DEFAULT_MCP_CONFIG.sessionTimeoutMs : (parseDuration(timeout) as number),
     allowedHosts: (section.allowed_hosts ?? []).map(hostOnly),
+    maxResultBytes:
+      section.max_result_size === undefined
+        ? DEFAULT_MCP_CONFIG.maxResultBytes
+        : (parseByteSize(section.max_result_size) as number),
   };
 }
 

@@ -1,6 +1,7 @@
 // floe's built-in MCP tools: `sql`, `list_datasets`, `table_schema`, `sample`, `search`: their schemas and what a call runs.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { typeName } from '../../engine/index.js';
+import { DEFAULT_MCP_CONFIG } from '../config/mcp-config.js';
 import type { DatasetState } from '../datasets/datasets.js';
 import { readDatasetSchema } from '../iceberg/dataset-schema.js';
 import { collectAnswer } from '../nsql/collect-answer.js';
@@ -79,7 +80,8 @@ export const BUILTIN_RUNS: ReadonlyMap<string, ToolRun> = new Map<string, ToolRu
 async function runSql(session: McpSession, args: ToolArgs, signal: AbortSignal): Promise<CallToolResult> {
   const query = requiredString(args, 'query');
   try {
-    const { body } = await collectAnswer(session.service, query, 'json', session.principal, signal);
+    const limit = session.maxResultBytes ?? DEFAULT_MCP_CONFIG.maxResultBytes;
+    const { body } = await collectAnswer(session.service, query, 'json', session.principal, signal, false, limit);
     return textResult(body.toString('utf8'));
   } catch (error) {
     return queryErrorResult(error);

@@ -11,6 +11,8 @@ export interface McpSession {
   datasets(): readonly DatasetState[];
   /** Who every query of the session runs as (decided by the auth gate when the session opened). */
   readonly principal: Principal;
+  /** The `sql` tool's largest answer in bytes (`runtime.mcp.max_result_size`); absent: 64 MiB. */
+  readonly maxResultBytes?: number;
   /** Tools of the manifest's external MCP servers (`<entry>/<tool>`); absent: none. */
   readonly proxied?: ProxyTools;
   /** Full-text search for the `search` tool; absent: no dataset is searchable. */

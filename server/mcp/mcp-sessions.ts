@@ -22,6 +22,8 @@ export interface McpSessionsOptions {
   readonly proxied?: ProxyTools;
   /** Full-text search for the `search` tool; absent: no dataset is searchable. */
   readonly search?: SearchService;
+  /** The `sql` tool's largest answer in bytes; absent: `runtime.mcp.max_result_size`'s default. */
+  readonly maxResultBytes?: number;
 }
 
 /** Contract §8: a session expires after 1 hour without activity. */
@@ -29,8 +31,8 @@ export const DEFAULT_SESSION_TIMEOUT_MS = 60 * 60_000;
 
 /** A session's SDK Server: its tools run with `options`' service, datasets and proxies as `principal`. */
 export function sessionServer(options: McpSessionsOptions, principal: Principal) {
-  const { service, datasets, proxied, search } = options;
-  return createMcpServer({ service, datasets, principal, proxied, search });
+  const { service, datasets, proxied, search, maxResultBytes } = options;
+  return createMcpServer({ service, datasets, principal, proxied, search, maxResultBytes });
 }
 
 /** The session table's options from `options`' defaults. */

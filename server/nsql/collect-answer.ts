@@ -22,7 +22,7 @@ export class QueryFailedError extends Error {
  * Runs `sql` as `principal` through the service (limits, admission, pool: never around them) and resolves with
  * the whole body; rejects with `QueryFailedError`. `signal` cancels the query. The results cache is bypassed
  * when `noCache` (validation wants the head's table list, which a cache hit does not carry); directives given
- * instead steer it as they say.
+ * instead steer it as they say. A body growing past `maxBytes` cancels the query and rejects (kind `memory`).
  */
 export function collectAnswer(
   service: QueryService,
@@ -31,6 +31,7 @@ export function collectAnswer(
   principal: Principal,
   signal: AbortSignal,
   noCache: boolean | CacheDirectives = false,
+  maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<CollectedAnswer> {
   return new Promise((resolveAnswer, rejectAnswer) => {
     // The service listens on a signal of this query's own (it never removes its listener: one request makes many
@@ -50,12 +51,24 @@ export function collectAnswer(
     };
     let head: Head | null = null;
     const chunks: Buffer[] = [];
+    let bytes = 0;
+    const tooLarge = () => {
+      own.abort();
+      reject(
+        new QueryFailedError({
+          kind: 'memory',
+          message: `the result is over ${maxBytes} bytes: add a LIMIT, select fewer columns or aggregate`,
+        }),
+      );
+    };
     const sink: AnswerSink = {
-      whole: (h, body) => resolve({ head: h, body: Buffer.from(body) }),
+      whole: (h, body) => (body.byteLength > maxBytes ? tooLarge() : resolve({ head: h, body: Buffer.from(body) })),
       head: (h) => {
         head = h;
       },
       chunk: (body, ack) => {
+        bytes += body.byteLength;
+        if (bytes > maxBytes) return tooLarge();
         chunks.push(Buffer.from(body));
         ack();
       },

@@ -7,6 +7,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Principal } from '../../server/auth/principal.js';
 import { createMcpServer } from '../../server/mcp/mcp-server.js';
+import { waitFor } from '../helpers/dataset-files.js';
 import { makeTempDir, writeBig, writePeople } from '../helpers/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -28,11 +29,15 @@ after(async () => {
 });
 
 /** A Client connected to a fresh session's Server running as `principal`. */
-async function connect(principal: Principal = { id: 'test', canWrite: false }): Promise<Client> {
+async function connect(
+  principal: Principal = { id: 'test', canWrite: false },
+  maxResultBytes?: number,
+): Promise<Client> {
   const server = createMcpServer({
     service: srv.server.service,
     datasets: () => srv.server.datasets.list(),
     principal,
+    maxResultBytes,
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
@@ -94,6 +99,19 @@ describe('sql', () => {
       { id: 2, name: 'Bob' },
     ]);
     assert.deepEqual(json(await call(client, 'sql', { query: 'SELECT count(*) AS n FROM big' })), [{ n: 1000 }]);
+  });
+
+  it('a result over max_result_size is cancelled and answered isError asking for a LIMIT', async () => {
+    const client = await connect(undefined, 4096);
+    const big = await call(client, 'sql', { query: 'SELECT * FROM big' });
+    assert.equal(big.isError, true);
+    assert.equal(
+      big.content[0]?.text,
+      'query failed (memory): the result is over 4096 bytes: add a LIMIT, select fewer columns or aggregate',
+    );
+    const small = json(await call(client, 'sql', { query: 'SELECT count(*) AS n FROM big' }));
+    assert.deepEqual(small, [{ n: 1000 }]);
+    await waitFor(() => srv.server.service.admitted === 0, 'the cancelled query to leave');
   });
 
   it('a failed query is an isError result with the error text, not a JSON-RPC error', async () => {

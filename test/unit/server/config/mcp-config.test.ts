@@ -8,11 +8,17 @@ describe('mcp config', () => {
   it('defaults to a 1 hour session time-out and no extra hosts', () => {
     assert.deepEqual(loadRuntime({}).mcp, DEFAULT_MCP_CONFIG);
     assert.equal(DEFAULT_MCP_CONFIG.sessionTimeoutMs, 3_600_000);
+    assert.equal(DEFAULT_MCP_CONFIG.maxResultBytes, 64 * 1024 * 1024);
   });
 
   it('reads session_timeout as a duration and allowed_hosts as host names, without a warning', () => {
     const m = loadRuntime({ mcp: { session_timeout: '30s', allowed_hosts: ['Floe.Example.com:8090', '[::2]', '*'] } });
-    assert.deepEqual(m.mcp, { sessionTimeoutMs: 30_000, allowedHosts: ['floe.example.com', '::2', '*'] });
+    assert.deepEqual(m.mcp, {
+      sessionTimeoutMs: 30_000,
+      allowedHosts: ['floe.example.com', '::2', '*'],
+      maxResultBytes: 64 * 1024 * 1024,
+    });
+    assert.equal(loadRuntime({ mcp: { max_result_size: '16MiB' } }).mcp.maxResultBytes, 16 * 1024 * 1024);
     assert.deepEqual(m.warnings, []);
   });
 
@@ -22,6 +28,7 @@ describe('mcp config', () => {
       /runtime\.mcp\.session_timeout: invalid duration/,
     );
     assert.match(runtimeProblem({ mcp: { session_timeout: '0s' } }), /invalid duration '0s'/);
+    assert.match(runtimeProblem({ mcp: { max_result_size: 'huge' } }), /runtime\.mcp\.max_result_size: invalid size/);
     assert.match(runtimeProblem({ mcp: { allowed_hosts: ['a b'] } }), /runtime\.mcp\.allowed_hosts\[0\]: 'a b' is not/);
     assert.match(runtimeProblem({ mcp: { allowed_origins: [] } }), /runtime\.mcp\.allowed_origins: unknown key/);
   });
