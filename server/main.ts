@@ -182,6 +182,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     keepAliveMs: options.mcpKeepAliveMs,
     allowedHosts: manifest.mcp.allowedHosts,
     maxResultBytes: manifest.mcp.maxResultBytes,
+    maxSessions: manifest.mcp.maxSessions,
     allowedOrigins: manifest.cors.allowedOrigins,
     proxied: tools,
     search,

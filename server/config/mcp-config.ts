@@ -17,12 +17,15 @@ export interface McpConfig {
    * far less, so an unbounded `SELECT *` must not be able to exhaust the server.
    */
   readonly maxResultBytes: number;
+  /** Open sessions per transport; one more closes the least recently used idle session (floe's key). */
+  readonly maxSessions: number;
 }
 
 export const DEFAULT_MCP_CONFIG: McpConfig = {
   sessionTimeoutMs: 60 * 60_000,
   allowedHosts: [],
   maxResultBytes: 64 * 1024 * 1024,
+  maxSessions: 1000,
 };
 
 const byteSize = z.union([z.string(), z.number()]).check((ctx) => {
@@ -52,6 +55,7 @@ export const mcpSchema = z.strictObject({
   session_timeout: positiveDuration.optional(),
   allowed_hosts: z.array(hostName).optional(),
   max_result_size: byteSize.optional(),
+  max_sessions: z.number().int().positive().optional(),
 });
 
 /** The effective settings (values were validated by `mcpSchema`). */
@@ -65,6 +69,7 @@ export function mcpConfig(section: z.infer<typeof mcpSchema> | undefined): McpCo
       section.max_result_size === undefined
         ? DEFAULT_MCP_CONFIG.maxResultBytes
         : (parseByteSize(section.max_result_size) as number),
+    maxSessions: section.max_sessions ?? DEFAULT_MCP_CONFIG.maxSessions,
   };
 }
 

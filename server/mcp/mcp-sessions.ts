@@ -22,6 +22,8 @@ export interface McpSessionsOptions {
   readonly proxied?: ProxyTools;
   /** Full-text search for the `search` tool; absent: no dataset is searchable. */
   readonly search?: SearchService;
+  /** Sessions per transport before the least recently used idle one is closed; absent: 1000. */
+  readonly maxSessions?: number;
   /** The `sql` tool's largest answer in bytes; absent: `runtime.mcp.max_result_size`'s default. */
   readonly maxResultBytes?: number;
 }
@@ -40,6 +42,7 @@ export function sessionTableOptions(options: McpSessionsOptions): SessionTableOp
   return {
     idleMs: options.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS,
     bindToPrincipal: options.bindToPrincipal ?? true,
+    maxSessions: options.maxSessions,
   };
 }
 

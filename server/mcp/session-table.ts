@@ -10,7 +10,14 @@ export interface SessionTableOptions {
    * id (an unguessable UUID) finds it.
    */
   readonly bindToPrincipal: boolean;
+  /**
+   * At most this many sessions; opening one more closes the one named least recently (not one with a call
+   * running), so clients that never end their sessions cannot grow the table without bound. Default 1000.
+   */
+  readonly maxSessions?: number;
 }
+
+export const DEFAULT_MAX_SESSIONS = 1000;
 
 interface Entry<T> {
   readonly value: T;
@@ -48,7 +55,8 @@ export class SessionTable<T> {
     }
     const timer = setTimeout(() => this.#expire(id), Math.min(this.options.idleMs, MAX_TIMER_MS));
     timer.unref();
-    this.#entries.get(id)?.timer.close();
+    this.delete(id);
+    this.#evictOver((this.options.maxSessions ?? DEFAULT_MAX_SESSIONS) - 1);
     this.#entries.set(id, { value, principalId: principal.id, timer });
   }
 
@@ -58,6 +66,9 @@ export class SessionTable<T> {
     if (entry === undefined) return undefined;
     if (this.options.bindToPrincipal && entry.principalId !== principal.id) return undefined;
     entry.timer.refresh();
+    // Map order is use order: the first entry is the one named least recently.
+    this.#entries.delete(id);
+    this.#entries.set(id, entry);
     return entry.value;
   }
 
@@ -74,6 +85,16 @@ export class SessionTable<T> {
     for (const e of open) e.timer.close();
     this.#entries.clear();
     await Promise.all(open.map((e) => this.close(e.value).catch(() => {})));
+  }
+
+  /** Closes the least recently named idle sessions until at most `keep` remain (busy ones are skipped). */
+  #evictOver(keep: number): void {
+    for (const [id, entry] of this.#entries) {
+      if (this.#entries.size <= keep) return;
+      if (this.isBusy(entry.value)) continue;
+      this.delete(id);
+      this.close(entry.value).catch(() => {});
+    }
   }
 
   #expire(id: string): void {

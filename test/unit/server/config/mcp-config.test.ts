@@ -17,7 +17,9 @@ describe('mcp config', () => {
       sessionTimeoutMs: 30_000,
       allowedHosts: ['floe.example.com', '::2', '*'],
       maxResultBytes: 64 * 1024 * 1024,
+      maxSessions: 1000,
     });
+    assert.equal(loadRuntime({ mcp: { max_sessions: 5 } }).mcp.maxSessions, 5);
     assert.equal(loadRuntime({ mcp: { max_result_size: '16MiB' } }).mcp.maxResultBytes, 16 * 1024 * 1024);
     assert.deepEqual(m.warnings, []);
   });
@@ -28,6 +30,7 @@ describe('mcp config', () => {
       /runtime\.mcp\.session_timeout: invalid duration/,
     );
     assert.match(runtimeProblem({ mcp: { session_timeout: '0s' } }), /invalid duration '0s'/);
+    assert.match(runtimeProblem({ mcp: { max_sessions: 0 } }), /runtime\.mcp\.max_sessions/);
     assert.match(runtimeProblem({ mcp: { max_result_size: 'huge' } }), /runtime\.mcp\.max_result_size: invalid size/);
     assert.match(runtimeProblem({ mcp: { allowed_hosts: ['a b'] } }), /runtime\.mcp\.allowed_hosts\[0\]: 'a b' is not/);
     assert.match(runtimeProblem({ mcp: { allowed_origins: [] } }), /runtime\.mcp\.allowed_origins: unknown key/);

@@ -7,10 +7,15 @@ const ALICE = { id: 'key:0', canWrite: false };
 const BOB = { id: 'key:1', canWrite: false };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function table(idleMs: number, bindToPrincipal = true, busy: () => boolean = () => false) {
+function table(
+  idleMs: number,
+  bindToPrincipal = true,
+  busy: (v: string) => boolean = () => false,
+  maxSessions?: number,
+) {
   const closed: string[] = [];
   const sessions = new SessionTable<string>(
-    { idleMs, bindToPrincipal },
+    { idleMs, bindToPrincipal, maxSessions },
     async (v) => {
       closed.push(v);
     },
@@ -44,6 +49,27 @@ describe('SessionTable', () => {
     await sleep(400);
     assert.deepEqual(closed, ['B', 'A']);
     assert.equal(sessions.size, 0);
+  });
+
+  it('past maxSessions, opening one closes the least recently named idle session', () => {
+    const { sessions, closed } = table(10_000, true, () => false, 3);
+    sessions.add('a', 'A', ALICE);
+    sessions.add('b', 'B', ALICE);
+    sessions.add('c', 'C', ALICE);
+    assert.equal(sessions.find('a', ALICE), 'A'); // a is now the most recently named
+    sessions.add('d', 'D', ALICE);
+    assert.deepEqual(closed, ['B']);
+    assert.equal(sessions.find('b', ALICE), undefined);
+    assert.equal(sessions.size, 3);
+  });
+
+  it('eviction skips a session with a call running', () => {
+    const { sessions, closed } = table(10_000, true, (v) => v === 'A', 2);
+    sessions.add('a', 'A', ALICE);
+    sessions.add('b', 'B', ALICE);
+    sessions.add('c', 'C', ALICE);
+    assert.deepEqual(closed, ['B']);
+    assert.equal(sessions.find('a', ALICE), 'A');
   });
 
   it('a busy session is not expired until its calls end', async () => {
