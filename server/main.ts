@@ -11,7 +11,7 @@ import { defaultWorkerMemoryBytes, formatDuration } from './config/query-config.
 import type { Backoff } from './datasets/backoff.js';
 import { DatasetRuntime } from './datasets/dataset-runtime.js';
 import type { DatasetStatus, Datasets } from './datasets/datasets.js';
-import { type FlightListener, listenFlight } from './flight/flight-server.js';
+import type { FlightListener } from './flight/flight-server.js';
 import { observeRoutes } from './http/observe-routes.js';
 import { createRequestGate } from './http/request-gate.js';
 import { registerRoutes, type ServerPhase } from './http/routes.js';
@@ -231,7 +231,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let flight: FlightListener | null = null;
   try {
     await metrics?.listen();
-    if (flightAt !== 'off') flight = await listenFlight(flightOptions, flightAt.host, flightAt.port);
+    if (flightAt !== 'off') {
+      // Loaded only when served: grpc-js, proto-loader and the protos add ~4 MB to the main thread's heap.
+      const { listenFlight } = await import('./flight/flight-server.js');
+      flight = await listenFlight(flightOptions, flightAt.host, flightAt.port);
+    }
     await options.onListening?.(server.port);
     await sample?.generate();
     // Connected in the background: readiness never waits for an external MCP server.
