@@ -37,6 +37,19 @@ export interface TpchComparison {
 const REGRESSIONS: readonly Verdict[] = ['slower', 'now fails', 'wrong result'];
 
 export function compareTpch(base: QueryBenchResults, next: QueryBenchResults): TpchComparison {
+  // Q3 of TPC-H and Q3 of ClickBench share an id and nothing else.
+  if (base.kind !== next.kind) {
+    const regressions = [`not comparable (benchmark: ${base.kind} vs ${next.kind})`];
+    return {
+      queries: [],
+      common: 0,
+      baseGeomean: null,
+      newGeomean: null,
+      geomeanChange: null,
+      regressions,
+      warnings: [],
+    };
+  }
   const baseById = new Map(base.queries.map((q) => [q.id, q]));
   const ids = [...new Set([...base.queries.map((q) => q.id), ...next.queries.map((q) => q.id)])].sort();
   const queries = ids.map((id): QueryComparison => {
@@ -63,8 +76,7 @@ export function compareTpch(base: QueryBenchResults, next: QueryBenchResults): T
       .filter((k) => setting(base, k) !== setting(next, k))
       .map((k) => `${k}: ${setting(base, k)} vs ${setting(next, k)}`);
   // Another benchmark, scale factor, table size or mode measures other work: its ratios say nothing about a change.
-  if (base.kind !== next.kind) regressions.push(`not comparable (benchmark: ${base.kind} vs ${next.kind})`);
-  else regressions.push(...differs(['sf', 'rows', 'mode']).map((d) => `not comparable (${d})`));
+  regressions.push(...differs(['sf', 'rows', 'mode']).map((d) => `not comparable (${d})`));
   const warnings = differs(['threads', 'seed', 'generatorVersion']).map((d) => `the runs differ in ${d}`);
   // Files from before --no-plan-cache ran with it; DuckDB threads as used (older files: as asked for).
   const [bc, nc] = [base.config.planCache ?? true, next.config.planCache ?? true];

@@ -151,8 +151,15 @@ export function benchmarkTitle(r: QueryBenchResults): string {
     : `TPC-H SF${r.config.sf}`;
 }
 
-/** The threads each core engine used, as recorded (older files: as the runner then assumed). */
+/** The threads each core engine used, as recorded (files without `benchmark`, older: as that runner described them). */
 function threadsText(r: QueryBenchResults): string {
+  if (r.benchmark === undefined) {
+    const helpers =
+      r.config.mode === 'memory'
+        ? ' + a helper for the aggregates it splits'
+        : ' + Parquet decode threads (one per core)';
+    return `DuckDB ${r.config.threads} thread(s), floe one query thread${helpers}`;
+  }
   const floe = r.engines.floe.threads ?? 1;
   const duck = r.engines.duckdb.threads ?? r.config.threads;
   const helpers = r.config.mode === 'memory' ? 'parallel-aggregate helpers' : 'Parquet decode threads';
