@@ -20,7 +20,7 @@ export const SPAN_S = 31 * 86_400;
 /** ClickBench's big counter (a fifth of the hits here), and the constants its queries filter on. */
 export const BIG_COUNTER = 62;
 export const BIG_COUNTER_SHARE = 0.22;
-/** Q20's user (given to the user of rank SPECIAL_USER_RANK), Q42's URLHash (counter 62's home page) and Q41's
+/** Q19's user (given to the user of rank SPECIAL_USER_RANK), Q41's URLHash (counter 62's home page) and Q40's
  * RefererHash (its second page, as an internal referer). */
 export const SPECIAL_USER_ID = 435090932899640449n;
 export const SPECIAL_USER_RANK = 40;
