@@ -2,6 +2,8 @@
 
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { loadClickBenchQueries, runClickBench } from './clickbench/run-clickbench.js';
+import { generateHits } from './data/hits-gen.js';
 import { generateTpch } from './data/tpch-gen.js';
 import { hasWrk } from './http/load.js';
 import { type FairnessResults, fairnessReport, runFairness } from './http/run-fairness.js';
@@ -14,12 +16,13 @@ import { compareTpch, comparisonReport } from './tpch/compare-tpch.js';
 import { parseEngines } from './tpch/engine-names.js';
 import { extraReport } from './tpch/extra-report.js';
 import { parseQueryIds, runTpch } from './tpch/run-tpch.js';
-import { type TpchResults, tpchReport } from './tpch/tpch-results.js';
+import { type QueryBenchResults, tpchReport } from './tpch/tpch-results.js';
 
 const USAGE = `usage: npm run bench -- <command> [options]
 
   tpch [--sf 1] [--mode files|memory|both] [--runs 5] [--warmups 3] [--threads 1] [--queries 1,6,12..14]
-       [--timeout 300] [--seed 1] [--label NAME] [--no-save] [--engines floe,duckdb[,polars][,alasql]]
+       [--timeout 300] [--seed 1] [--label NAME] [--no-save] [--no-plan-cache]
+       [--engines floe,duckdb[,polars][,alasql]]
       The 22 TPC-H queries on floe and DuckDB, interleaved; writes bench/results/<date>-<label>.json
       (label default: tpch-sf<sf>-<mode>). Each engine runs a query --warmups times untimed (the first run's
       rows are compared with DuckDB's, its time kept as the cold time), then --runs timed. --threads is
@@ -27,6 +30,13 @@ const USAGE = `usage: npm run bench -- <command> [options]
       one Parquet decode thread per core in files mode).
       --engines adds nodejs-polars (its pool: POLARS_MAX_THREADS, else one thread per core) and alasql (memory
       mode only; far too slow for SF1): timed beside floe, answers compared with DuckDB's, never failing the run.
+      --no-plan-cache runs floe without its plan cache (each run planned, as DuckDB plans each run).
+      The results file records the threads each engine used and whether floe's plan cache was on.
+  clickbench [--rows 1000000] [--mode files|memory|both] [--runs 5] [--warmups 3] [--threads 1]
+       [--queries 0,3,10..12] [--timeout 300] [--seed 1] [--label NAME] [--no-save] [--no-plan-cache]
+      ClickBench's 43 queries (Q0 … Q42) on floe and DuckDB over a generated \`hits\` table (105 columns, cached
+      under .floe/bench-data/hits-<rows>-seed<seed>-v<n>/), run as tpch runs (label default:
+      clickbench-<rows>-<mode>); results compared with DuckDB's, rows tied at a LIMIT/OFFSET by their keys only.
   http [--sf 0.1] [--duration 5] [--connections 1,16,64] [--tool autocannon|wrk] [--workers N]
        [--seed 1] [--label NAME] [--no-save]
       /v1/sql requests/s and p50/p99 latency for small queries on floe, node:http + DuckDB and a
@@ -39,16 +49,17 @@ const USAGE = `usage: npm run bench -- <command> [options]
       generated once by DuckDB) fetched over POST /v1/sql as JSON, NDJSON and Arrow IPC (rows/s, MB/s, median
       of --runs), and DuckDB's in-process materialisation of the same rows for comparison.
   compare BASE.json NEW.json
-      Per-query floe ÷ DuckDB ratios of two TPC-H runs; exits 1 if a query got more than 15% slower,
-      the geometric mean more than 5%, a query now fails or answers differently, or the runs differ
-      in scale factor or mode.
+      Per-query floe ÷ DuckDB ratios of two TPC-H (or two ClickBench) runs; exits 1 if a query got more than 15%
+      slower, the geometric mean more than 5%, a query now fails or answers differently, or the runs differ
+      in benchmark, scale factor, rows or mode.
   report FILE.json...
       Prints the tables of results files (tpch, http, or benny's micro/*.json, as one table) as Markdown.
   micro [NAME...]
       benny micro-benchmarks of the engine's hot paths on TPC-H SF0.1 (parquet-decode, filter, like,
       hash-aggregate, hash-join, sort, serialize); summaries go to bench/results/micro/<name>.json.
-  gen [--sf 1] [--seed 1]
-      Generates (or finds cached) TPC-H data under .floe/bench-data/ and prints its row counts.`;
+  gen [--sf 1] [--seed 1] [--hits ROWS]
+      Generates (or finds cached) TPC-H data (or with --hits, a ClickBench hits table of ROWS rows) under
+      .floe/bench-data/ and prints its row counts.`;
 
 let [command, ...rest] = process.argv.slice(2);
 const log = (line: string) => console.log(line);
@@ -58,10 +69,13 @@ async function main(): Promise<number> {
   switch (command) {
     case 'tpch':
       return tpch(rest);
+    case 'clickbench':
+      return clickbench(rest);
     case 'compare': {
       const [base, next] = parseArgs({ args: rest, allowPositionals: true, options: {} }).positionals;
       if (!base || !next) return usage('compare needs two results files');
-      const c = compareTpch(readResults<TpchResults>(base, 'tpch'), readResults<TpchResults>(next, 'tpch'));
+      const kinds = ['tpch', 'clickbench'] as const;
+      const c = compareTpch(readResults<QueryBenchResults>(base, kinds), readResults<QueryBenchResults>(next, kinds));
       log(comparisonReport(c));
       return c.regressions.length > 0 ? 1 : 0;
     }
@@ -85,7 +99,7 @@ async function main(): Promise<number> {
       const micro: MicroSummary[] = [];
       for (const path of rest) {
         const r = JSON.parse(readFileSync(path, 'utf8')) as
-          | TpchResults
+          | QueryBenchResults
           | HttpResults
           | FairnessResults
           | ResultFormatsResults
@@ -100,7 +114,16 @@ async function main(): Promise<number> {
       return 0;
     }
     case 'gen': {
-      const { values } = parseArgs({ args: rest, options: { sf: { type: 'string', default: '1' }, seed: num('1') } });
+      const { values } = parseArgs({
+        args: rest,
+        options: { sf: { type: 'string', default: '1' }, seed: num('1'), hits: { type: 'string' } },
+      });
+      if (values.hits !== undefined) {
+        const hits = await generateHits({ rows: Number(values.hits), seed: Number(values.seed) });
+        log(hits.generatedMs === null ? `reused ${hits.dir}` : `generated ${hits.dir} in ${hits.generatedMs / 1000} s`);
+        log(JSON.stringify({ hits: hits.rows }));
+        return 0;
+      }
       const data = await generateTpch({ sf: Number(values.sf), seed: Number(values.seed) });
       log(data.generatedMs === null ? `reused ${data.dir}` : `generated ${data.dir} in ${data.generatedMs / 1000} s`);
       log(JSON.stringify(data.rows));
@@ -136,6 +159,7 @@ async function tpch(args: string[]): Promise<number> {
       label: { type: 'string' },
       engines: num('floe,duckdb'),
       'no-save': { type: 'boolean', default: false },
+      'no-plan-cache': { type: 'boolean', default: false },
     },
   });
   let extraEngines: ReturnType<typeof parseEngines>;
@@ -161,7 +185,54 @@ async function tpch(args: string[]): Promise<number> {
       threads: Number(values.threads),
       queries,
       timeoutS: Number(values.timeout),
+      planCache: !values['no-plan-cache'],
       extraEngines,
+      label,
+      log,
+    });
+    if (!values['no-save']) log(`\nwrote ${saveResults(label, results)}`);
+  }
+  return 0;
+}
+
+async function clickbench(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      rows: num('1000000'),
+      mode: num('files'),
+      runs: num('5'),
+      warmups: num('3'),
+      threads: num('1'),
+      seed: num('1'),
+      queries: { type: 'string' },
+      timeout: num('300'),
+      label: { type: 'string' },
+      'no-save': { type: 'boolean', default: false },
+      'no-plan-cache': { type: 'boolean', default: false },
+    },
+  });
+  const modes = values.mode === 'both' ? ['files', 'memory'] : [values.mode];
+  if (!modes.every((m) => m === 'files' || m === 'memory')) return usage('--mode is files, memory or both');
+  const rows = Number(values.rows);
+  if (!Number.isInteger(rows) || rows < 1) return usage('--rows is a whole number, at least 1');
+  const warmups = Number(values.warmups);
+  if (!Number.isInteger(warmups) || warmups < 1) return usage('--warmups is a whole number, at least 1');
+  const queries = values.queries === undefined ? undefined : parseQueryIds(values.queries, 0, 42);
+  if (queries === null) return usage('--queries takes query numbers 0-42 and ranges, e.g. 0,3,10..12');
+  loadClickBenchQueries(queries);
+  for (const mode of modes as DataMode[]) {
+    const label = values.label ?? `clickbench-${rows}-${mode}`;
+    const results = await runClickBench({
+      rows,
+      seed: Number(values.seed),
+      mode,
+      runs: Number(values.runs),
+      warmups,
+      threads: Number(values.threads),
+      queries,
+      timeoutS: Number(values.timeout),
+      planCache: !values['no-plan-cache'],
       label,
       log,
     });

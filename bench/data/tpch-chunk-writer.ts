@@ -1,7 +1,7 @@
 // `writeChunk`: generates one chunk of TPC-H rows and writes each of its tables as one Parquet file.
 import { join } from 'node:path';
 import { writeParquetFile } from '../../engine/index.js';
-import { type TpchChunk, type TpchTable, tpchCounts } from './tpch-columns.js';
+import { type TpchChunk, tpchCounts } from './tpch-columns.js';
 import { generateChunk } from './tpch-tables.js';
 import { makeTextPool, type TextPool } from './tpch-text.js';
 
@@ -17,7 +17,7 @@ export interface ChunkJob {
 /** TPC-H's row groups (DuckDB's default size). */
 export const ROW_GROUP_ROWS = 122_880;
 
-export const chunkPath = (dir: string, table: TpchTable, index: number) =>
+export const chunkPath = (dir: string, table: string, index: number) =>
   join(dir, table, `part-${String(index).padStart(3, '0')}.parquet`);
 
 // The text pool depends only on the seed; build it once per thread.

@@ -4,7 +4,7 @@ import { type ChunkJob, writeChunk } from './tpch-chunk-writer.js';
 
 parentPort!.on('message', (job: ChunkJob) => {
   writeChunk(job).then(
-    (rows) => parentPort!.postMessage({ rows }),
+    (result) => parentPort!.postMessage({ result }),
     (e: unknown) => parentPort!.postMessage({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
   );
 });

@@ -1,12 +1,12 @@
 // `generateTpch`: a seeded TPC-H data set at any scale factor, as Parquet (zstd, 122,880-row groups,
 // DECIMAL(15,2) money, DATE dates), cached in a folder keyed by scale factor, seed and generator version.
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { REPO_ROOT } from '../lib/paths.js';
-import { type ChunkJob, chunkPath, ROW_GROUP_ROWS, writeChunk } from './tpch-chunk-writer.js';
+import { moveIntoPlace, runJobs } from './dataset-cache.js';
+import { chunkPath, ROW_GROUP_ROWS, writeChunk } from './tpch-chunk-writer.js';
 import { TPCH_TABLES, type TpchChunk, type TpchTable, tpchCounts } from './tpch-columns.js';
 
 export { TPCH_TABLES, type TpchTable } from './tpch-columns.js';
@@ -71,7 +71,10 @@ export async function generateTpch(options: TpchOptions): Promise<TpchData> {
   const threads = options.threads ?? (counts.orders < INLINE_MAX_ORDERS ? 1 : availableParallelism());
   const results = await runJobs(
     chunks.map((chunk) => ({ chunk, sf, seed, dir: partial })),
-    Math.min(threads, chunks.length),
+    threads,
+    writeChunk,
+    new URL('./tpch-gen-worker.js', import.meta.url),
+    (job) => `${job.chunk.kind} chunk ${job.chunk.index}`,
   );
   const marker: Marker = { version: TPCH_GENERATOR_VERSION, files: emptyRecord(() => []), rows: emptyRecord(() => 0) };
   for (const [i, rows] of results.entries()) {
@@ -82,7 +85,7 @@ export async function generateTpch(options: TpchOptions): Promise<TpchData> {
   }
   for (const files of Object.values(marker.files)) files.sort();
   await writeFile(join(partial, MARKER), `${JSON.stringify(marker, null, 2)}\n`);
-  await moveIntoPlace(partial, dir);
+  await moveIntoPlace(partial, dir, async (d) => (await readMarker(d)) !== null);
   return dataOf(dir, marker, performance.now() - started);
 }
 
@@ -91,23 +94,6 @@ const MARKER = 'COMPLETE.json';
 async function readMarker(dir: string): Promise<Marker | null> {
   const marker = await readFile(join(dir, MARKER), 'utf8').then(JSON.parse, () => null);
   return marker?.version === TPCH_GENERATOR_VERSION ? (marker as Marker) : null;
-}
-
-/** Renames the finished set into place; a complete set already there (another process's) wins. */
-async function moveIntoPlace(partial: string, dir: string): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await rename(partial, dir);
-      return;
-    } catch (e) {
-      if (await readMarker(dir)) return rm(partial, { recursive: true, force: true });
-      if (attempt === 2) throw e;
-      // An interrupted set of an older run is in the way: move it aside (atomically), delete it, try again.
-      const stale = `${dir}.stale-${randomUUID()}`;
-      await rename(dir, stale).catch(() => {});
-      await rm(stale, { recursive: true, force: true });
-    }
-  }
 }
 
 function dataOf(dir: string, marker: Marker, generatedMs: number | null): TpchData {
@@ -137,40 +123,4 @@ export function planChunks(sf: number): TpchChunk[] {
     { kind: 'nation', index: 0, first: 0, rows: 25 },
     { kind: 'region', index: 0, first: 0, rows: 5 },
   ];
-}
-
-/** Runs the jobs on `threads` worker threads (or this one when 1); results in job order. */
-async function runJobs(jobs: ChunkJob[], threads: number): Promise<Record<string, number>[]> {
-  const results: Record<string, number>[] = new Array(jobs.length);
-  if (threads <= 1) {
-    for (const [i, job] of jobs.entries()) results[i] = await writeChunk(job);
-    return results;
-  }
-  let next = 0;
-  const work = async () => {
-    const worker = new Worker(new URL('./tpch-gen-worker.js', import.meta.url));
-    try {
-      while (next < jobs.length) {
-        const i = next++;
-        results[i] = await inWorker(worker, jobs[i]!);
-      }
-    } finally {
-      await worker.terminate();
-    }
-  };
-  await Promise.all(Array.from({ length: threads }, work));
-  return results;
-}
-
-function inWorker(worker: Worker, job: ChunkJob): Promise<Record<string, number>> {
-  return new Promise((resolve, reject) => {
-    const done = (m: { rows?: Record<string, number>; error?: string }) => {
-      worker.off('error', reject);
-      if (m.error !== undefined) reject(new Error(`generating ${job.chunk.kind} chunk ${job.chunk.index}: ${m.error}`));
-      else resolve(m.rows!);
-    };
-    worker.once('message', done);
-    worker.once('error', reject);
-    worker.postMessage(job);
-  });
 }

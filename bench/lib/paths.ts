@@ -5,3 +5,4 @@ export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /** Committed results: one JSON file per run, `<date>-<label>.json`. */
 export const RESULTS_DIR = `${REPO_ROOT}bench/results`;
 export const TPCH_QUERIES_DIR = `${REPO_ROOT}bench/tpch/queries`;
+export const CLICKBENCH_QUERIES_FILE = `${REPO_ROOT}bench/clickbench/queries.sql`;

@@ -9,6 +9,11 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 import { type Batch, cellText, type Schema } from '../../engine/index.js';
+import type { RowsCut } from './result-order.js';
+
+export { orderColumns, type ResultOrder, type RowsCut, resultOrder } from './result-order.js';
+
+const NO_CUT: RowsCut = { limit: false, offset: false };
 
 /** Relative tolerance for floats: summation order differs between engines (and between runs of one). */
 export const FLOAT_REL_TOLERANCE = 1e-9;
@@ -67,12 +72,16 @@ function timestampText(micros: bigint): string {
 /**
  * Why `actual` and `expected` differ, or null when they hold the same rows. `order`: false = any order; true =
  * the same order; column indexes = ordered by those columns, rows with equal values there in any order among
- * themselves (SQL leaves the order of ties open). A column is a float column when either side says so.
+ * themselves (SQL leaves the order of ties open). `cut`: the rows were cut by a LIMIT (OFFSET): the run of rows
+ * tied on the keys at the end (start) may hold other rows of that tie, so only their key columns are compared
+ * (no keys, as for a LIMIT without ORDER BY: only the row count). A column is a float column when either side
+ * says so.
  */
 export function compareRows(
   actual: ResultRows,
   expected: ResultRows,
   order: boolean | readonly number[],
+  cut: RowsCut = NO_CUT,
 ): string | null {
   const width = actual.names.length;
   if (expected.names.length !== width) return `column count: ${width} vs ${expected.names.length}`;
@@ -82,9 +91,9 @@ export function compareRows(
   }
   const a = order === false ? sortRows(actual.rows, floats) : actual.rows;
   const b = order === false ? sortRows(expected.rows, floats) : expected.rows;
-  /** The first row where `x` and `y` differ, or -1. */
-  const differs = (x: Rows, y: Rows) =>
-    x.findIndex((row, r) => !row.every((v, c) => sameCell(v, y[r]![c]!, floats[c]!)));
+  /** The first row where `x` and `y` differ, or -1 (`fl`: which of their columns are floats). */
+  const differs = (x: Rows, y: Rows, fl = floats) =>
+    x.findIndex((row, r) => !row.every((v, c) => sameCell(v, y[r]![c]!, fl[c]!)));
   if (typeof order !== 'object') {
     const r = differs(a, b);
     return r < 0 ? null : `row ${r + 1}: ${JSON.stringify(a[r])} vs ${JSON.stringify(b[r])}\n${show(a, b)}`;
@@ -94,10 +103,13 @@ export function compareRows(
   for (let start = 0; start < b.length; ) {
     let end = start + 1;
     while (end < b.length && sameKey(b[end]!, b[start]!)) end++;
-    const run = (rows: Rows) => sortRows(rows.slice(start, end), floats);
-    const x = end - start === 1 ? a.slice(start, end) : run(a);
-    const y = end - start === 1 ? b.slice(start, end) : run(b);
-    const r = differs(x, y);
+    const atCut = (cut.limit && end === b.length) || (cut.offset && start === 0);
+    const keysOnly = (rows: Rows) => (atCut ? rows.map((row) => order.map((c) => row[c]!)) : rows);
+    const keyFloats = atCut ? order.map((c) => floats[c]!) : floats;
+    const run = (rows: Rows) => sortRows(keysOnly(rows.slice(start, end)), keyFloats);
+    const x = end - start === 1 ? keysOnly(a.slice(start, end)) : run(a);
+    const y = end - start === 1 ? keysOnly(b.slice(start, end)) : run(b);
+    const r = differs(x, y, keyFloats);
     if (r >= 0) {
       const where = start + r + 1;
       return `row ${where}: ${JSON.stringify(x[r])} vs ${JSON.stringify(y[r])}\n${show(a, b)}`;
@@ -105,30 +117,6 @@ export function compareRows(
     start = end;
   }
   return null;
-}
-
-/**
- * The output columns of a query's last ORDER BY, as indexes into `names` (matched by name, case-insensitively,
- * or by position); null when it has none, or an item is not a plain output column (compare in strict order).
- */
-export function orderColumns(sql: string, names: readonly string[]): number[] | null {
-  const clauses = [...sql.matchAll(/\border\s+by\s+([\s\S]*?)(?=\blimit\b|;|\)|$)/gi)];
-  const last = clauses.at(-1)?.[1];
-  if (last === undefined) return null;
-  const lower = names.map((n) => n.toLowerCase());
-  const out: number[] = [];
-  for (const item of last.split(',')) {
-    const name = item
-      .trim()
-      .replace(/\s+nulls\s+(first|last)$/i, '')
-      .replace(/\s+(asc|desc)$/i, '')
-      .trim()
-      .toLowerCase();
-    const at = /^\d+$/.test(name) ? Number(name) - 1 : lower.indexOf(name.replace(/^\w+\./, ''));
-    if (at < 0 || at >= names.length) return null;
-    out.push(at);
-  }
-  return out;
 }
 
 export function sameCell(a: string | null, b: string | null, float: boolean): boolean {

@@ -23,8 +23,10 @@ export function saveResults(label: string, results: object, dir = RESULTS_DIR): 
   return path;
 }
 
-export function readResults<T extends { kind: string }>(path: string, kind: T['kind']): T {
+/** The results file at `path`; throws unless its kind is `kind` (or one of them). */
+export function readResults<T extends { kind: string }>(path: string, kind: T['kind'] | readonly T['kind'][]): T {
   const r = JSON.parse(readFileSync(path, 'utf8')) as T;
-  if (r.kind !== kind) throw new Error(`${path} holds a '${r.kind}' result, not '${kind}'`);
+  const kinds: readonly string[] = typeof kind === 'string' ? [kind] : kind;
+  if (!kinds.includes(r.kind)) throw new Error(`${path} holds a '${r.kind}' result, not '${kinds.join("' or '")}'`);
   return r;
 }

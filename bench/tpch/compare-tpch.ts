@@ -1,8 +1,9 @@
-// `compareTpch`: did a change make floe slower? Compares two TPC-H runs by each query's floe ÷ DuckDB ratio, which
-// cancels most of the machine's speed (and its noise), so a baseline from another machine or day still applies.
+// `compareTpch`: did a change make floe slower? Compares two runs of one benchmark (TPC-H or ClickBench) by each
+// query's floe ÷ DuckDB ratio, which cancels most of the machine's speed (and its noise), so a baseline from another
+// machine or day still applies.
 import { geomean } from '../lib/stats.js';
 import { formatTable } from '../lib/table.js';
-import { type TpchResults, times } from './tpch-results.js';
+import { type QueryBenchResults, times } from './tpch-results.js';
 
 /** A query regressed when its ratio grew by more than this (15%). */
 export const QUERY_REGRESSION = 0.15;
@@ -35,7 +36,20 @@ export interface TpchComparison {
 
 const REGRESSIONS: readonly Verdict[] = ['slower', 'now fails', 'wrong result'];
 
-export function compareTpch(base: TpchResults, next: TpchResults): TpchComparison {
+export function compareTpch(base: QueryBenchResults, next: QueryBenchResults): TpchComparison {
+  // Q3 of TPC-H and Q3 of ClickBench share an id and nothing else.
+  if (base.kind !== next.kind) {
+    const regressions = [`not comparable (benchmark: ${base.kind} vs ${next.kind})`];
+    return {
+      queries: [],
+      common: 0,
+      baseGeomean: null,
+      newGeomean: null,
+      geomeanChange: null,
+      regressions,
+      warnings: [],
+    };
+  }
   const baseById = new Map(base.queries.map((q) => [q.id, q]));
   const ids = [...new Set([...base.queries.map((q) => q.id), ...next.queries.map((q) => q.id)])].sort();
   const queries = ids.map((id): QueryComparison => {
@@ -56,18 +70,30 @@ export function compareTpch(base: TpchResults, next: TpchResults): TpchCompariso
   if (geomeanChange !== null && geomeanChange > GEOMEAN_REGRESSION) {
     regressions.push(`geometric mean: ${percent(geomeanChange)} (limit +${GEOMEAN_REGRESSION * 100}%)`);
   }
-  const differs = (keys: readonly (keyof TpchResults['config'])[]) =>
-    keys.filter((k) => base.config[k] !== next.config[k]).map((k) => `${k}: ${base.config[k]} vs ${next.config[k]}`);
-  // Another scale factor or mode measures other work: its ratios say nothing about a change.
-  regressions.push(...differs(['sf', 'mode']).map((d) => `not comparable (${d})`));
+  const setting = (r: QueryBenchResults, k: string) => (r.config as unknown as Record<string, unknown>)[k];
+  const differs = (keys: readonly string[]) =>
+    keys
+      .filter((k) => setting(base, k) !== setting(next, k))
+      .map((k) => `${k}: ${setting(base, k)} vs ${setting(next, k)}`);
+  // Another benchmark, scale factor, table size or mode measures other work: its ratios say nothing about a change.
+  regressions.push(...differs(['sf', 'rows', 'mode']).map((d) => `not comparable (${d})`));
   const warnings = differs(['threads', 'seed', 'generatorVersion']).map((d) => `the runs differ in ${d}`);
+  // Files from before --no-plan-cache ran with it; DuckDB threads as used (older files: as asked for).
+  const [bc, nc] = [base.config.planCache ?? true, next.config.planCache ?? true];
+  if (bc !== nc) warnings.push(`the runs differ in floe's plan cache: ${onOff(bc)} vs ${onOff(nc)}`);
+  for (const engine of ['floe', 'duckdb'] as const) {
+    const [bt, nt] = [base.engines[engine]?.threads, next.engines[engine]?.threads];
+    if (bt != null && nt != null && bt !== nt) warnings.push(`the runs differ in ${engine}'s threads: ${bt} vs ${nt}`);
+  }
   // Files from before --warmups ran one warm-up.
   const [bw, nw] = [base.config.warmups ?? 1, next.config.warmups ?? 1];
   if (bw !== nw) warnings.push(`the runs differ in warmups: ${bw} vs ${nw}`);
   return { queries, common: common.length, baseGeomean, newGeomean, geomeanChange, regressions, warnings };
 }
 
-type Outcome = TpchResults['queries'][number] | undefined;
+const onOff = (on: boolean) => (on ? 'on' : 'off');
+
+type Outcome = QueryBenchResults['queries'][number] | undefined;
 
 function verdictOf(b: Outcome, n: Outcome, change: number | null): Verdict {
   if (change !== null) {

@@ -5,7 +5,17 @@ import { type BenchEngine, type DataMode, openEngine } from './bench-engines.js'
 import type { EngineName } from './engine-names.js';
 
 export type ChildRequest =
-  | { type: 'load'; engine: EngineName; dir: string; mode: DataMode; threads: number }
+  | {
+      type: 'load';
+      engine: EngineName;
+      dir: string;
+      mode: DataMode;
+      threads: number;
+      /** The tables to open (folders of `dir`); default TPC-H's. */
+      tables?: readonly string[];
+      /** False: floe without its plan cache. Default true. */
+      planCache?: boolean;
+    }
   | { type: 'run'; sql: string; collect: boolean; timeoutMs: number }
   | { type: 'stats' };
 
@@ -22,7 +32,7 @@ async function handle(m: ChildRequest): Promise<ChildReply> {
   switch (m.type) {
     case 'load': {
       const started = performance.now();
-      engine = await openEngine(m.engine, m.dir, m.mode, m.threads);
+      engine = await openEngine(m.engine, m.dir, m.mode, m.threads, { tables: m.tables, planCache: m.planCache });
       const ms = performance.now() - started;
       // The loader's garbage is not the tables' cost: collect it before reading RSS (the child runs --expose-gc).
       (globalThis as { gc?: () => void }).gc?.();

@@ -3,7 +3,7 @@
 import { geomean } from '../lib/stats.js';
 import { formatTable } from '../lib/table.js';
 import type { ExtraEngineName } from './engine-names.js';
-import { type ExtraOutcome, medianOf, ms, type TpchResults, times } from './tpch-results.js';
+import { type ExtraOutcome, medianOf, ms, type QueryBenchResults, times } from './tpch-results.js';
 
 /** `fails` or `timeout` for an error text (the child's cancellation or the parent's kill). */
 export function failureKind(error: string): 'fails' | 'timeout' {
@@ -24,7 +24,7 @@ export interface ExtraSummary {
   readonly geomeanFloeRatio: number | null;
 }
 
-export function summarizeExtra(r: TpchResults, engine: ExtraEngineName): ExtraSummary {
+export function summarizeExtra(r: QueryBenchResults, engine: ExtraEngineName): ExtraSummary {
   const outs = r.queries.flatMap((q) => {
     const o = q.extra?.[engine];
     return o ? [{ floe: medianOf(q.floe), o, own: medianOf(o) }] : [];
@@ -45,7 +45,7 @@ export function summarizeExtra(r: TpchResults, engine: ExtraEngineName): ExtraSu
 }
 
 /** The extra engines' table and summary lines as Markdown; empty when the run had none. */
-export function extraReport(r: TpchResults): string {
+export function extraReport(r: QueryBenchResults): string {
   const engines = r.config.extraEngines ?? [];
   if (engines.length === 0) return '';
   const header = ['Query', 'floe ms'];
@@ -71,7 +71,7 @@ function engineCells(floe: number | null, o: ExtraOutcome | undefined): string[]
   return [`${ms(o.medianMs)}${mark}`, times(floe === null ? null : floe / o.medianMs), same];
 }
 
-function summaryLine(s: ExtraSummary, r: TpchResults): string {
+function summaryLine(s: ExtraSummary, r: QueryBenchResults): string {
   const f = r.engines[s.engine];
   const facts = f
     ? `; ${f.threads ?? '?'} thread(s), load ${(f.loadMs / 1000).toFixed(1)} s, peak RSS ${f.peakRssMiB.toFixed(0)} MiB`
@@ -84,7 +84,7 @@ function summaryLine(s: ExtraSummary, r: TpchResults): string {
 }
 
 /** One line per query the engine failed, timed out on, or answered differently from DuckDB. */
-export function extraNotes(r: TpchResults, engine: ExtraEngineName): string[] {
+export function extraNotes(r: QueryBenchResults, engine: ExtraEngineName): string[] {
   return r.queries.flatMap((q) => {
     const o = q.extra?.[engine];
     if (!o) return [];

@@ -1,4 +1,5 @@
-// The TPC-H results file (`bench/results/<date>-<label>.json`): its shape, its summary, and its tables as text.
+// The results file of a query benchmark, TPC-H or ClickBench (`bench/results/<date>-<label>.json`): its shape, its
+// summary, and its tables as text.
 import type { TpchTable } from '../data/tpch-gen.js';
 import { machineLine } from '../lib/machine.js';
 import type { ResultsHeader } from '../lib/results-file.js';
@@ -48,11 +49,50 @@ export interface EngineFacts {
   readonly peakRssMiB: number;
   /** Bytes of the loaded column buffers (floe, memory mode); RSS after load is compared with them. */
   readonly dataMiB?: number | null;
-  /** Threads a query ran on: floe 1, DuckDB `--threads`, polars its pool, alasql 1 (absent in older files). */
+  /**
+   * Threads a query may run on, as the engine said: floe its query thread + helpers (parallel-aggregate helpers in
+   * memory mode, Parquet decode threads in files mode), DuckDB `current_setting('threads')`, polars its pool,
+   * alasql 1. Files before 2026-11-28 wrote floe 1 and DuckDB `--threads`; older ones nothing.
+   */
   readonly threads?: number | null;
 }
 
-export interface TpchResults extends ResultsHeader<'tpch'> {
+/** What TPC-H and ClickBench results share; `Kind` tells them apart. */
+interface QueryBenchBase<Kind extends 'tpch' | 'clickbench'> extends ResultsHeader<Kind> {
+  /** The query set (the same as `kind`; absent in TPC-H files before 2026-11-28). */
+  readonly benchmark?: Kind;
+  readonly engines: Readonly<Record<CoreEngineName, EngineFacts>> &
+    Readonly<Partial<Record<ExtraEngineName, EngineFacts>>>;
+  readonly queries: readonly QueryOutcome[];
+  readonly summary: TpchSummary;
+}
+
+/** How a run was made, whatever the benchmark. */
+export interface RunConfig {
+  readonly seed: number;
+  readonly mode: DataMode;
+  readonly runs: number;
+  /** Untimed runs of each query per engine before the timed ones (absent in older files: 1). */
+  readonly warmups?: number;
+  /** DuckDB's threads as asked for (`--threads`); `engines.<name>.threads` says what each engine used. */
+  readonly threads: number;
+  readonly generatorVersion: number;
+  readonly timeoutS: number;
+  /** False: floe ran without its plan cache, planning every run as DuckDB does (absent in older files: on). */
+  readonly planCache?: boolean;
+  /** Engines run beside floe and DuckDB (absent: none). */
+  readonly extraEngines?: readonly ExtraEngineName[];
+}
+
+export interface ClickBenchResults extends QueryBenchBase<'clickbench'> {
+  readonly config: RunConfig & { readonly rows: number };
+  readonly data: { readonly rows: { readonly hits: number }; readonly generatedS: number | null };
+}
+
+/** A TPC-H or a ClickBench results file. */
+export type QueryBenchResults = TpchResults | ClickBenchResults;
+
+export interface TpchResults extends QueryBenchBase<'tpch'> {
   readonly config: {
     readonly sf: number;
     readonly seed: number;
@@ -64,14 +104,12 @@ export interface TpchResults extends ResultsHeader<'tpch'> {
     readonly threads: number;
     readonly generatorVersion: number;
     readonly timeoutS: number;
+    /** False: floe ran without its plan cache (absent in older files: on). */
+    readonly planCache?: boolean;
     /** Engines run beside floe and DuckDB (absent: none). */
     readonly extraEngines?: readonly ExtraEngineName[];
   };
   readonly data: { readonly rows: Readonly<Record<TpchTable, number>>; readonly generatedS: number | null };
-  readonly engines: Readonly<Record<CoreEngineName, EngineFacts>> &
-    Readonly<Partial<Record<ExtraEngineName, EngineFacts>>>;
-  readonly queries: readonly QueryOutcome[];
-  readonly summary: TpchSummary;
 }
 
 export interface TpchSummary {
@@ -106,8 +144,31 @@ export const ms = (x: number | null) =>
   x === null ? '—' : x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0);
 export const times = (x: number | null) => (x === null ? '—' : `${x < 10 ? x.toFixed(2) : x.toFixed(1)}×`);
 
+/** `TPC-H SF1` or `ClickBench 1,000,000 rows`: what a run measured. */
+export function benchmarkTitle(r: QueryBenchResults): string {
+  return r.kind === 'clickbench'
+    ? `ClickBench ${r.config.rows.toLocaleString('en-US')} rows`
+    : `TPC-H SF${r.config.sf}`;
+}
+
+/** The threads each core engine used, as recorded (files without `benchmark`, older: as that runner described them). */
+function threadsText(r: QueryBenchResults): string {
+  if (r.benchmark === undefined) {
+    const helpers =
+      r.config.mode === 'memory'
+        ? ' + a helper for the aggregates it splits'
+        : ' + Parquet decode threads (one per core)';
+    return `DuckDB ${r.config.threads} thread(s), floe one query thread${helpers}`;
+  }
+  const floe = r.engines.floe.threads ?? 1;
+  const duck = r.engines.duckdb.threads ?? r.config.threads;
+  const helpers = r.config.mode === 'memory' ? 'parallel-aggregate helpers' : 'Parquet decode threads';
+  const floeText = floe > 1 ? `${floe} threads (one query thread + ${floe - 1} ${helpers})` : 'one thread';
+  return `DuckDB ${duck} thread(s), floe ${floeText}`;
+}
+
 /** The per-query table and the summary lines, as Markdown (readable in a terminal too). */
-export function tpchReport(r: TpchResults): string {
+export function tpchReport(r: QueryBenchResults): string {
   const rows = r.queries.map((q) => [
     q.id,
     'error' in q.floe ? 'floe failed' : ms(q.floe.medianMs),
@@ -123,7 +184,8 @@ export function tpchReport(r: TpchResults): string {
     dataText(e[name]) +
     `, peak RSS ${e[name].peakRssMiB.toFixed(0)} MiB`;
   return [
-    `TPC-H SF${r.config.sf}, ${r.config.mode} mode, median of ${r.config.runs} runs after ${warmupsText(r.config.warmups ?? 1)}; DuckDB ${r.config.threads} thread(s), floe one query thread${r.config.mode === 'memory' ? ' + a helper for the aggregates it splits' : ' + Parquet decode threads (one per core)'}`,
+    `${benchmarkTitle(r)}, ${r.config.mode} mode, median of ${r.config.runs} runs after ${warmupsText(r.config.warmups ?? 1)}; ` +
+      `${threadsText(r)}; floe plan cache ${r.config.planCache === false ? 'off (every run planned)' : 'on'}`,
     '',
     table,
     '',
@@ -136,7 +198,7 @@ export function tpchReport(r: TpchResults): string {
 }
 
 /** One line per query floe failed or answered differently from DuckDB: the error, or the first difference. */
-export function failureNotes(r: TpchResults): string[] {
+export function failureNotes(r: QueryBenchResults): string[] {
   return r.queries.flatMap((q) => {
     if ('error' in q.floe) return [`${q.id}: ${q.floe.error.split('\n')[0]}`];
     return q.mismatch ? [`${q.id}: different result: ${q.mismatch.split('\n')[0]}`] : [];

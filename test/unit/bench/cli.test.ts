@@ -41,3 +41,18 @@ test('bench CLI: --warmups is a whole number of at least 1', () => {
     assert.doesNotMatch(r.stderr, /\n\s+at /);
   }
 });
+
+test('bench CLI: clickbench takes queries 0-42 and a whole number of rows', () => {
+  assert.deepEqual(parseQueryIds('0,41..42', 0, 42), ['q00', 'q41', 'q42']);
+  assert.equal(parseQueryIds('43', 0, 42), null);
+  for (const [args, problem] of [
+    [['--queries', '43'], /--queries takes query numbers 0-42/],
+    [['--rows', '0'], /--rows is a whole number, at least 1/],
+    [['--mode', 'disk'], /--mode is files, memory or both/],
+  ] as const) {
+    const r = run('clickbench', ...args, '--no-save');
+    assert.equal(r.status, 2, args.join(' '));
+    assert.match(r.stderr, problem);
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
+  }
+});

@@ -118,4 +118,22 @@ describe('compareTpch', () => {
     assert.deepEqual(c.regressions, []);
     assert.deepEqual(c.warnings, ['the runs differ in warmups: 1 vs 3']);
   });
+
+  it('compares ClickBench runs by rows, never with TPC-H runs; warns about the plan cache and threads used', () => {
+    const clickbench = (rows: number, extra: object = {}) =>
+      ({ ...run({ q00: { floe: 1 } }), kind: 'clickbench', config: { ...run({}).config, rows, ...extra } }) as never;
+    assert.deepEqual(compareTpch(run({ q00: { floe: 1 } }), clickbench(1000)).regressions, [
+      'not comparable (benchmark: tpch vs clickbench)',
+    ]);
+    assert.deepEqual(compareTpch(clickbench(1000), clickbench(2000)).regressions, [
+      'not comparable (rows: 1000 vs 2000)',
+    ]);
+    const c = compareTpch(clickbench(1000), clickbench(1000, { planCache: false }));
+    assert.deepEqual(c.regressions, []);
+    assert.deepEqual(c.warnings, ["the runs differ in floe's plan cache: on vs off"]);
+    const used = (floe: number) => ({ ...run({ q01: { floe: 1 } }), engines: { floe: { threads: floe }, duckdb: {} } });
+    assert.deepEqual(compareTpch(used(2) as never, used(3) as never).warnings, [
+      "the runs differ in floe's threads: 2 vs 3",
+    ]);
+  });
 });
