@@ -2,7 +2,6 @@
 // BigInt per row; a BigInt64Array is read in place through an Int32Array view of its buffer.
 import { type Column, MAX_EXACT, makeColumn } from '../../arrow/column.js';
 import type { DataType } from '../../plan/types.js';
-import { mix32 } from './hash-keys.js';
 
 const TWO_32 = 2 ** 32;
 /** hi * 2^32 + (lo >>> 0) is an exact double while hi is in [-2^21, 2^21). */
@@ -63,11 +62,6 @@ function floatHalves(v: Float64Array, valid: Uint8Array | null, n: number, pairs
     }
   }
   return misfit;
-}
-
-/** The hash of one (lo, hi) pair. */
-export function hashHalves(lo: number, hi: number): number {
-  return mix32(lo ^ Math.imul(hi, 0x9e3779b1));
 }
 
 /**

@@ -3,7 +3,8 @@
 import type { Column } from '../../arrow/column.js';
 import { InternalError } from '../../errors.js';
 import type { DataType } from '../../plan/types.js';
-import { halvesColumn, hashHalves, int64Halves } from './int64-halves.js';
+import { hashHalves } from './hash-keys.js';
+import { halvesColumn, int64Halves } from './int64-halves.js';
 import type { KeyIndex } from './key-index.js';
 
 const INITIAL_ENTRIES = 64;

@@ -2,7 +2,8 @@
 import { type Column, constantColumn, makeColumn } from '../../arrow/column.js';
 import { copyBytes } from '../../arrow/kernels/utf8-take.js';
 import type { DataType } from '../../plan/types.js';
-import type { KeyColumn, NumberKeys, TextKeys } from './key-column.js';
+import { halvesColumn } from './int64-halves.js';
+import type { Int64Keys, KeyColumn, NumberKeys, TextKeys } from './key-column.js';
 
 const INITIAL_ENTRIES = 64;
 const encoder = new TextEncoder();
@@ -64,6 +65,29 @@ export class NumberStore {
     const x = k.values[i]!;
     const y = this.values[id]!;
     return x === y || (Number.isNaN(x) && Number.isNaN(y));
+  }
+
+  /** Clears `eq[j]` where entry `ids[j]` differs from row `rows[j]` of `k` (j < count, only where eq[j] is 1). */
+  narrow(k: NumberKeys, rows: Int32Array, ids: Int32Array, count: number, eq: Uint8Array): void {
+    if (k.big !== null || this.big !== null) {
+      for (let j = 0; j < count; j++) if (eq[j] === 1 && !this.equals(ids[j]!, k, rows[j]!)) eq[j] = 0;
+      return;
+    }
+    const { values, valid } = k;
+    const stored = this.values;
+    const storedValid = this.valid;
+    for (let j = 0; j < count; j++) {
+      if (eq[j] === 0) continue;
+      const i = rows[j]!;
+      const id = ids[j]!;
+      const v = valid === null ? 1 : valid[i]!;
+      if (v !== storedValid[id]) eq[j] = 0;
+      else if (v === 1) {
+        const x = values[i]!;
+        const y = stored[id]!;
+        if (x !== y && !(Number.isNaN(x) && Number.isNaN(y))) eq[j] = 0;
+      }
+    }
   }
 
   /** The entries as a column of `type`. */
@@ -134,6 +158,33 @@ export class TextStore {
     return at + s.length;
   }
 
+  /** Clears `eq[j]` where entry `ids[j]` differs from row `rows[j]` of `k` (j < count, only where eq[j] is 1). */
+  narrow(k: TextKeys, rows: Int32Array, ids: Int32Array, count: number, eq: Uint8Array): void {
+    if (k.strings !== null) {
+      for (let j = 0; j < count; j++) if (eq[j] === 1 && !this.equals(ids[j]!, k, rows[j]!)) eq[j] = 0;
+      return;
+    }
+    const { offsets, bytes, valid } = k;
+    const storedOffsets = this.offsets;
+    const stored = this.bytes;
+    const storedValid = this.valid;
+    for (let j = 0; j < count; j++) {
+      if (eq[j] === 0) continue;
+      const i = rows[j]!;
+      const id = ids[j]!;
+      const v = valid === null ? 1 : valid[i]!;
+      if (v !== storedValid[id]) {
+        eq[j] = 0;
+        continue;
+      }
+      if (v === 0) continue;
+      const at = storedOffsets[id]!;
+      const len = storedOffsets[id + 1]! - at;
+      const start = offsets[i]!;
+      if (offsets[i + 1]! - start !== len || !sameBytes(bytes, start, stored, at, len)) eq[j] = 0;
+    }
+  }
+
   equals(id: number, k: TextKeys, i: number): boolean {
     const valid = k.valid === null || k.valid[i] === 1;
     if (valid !== (this.valid[id] === 1)) return false;
@@ -182,12 +233,66 @@ function validity(valid: Uint8Array, n: number): Uint8Array | null {
   return v.includes(0) ? v.slice() : null;
 }
 
+/** One int64/decimal key column's entries as int32 halves (`int64Halves`). */
+export class Int64Store {
+  pairs = new Int32Array(2 * INITIAL_ENTRIES);
+  valid = new Uint8Array(INITIAL_ENTRIES);
+  size = 0;
+
+  append(k: Int64Keys, i: number): void {
+    const id = this.size++;
+    this.pairs = grown(this.pairs, 2 * id + 2);
+    this.valid = grown(this.valid, id + 1);
+    if (k.valid !== null && k.valid[i] === 0) return;
+    this.pairs[2 * id] = k.pairs[2 * i]!;
+    this.pairs[2 * id + 1] = k.pairs[2 * i + 1]!;
+    this.valid[id] = 1;
+  }
+
+  /** Clears `eq[j]` where entry `ids[j]` differs from row `rows[j]` of `k` (j < count, only where eq[j] is 1). */
+  narrow(k: Int64Keys, rows: Int32Array, ids: Int32Array, count: number, eq: Uint8Array): void {
+    const { pairs, valid, misfit } = k;
+    const stored = this.pairs;
+    const storedValid = this.valid;
+    for (let j = 0; j < count; j++) {
+      if (eq[j] === 0) continue;
+      const i = rows[j]!;
+      const id = ids[j]!;
+      const v = valid === null ? 1 : valid[i]!;
+      if (v !== storedValid[id]) eq[j] = 0;
+      else if (v === 1) {
+        if (pairs[2 * i] !== stored[2 * id] || pairs[2 * i + 1] !== stored[2 * id + 1]) eq[j] = 0;
+        else if (misfit !== null && misfit[i] === 1) eq[j] = 0;
+      }
+    }
+  }
+
+  equals(id: number, k: Int64Keys, i: number): boolean {
+    const valid = k.valid === null || k.valid[i] === 1;
+    if (valid !== (this.valid[id] === 1)) return false;
+    if (!valid) return true;
+    return k.pairs[2 * i] === this.pairs[2 * id] && k.pairs[2 * i + 1] === this.pairs[2 * id + 1];
+  }
+
+  column(type: DataType): Column {
+    const n = this.size;
+    const valid = validity(this.valid, n);
+    if (valid !== null && !valid.includes(1)) return constantColumn(type, null, n);
+    return halvesColumn(type, this.pairs, valid, n);
+  }
+}
+
+type ColumnStore = NumberStore | TextStore | Int64Store;
+
 /** The entries of every key column of a multi-column table. */
 export class KeyStore {
-  readonly #cols: (NumberStore | TextStore)[];
+  readonly #cols: ColumnStore[];
 
+  /** int64 and decimal columns are kept as int32 halves, text as UTF-8 bytes, other types as numbers. */
   constructor(types: readonly DataType[]) {
-    this.#cols = types.map((t) => (t.id === 'utf8' ? new TextStore() : new NumberStore()));
+    this.#cols = types.map((t) =>
+      t.id === 'utf8' ? new TextStore() : t.id === 'int64' || t.id === 'decimal' ? new Int64Store() : new NumberStore(),
+    );
   }
 
   get size(): number {
@@ -196,7 +301,7 @@ export class KeyStore {
 
   /** The kind of each key column; keys passed in must have these kinds (see `asKind`). */
   get kinds(): readonly KeyColumn['kind'][] {
-    return this.#cols.map((s) => (s instanceof NumberStore ? 'num' : 'str'));
+    return this.#cols.map((s) => (s instanceof NumberStore ? 'num' : s instanceof Int64Store ? 'i64' : 'str'));
   }
 
   append(keys: readonly KeyColumn[], i: number): void {
@@ -204,17 +309,40 @@ export class KeyStore {
       const s = this.#cols[c]!;
       const k = keys[c]!;
       if (s instanceof NumberStore) s.append(k as NumberKeys, i);
+      else if (s instanceof Int64Store) s.append(k as Int64Keys, i);
       else s.append(k as TextKeys, i);
     }
   }
 
+  /** Whether entry `id` equals row i of `keys`. */
   equals(id: number, keys: readonly KeyColumn[], i: number): boolean {
     for (let c = 0; c < keys.length; c++) {
       const s = this.#cols[c]!;
       const k = keys[c]!;
-      if (s instanceof NumberStore ? !s.equals(id, k as NumberKeys, i) : !s.equals(id, k as TextKeys, i)) return false;
+      if (
+        s instanceof NumberStore
+          ? !s.equals(id, k as NumberKeys, i)
+          : s instanceof Int64Store
+            ? !s.equals(id, k as Int64Keys, i)
+            : !s.equals(id, k as TextKeys, i)
+      )
+        return false;
     }
     return true;
+  }
+
+  /**
+   * Clears `eq[j]` where entry `ids[j]` differs from row `rows[j]` of `keys` (j < count), a column at a time: each
+   * column's loop reads one kind of array.
+   */
+  narrow(keys: readonly KeyColumn[], rows: Int32Array, ids: Int32Array, count: number, eq: Uint8Array): void {
+    for (let c = 0; c < keys.length; c++) {
+      const s = this.#cols[c]!;
+      const k = keys[c]!;
+      if (s instanceof NumberStore) s.narrow(k as NumberKeys, rows, ids, count, eq);
+      else if (s instanceof Int64Store) s.narrow(k as Int64Keys, rows, ids, count, eq);
+      else s.narrow(k as TextKeys, rows, ids, count, eq);
+    }
   }
 
   column(c: number, type: DataType): Column {
