@@ -8,6 +8,13 @@ import type { KeyIndex } from './key-index.js';
 import { KeyStore } from './key-store.js';
 
 const INITIAL_SLOTS = 64;
+/** `count` empty slots of (id, hash). */
+function emptySlots(count: number): Int32Array {
+  const slots = new Int32Array(2 * count);
+  for (let s = 0; s < slots.length; s += 2) slots[s] = -1;
+  return slots;
+}
+
 /** Rows probed together: pending rows keep their slots across rounds, so the table grows only between chunks. */
 const CHUNK_ROWS = 2048;
 /** A row's id while it is missing: set by the rounds, replaced by `#addMisses`. */
@@ -20,8 +27,11 @@ const MISS = -2;
 export class KeyTable implements KeyIndex {
   readonly #store: KeyStore;
   readonly #nullsEqual: boolean;
-  #ids = new Int32Array(INITIAL_SLOTS).fill(-1);
-  #hashes = new Int32Array(INITIAL_SLOTS);
+  /**
+   * Slot s is `slots[2s]` (entry id, -1 = empty) beside `slots[2s + 1]` (its key's hash): a probe reads one cache
+   * line, not one in an id array and one in a hash array.
+   */
+  #slots = emptySlots(INITIAL_SLOTS);
   #mask = INITIAL_SLOTS - 1;
   #hashScratch = new Int32Array(0);
   #scratch = new Int32Array(0);
@@ -99,8 +109,7 @@ export class KeyTable implements KeyIndex {
     add: boolean,
     out: Int32Array,
   ): void {
-    const ids = this.#ids;
-    const slotHashes = this.#hashes;
+    const slots = this.#slots;
     const mask = this.#mask;
     const pending = this.#pending;
     const slotOf = this.#slotOf;
@@ -123,10 +132,10 @@ export class KeyTable implements KeyIndex {
         const i = pending[j]!;
         const h = hashes[i]!;
         let s = slotOf[j]!;
-        let id = ids[s]!;
-        while (id !== -1 && slotHashes[s] !== h) {
+        let id = slots[2 * s]!;
+        while (id !== -1 && slots[2 * s + 1] !== h) {
           s = (s + 1) & mask;
-          id = ids[s]!;
+          id = slots[2 * s]!;
         }
         if (id === -1) {
           out[i] = MISS;
@@ -163,8 +172,7 @@ export class KeyTable implements KeyIndex {
     out: Int32Array,
   ): void {
     const store = this.#store;
-    const ids = this.#ids;
-    const slotHashes = this.#hashes;
+    const slots = this.#slots;
     const mask = this.#mask;
     const missAt = this.#missAt;
     for (let i = start; i < end; i++) {
@@ -175,40 +183,37 @@ export class KeyTable implements KeyIndex {
       }
       const h = hashes[i]!;
       let s = missAt[i - start]!;
-      let id = ids[s]!;
+      let id = slots[2 * s]!;
       // Slots before this one held other keys; a miss added since may hold this one.
-      while (id !== -1 && (slotHashes[s] !== h || !store.equals(id, keys, i))) {
+      while (id !== -1 && (slots[2 * s + 1] !== h || !store.equals(id, keys, i))) {
         s = (s + 1) & mask;
-        id = ids[s]!;
+        id = slots[2 * s]!;
       }
       if (id === -1) {
         id = store.size;
         store.append(keys, i);
-        ids[s] = id;
-        slotHashes[s] = h;
+        slots[2 * s] = id;
+        slots[2 * s + 1] = h;
       }
       out[i] = id;
     }
   }
 
   /** Rehashes into `slots` slots (default: twice as many). */
-  #grow(slots = this.#ids.length * 2): void {
-    const oldIds = this.#ids;
-    const oldHashes = this.#hashes;
-    const ids = new Int32Array(slots).fill(-1);
-    const hashes = new Int32Array(slots);
-    const mask = slots - 1;
-    for (let s = 0; s < oldIds.length; s++) {
-      const id = oldIds[s]!;
+  #grow(count = (this.#mask + 1) * 2): void {
+    const old = this.#slots;
+    const slots = emptySlots(count);
+    const mask = count - 1;
+    for (let s = 0; s < old.length; s += 2) {
+      const id = old[s]!;
       if (id === -1) continue;
-      const h = oldHashes[s]!;
+      const h = old[s + 1]!;
       let t = h & mask;
-      while (ids[t] !== -1) t = (t + 1) & mask;
-      ids[t] = id;
-      hashes[t] = h;
+      while (slots[2 * t] !== -1) t = (t + 1) & mask;
+      slots[2 * t] = id;
+      slots[2 * t + 1] = h;
     }
-    this.#ids = ids;
-    this.#hashes = hashes;
+    this.#slots = slots;
     this.#mask = mask;
   }
 }
