@@ -26,6 +26,15 @@ const cases: DiffCase[] = [
     sql: 'SELECT k, count(*) FROM (SELECT CASE WHEN id > 3000 THEN CAST(id AS bigint) * 1000000 ELSE id % 7 END AS k FROM items) t GROUP BY k ORDER BY 2 DESC, 1 LIMIT 5',
   },
   { sql: 'SELECT d, count(*) FROM items GROUP BY d ORDER BY 2 DESC, 1 NULLS FIRST LIMIT 5' },
+  // int64 keys beyond 2^53 (int32 halves, alone and beside text and numbers), with NULLs; a join on them
+  { sql: 'SELECT big, count(*) FROM items GROUP BY big ORDER BY 2 DESC, 1 NULLS FIRST LIMIT 8' },
+  { sql: 'SELECT count(*), count(DISTINCT big), min(big), max(big) FROM (SELECT big FROM items GROUP BY big) t' },
+  { sql: 'SELECT big % 3 AS m, cat, count(*) FROM items GROUP BY 1, 2 ORDER BY 1 NULLS FIRST, 2 NULLS FIRST' },
+  {
+    sql: 'SELECT big, name, grp, count(*) FROM items GROUP BY big, name, grp ORDER BY 4 DESC, 1 NULLS FIRST, 2 NULLS FIRST, 3 NULLS FIRST LIMIT 10',
+  },
+  { sql: 'SELECT count(*) FROM (SELECT big, cat FROM items GROUP BY big, cat) t' },
+  { sql: 'SELECT count(*), sum(a.qty) FROM items a JOIN items b ON a.big = b.big AND a.cat = b.cat' },
   { sql: 'SELECT grp, count(*) FROM items GROUP BY grp ORDER BY 1 NULLS FIRST' },
   // Output columns copied late: text through two joins, NULL padding gathered again, read by a filter above
   {

@@ -1,5 +1,5 @@
 // `hashKeys`: one 32-bit hash per row over a batch of key columns, column at a time (no per-row closures).
-import type { KeyColumn, NumberKeys, TextKeys } from './key-column.js';
+import type { Int64Keys, KeyColumn, NumberKeys, TextKeys } from './key-column.js';
 
 /** The hash of a NULL key part (GROUP BY puts NULLs in one group). */
 const NULL_HASH = 0x1b873593;
@@ -29,7 +29,12 @@ export function hashNumber(x: number): number {
 
 /** An int64 beyond ±2^53 (it never equals a number, so it needs no agreement with `hashNumber`). */
 export function hashBigInt(x: bigint): number {
-  return mix32(Number(BigInt.asIntN(32, x)) ^ Math.imul(Number(BigInt.asIntN(32, x >> 32n)), 0x9e3779b1));
+  return hashHalves(Number(BigInt.asIntN(32, x)), Number(BigInt.asIntN(32, x >> 32n)));
+}
+
+/** An int64 as its low and high 32 bits (`int64Halves`). */
+export function hashHalves(lo: number, hi: number): number {
+  return mix32(lo ^ Math.imul(hi, 0x9e3779b1));
 }
 
 /** FNV-1a over bytes [start, end), then mixed. */
@@ -78,6 +83,7 @@ export function hashKeys(keys: readonly KeyColumn[], n: number, out: Int32Array 
   for (let c = 0; c < keys.length; c++) {
     const k = keys[c]!;
     if (k.kind === 'num') hashNumbers(k, n, out, c > 0);
+    else if (k.kind === 'i64') hashInt64s(k, n, out, c > 0);
     else hashTexts(k, n, out, c > 0);
   }
   return out;
@@ -92,6 +98,14 @@ function hashNumbers(k: NumberKeys, n: number, out: Int32Array, after: boolean):
   for (let i = 0; i < n; i++) {
     const h =
       valid !== null && valid[i] === 0 ? NULL_HASH : big?.has(i) ? hashBigInt(big.get(i)!) : hashNumber(values[i]!);
+    out[i] = after ? combine(out[i]!, h) : h;
+  }
+}
+
+function hashInt64s(k: Int64Keys, n: number, out: Int32Array, after: boolean): void {
+  const { pairs, valid } = k;
+  for (let i = 0; i < n; i++) {
+    const h = valid !== null && valid[i] === 0 ? NULL_HASH : hashHalves(pairs[2 * i]!, pairs[2 * i + 1]!);
     out[i] = after ? combine(out[i]!, h) : h;
   }
 }

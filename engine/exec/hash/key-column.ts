@@ -1,6 +1,7 @@
 // `KeyColumn`: one key column of a batch in the two forms the hash tables read (numbers or UTF-8 bytes).
 import { type Column, MAX_EXACT } from '../../arrow/column.js';
 import { InternalError } from '../../errors.js';
+import { int64Halves } from './int64-halves.js';
 
 /**
  * Numeric keys (int32, date, bool, float64, timestamp, int64, decimal) as numbers. int64/decimal values beyond
@@ -26,7 +27,18 @@ export interface TextKeys {
   readonly valid: Uint8Array | null;
 }
 
-export type KeyColumn = NumberKeys | TextKeys;
+/**
+ * int64/decimal keys of a multi-column table as int32 halves (`int64Halves`): Float64- and BigInt64-backed batches
+ * alike, no BigInt per row. `misfit` rows (not integers) equal no key.
+ */
+export interface Int64Keys {
+  readonly kind: 'i64';
+  readonly pairs: Int32Array;
+  readonly misfit: Uint8Array | null;
+  readonly valid: Uint8Array | null;
+}
+
+export type KeyColumn = NumberKeys | TextKeys | Int64Keys;
 
 const NO_OFFSETS = new Int32Array(0);
 const NO_BYTES = new Uint8Array(0);
@@ -45,6 +57,25 @@ export function toKeyColumn(col: Column, n: number): KeyColumn {
 }
 
 /**
+ * The first `n` rows of `col` as keys of `kind` (see `asKind` for a column of another kind); int64 halves of a
+ * Float64-backed column go into `scratch` when it holds 2n entries.
+ */
+export function keyColumnAs(
+  col: Column,
+  n: number,
+  kind: KeyColumn['kind'],
+  nullsMatch: boolean,
+  scratch: Int32Array | null = null,
+): KeyColumn {
+  if (kind !== 'i64') return asKind(toKeyColumn(col, n), kind, n, nullsMatch);
+  const v = col.values;
+  if (v === null || Array.isArray(v) || 'offsets' in v || col.type.id === 'null')
+    return asKind(toKeyColumn(col, n), kind, n, nullsMatch);
+  const { pairs, misfit } = int64Halves(col, n, scratch);
+  return { kind, pairs, misfit, valid: col.valid };
+}
+
+/**
  * `k` as `kind`. A key of the other kind is a NULL literal's column (all NULL), or, when NULL keys never match
  * (`nullsMatch` false: joins), a value that cannot equal any key of the table; either way it becomes all NULLs.
  */
@@ -54,6 +85,7 @@ export function asKind(k: KeyColumn, kind: KeyColumn['kind'], n: number, nullsMa
     throw new InternalError('hash keys of different kinds');
   const valid = new Uint8Array(n);
   if (kind === 'num') return { kind, values: valid, valid, big: null };
+  if (kind === 'i64') return { kind, pairs: new Int32Array(2 * n), misfit: null, valid };
   return { kind, strings: null, offsets: new Int32Array(n + 1), bytes: NO_BYTES, valid };
 }
 

@@ -6,6 +6,7 @@ import type { DataType } from '../../plan/types.js';
 import { KeyTable } from './key-table.js';
 import { NumberKeyTable } from './number-key-table.js';
 import { PairKeyTable } from './pair-key-table.js';
+import { WideIntKeyTable } from './wide-int-key-table.js';
 
 /** Dense ids (0, 1, … in first-insertion order) for distinct key tuples. */
 export interface KeyIndex {
@@ -31,7 +32,7 @@ export interface KeyIndex {
 
 /**
  * One numeric key (integers, dates, decimals, floats, bools) gets `NumberKeyTable`, which keeps the key itself
- * in its slots; two int32/date columns of a join get `PairKeyTable` (packed into one number); anything else
+ * in its slots (int64 and decimal through `WideIntKeyTable`, which moves to int32 halves at the first bigint); two int32/date columns of a join get `PairKeyTable` (packed into one number); anything else
  * (text, several columns) gets `KeyTable`. `nullsEqual`: NULL is one key (GROUP BY,
  * set operations), else NULL keys never match (joins).
  */
@@ -41,7 +42,9 @@ export function makeKeyIndex(types: readonly DataType[], nullsEqual: boolean): K
     throw new NotSupportedError(
       'grouping, DISTINCT, set operations and joins on interval values are not supported yet',
     );
-  if (types.length === 1 && types[0]!.id !== 'utf8') return new NumberKeyTable(nullsEqual);
+  const one = types.length === 1 ? types[0]! : null;
+  if (one !== null && (one.id === 'int64' || one.id === 'decimal')) return new WideIntKeyTable(one, nullsEqual);
+  if (one !== null && one.id !== 'utf8') return new NumberKeyTable(nullsEqual);
   if (!nullsEqual && types.length === 2 && types.every((t) => t.id === 'int32' || t.id === 'date'))
     return new PairKeyTable(types);
   return new KeyTable(types, nullsEqual);

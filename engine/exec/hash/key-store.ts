@@ -1,19 +1,10 @@
 // `KeyStore`: the distinct keys of a hash table, one entry per key in insertion order, in growable typed arrays.
 import { type Column, constantColumn, makeColumn } from '../../arrow/column.js';
-import { copyBytes } from '../../arrow/kernels/utf8-take.js';
 import type { DataType } from '../../plan/types.js';
-import type { KeyColumn, NumberKeys, TextKeys } from './key-column.js';
-
-const INITIAL_ENTRIES = 64;
-const encoder = new TextEncoder();
-
-function grown<T extends Float64Array | Uint8Array | Int32Array>(a: T, need: number): T {
-  if (need <= a.length) return a;
-  const Ctor = a.constructor as new (n: number) => T;
-  const b = new Ctor(Math.max(need, a.length * 2));
-  b.set(a);
-  return b;
-}
+import { halvesColumn } from './int64-halves.js';
+import type { Int64Keys, KeyColumn, NumberKeys, TextKeys } from './key-column.js';
+import { grown, INITIAL_ENTRIES, validity } from './store-arrays.js';
+import { TextStore } from './text-store.js';
 
 /** One numeric key column's entries: numbers, with int64/decimal values beyond ±2^53 kept as bigints. */
 export class NumberStore {
@@ -66,6 +57,29 @@ export class NumberStore {
     return x === y || (Number.isNaN(x) && Number.isNaN(y));
   }
 
+  /** Clears `eq[j]` where entry `ids[j]` differs from row `rows[j]` of `k` (j < count, only where eq[j] is 1). */
+  narrow(k: NumberKeys, rows: Int32Array, ids: Int32Array, count: number, eq: Uint8Array): void {
+    if (k.big !== null || this.big !== null) {
+      for (let j = 0; j < count; j++) if (eq[j] === 1 && !this.equals(ids[j]!, k, rows[j]!)) eq[j] = 0;
+      return;
+    }
+    const { values, valid } = k;
+    const stored = this.values;
+    const storedValid = this.valid;
+    for (let j = 0; j < count; j++) {
+      if (eq[j] === 0) continue;
+      const i = rows[j]!;
+      const id = ids[j]!;
+      const v = valid === null ? 1 : valid[i]!;
+      if (v !== storedValid[id]) eq[j] = 0;
+      else if (v === 1) {
+        const x = values[i]!;
+        const y = stored[id]!;
+        if (x !== y && !(Number.isNaN(x) && Number.isNaN(y))) eq[j] = 0;
+      }
+    }
+  }
+
   /** The entries as a column of `type`. */
   column(type: DataType): Column {
     const n = this.size;
@@ -93,101 +107,66 @@ export class NumberStore {
   }
 }
 
-/** One text key column's entries as UTF-8 bytes with offsets. */
-export class TextStore {
-  offsets = new Int32Array(INITIAL_ENTRIES + 1);
-  bytes = new Uint8Array(INITIAL_ENTRIES * 16);
+/** One int64/decimal key column's entries as int32 halves (`int64Halves`). */
+export class Int64Store {
+  pairs = new Int32Array(2 * INITIAL_ENTRIES);
   valid = new Uint8Array(INITIAL_ENTRIES);
   size = 0;
 
-  append(k: TextKeys, i: number): void {
+  append(k: Int64Keys, i: number): void {
     const id = this.size++;
-    this.offsets = grown(this.offsets, id + 2);
+    this.pairs = grown(this.pairs, 2 * id + 2);
     this.valid = grown(this.valid, id + 1);
-    const at = this.offsets[id]!;
-    let end = at;
-    if (k.valid === null || k.valid[i] === 1) {
-      end = k.strings === null ? this.#copy(k, i, at) : this.#encode(k.strings[i]!, at);
-      this.valid[id] = 1;
+    if (k.valid !== null && k.valid[i] === 0) return;
+    this.pairs[2 * id] = k.pairs[2 * i]!;
+    this.pairs[2 * id + 1] = k.pairs[2 * i + 1]!;
+    this.valid[id] = 1;
+  }
+
+  /** Clears `eq[j]` where entry `ids[j]` differs from row `rows[j]` of `k` (j < count, only where eq[j] is 1). */
+  narrow(k: Int64Keys, rows: Int32Array, ids: Int32Array, count: number, eq: Uint8Array): void {
+    const { pairs, valid, misfit } = k;
+    const stored = this.pairs;
+    const storedValid = this.valid;
+    for (let j = 0; j < count; j++) {
+      if (eq[j] === 0) continue;
+      const i = rows[j]!;
+      const id = ids[j]!;
+      const v = valid === null ? 1 : valid[i]!;
+      if (v !== storedValid[id]) eq[j] = 0;
+      else if (v === 1) {
+        if (pairs[2 * i] !== stored[2 * id] || pairs[2 * i + 1] !== stored[2 * id + 1]) eq[j] = 0;
+        else if (misfit !== null && misfit[i] === 1) eq[j] = 0;
+      }
     }
-    this.offsets[id + 1] = end;
   }
 
-  #copy(k: TextKeys, i: number, at: number): number {
-    const start = k.offsets[i]!;
-    const end = k.offsets[i + 1]!;
-    const bytes = grown(this.bytes, at + end - start);
-    this.bytes = bytes;
-    copyBytes(bytes, at, k.bytes, start, end);
-    return at + end - start;
-  }
-
-  #encode(s: string, at: number): number {
-    // A UTF-16 code unit never takes more than 3 UTF-8 bytes.
-    this.bytes = grown(this.bytes, at + s.length * 3);
-    const bytes = this.bytes;
-    for (let j = 0; j < s.length; j++) {
-      const c = s.charCodeAt(j);
-      if (c >= 0x80) return at + encoder.encodeInto(s, bytes.subarray(at)).written;
-      bytes[at + j] = c;
-    }
-    return at + s.length;
-  }
-
-  equals(id: number, k: TextKeys, i: number): boolean {
+  equals(id: number, k: Int64Keys, i: number): boolean {
     const valid = k.valid === null || k.valid[i] === 1;
     if (valid !== (this.valid[id] === 1)) return false;
     if (!valid) return true;
-    const at = this.offsets[id]!;
-    const len = this.offsets[id + 1]! - at;
-    if (k.strings !== null) return this.#equalsString(k.strings[i]!, at, len);
-    const start = k.offsets[i]!;
-    if (k.offsets[i + 1]! - start !== len) return false;
-    return sameBytes(k.bytes, start, this.bytes, at, len);
+    return k.pairs[2 * i] === this.pairs[2 * id] && k.pairs[2 * i + 1] === this.pairs[2 * id + 1];
   }
 
-  /** Whether `s` encodes to the `len` bytes at `at`; ASCII compares char by byte, the rest is encoded. */
-  #equalsString(s: string, at: number, len: number): boolean {
-    // UTF-8 never takes fewer bytes than UTF-16 code units.
-    if (len < s.length) return false;
-    const bytes = this.bytes;
-    for (let j = 0; j < s.length; j++) {
-      const c = s.charCodeAt(j);
-      if (c >= 0x80) {
-        const tail = encoder.encode(s.slice(j));
-        return tail.length === len - j && sameBytes(tail, 0, bytes, at + j, tail.length);
-      }
-      if (bytes[at + j] !== c) return false;
-    }
-    return len === s.length;
-  }
-
-  /** The entries as a utf8 column over UTF-8 bytes (decoded only if a consumer asks for strings). */
   column(type: DataType): Column {
     const n = this.size;
     const valid = validity(this.valid, n);
     if (valid !== null && !valid.includes(1)) return constantColumn(type, null, n);
-    const offsets = this.offsets.slice(0, n + 1);
-    return makeColumn(type, { offsets, bytes: this.bytes.slice(0, offsets[n]!) }, valid, n);
+    return halvesColumn(type, this.pairs, valid, n);
   }
 }
 
-function sameBytes(a: Uint8Array, i: number, b: Uint8Array, j: number, len: number): boolean {
-  for (let k = 0; k < len; k++) if (a[i + k] !== b[j + k]) return false;
-  return true;
-}
-
-function validity(valid: Uint8Array, n: number): Uint8Array | null {
-  const v = valid.subarray(0, n);
-  return v.includes(0) ? v.slice() : null;
-}
+type ColumnStore = NumberStore | TextStore | Int64Store;
 
 /** The entries of every key column of a multi-column table. */
 export class KeyStore {
-  readonly #cols: (NumberStore | TextStore)[];
+  readonly #cols: ColumnStore[];
 
+  /** int64 and decimal columns are kept as int32 halves, text as UTF-8 bytes, other types as numbers. */
   constructor(types: readonly DataType[]) {
-    this.#cols = types.map((t) => (t.id === 'utf8' ? new TextStore() : new NumberStore()));
+    this.#cols = types.map((t) =>
+      t.id === 'utf8' ? new TextStore() : t.id === 'int64' || t.id === 'decimal' ? new Int64Store() : new NumberStore(),
+    );
   }
 
   get size(): number {
@@ -196,7 +175,7 @@ export class KeyStore {
 
   /** The kind of each key column; keys passed in must have these kinds (see `asKind`). */
   get kinds(): readonly KeyColumn['kind'][] {
-    return this.#cols.map((s) => (s instanceof NumberStore ? 'num' : 'str'));
+    return this.#cols.map((s) => (s instanceof NumberStore ? 'num' : s instanceof Int64Store ? 'i64' : 'str'));
   }
 
   append(keys: readonly KeyColumn[], i: number): void {
@@ -204,17 +183,40 @@ export class KeyStore {
       const s = this.#cols[c]!;
       const k = keys[c]!;
       if (s instanceof NumberStore) s.append(k as NumberKeys, i);
+      else if (s instanceof Int64Store) s.append(k as Int64Keys, i);
       else s.append(k as TextKeys, i);
     }
   }
 
+  /** Whether entry `id` equals row i of `keys`. */
   equals(id: number, keys: readonly KeyColumn[], i: number): boolean {
     for (let c = 0; c < keys.length; c++) {
       const s = this.#cols[c]!;
       const k = keys[c]!;
-      if (s instanceof NumberStore ? !s.equals(id, k as NumberKeys, i) : !s.equals(id, k as TextKeys, i)) return false;
+      if (
+        s instanceof NumberStore
+          ? !s.equals(id, k as NumberKeys, i)
+          : s instanceof Int64Store
+            ? !s.equals(id, k as Int64Keys, i)
+            : !s.equals(id, k as TextKeys, i)
+      )
+        return false;
     }
     return true;
+  }
+
+  /**
+   * Clears `eq[j]` where entry `ids[j]` differs from row `rows[j]` of `keys` (j < count), a column at a time: each
+   * column's loop reads one kind of array.
+   */
+  narrow(keys: readonly KeyColumn[], rows: Int32Array, ids: Int32Array, count: number, eq: Uint8Array): void {
+    for (let c = 0; c < keys.length; c++) {
+      const s = this.#cols[c]!;
+      const k = keys[c]!;
+      if (s instanceof NumberStore) s.narrow(k as NumberKeys, rows, ids, count, eq);
+      else if (s instanceof Int64Store) s.narrow(k as Int64Keys, rows, ids, count, eq);
+      else s.narrow(k as TextKeys, rows, ids, count, eq);
+    }
   }
 
   column(c: number, type: DataType): Column {
