@@ -56,6 +56,12 @@ const cases: DiffCase[] = [
   {
     sql: 'SELECT g, sum(k + 1), sum(k - 1), sum(i32 - 1), sum(i32 - 2), sum(1 - i32), sum(i32) FROM specials WHERE k <> 2 GROUP BY g',
   },
+  // MIN/MAX of text compared as UTF-8 bytes (code point order: astral characters above U+FFFF-ish BMP ones), with
+  // NULLs, '' and groups where every value is NULL; over a filter's selection and over gathered rows.
+  { sql: 'SELECT grp, min(name), max(name), min(cat), max(cat) FROM items GROUP BY grp' },
+  { sql: "SELECT grp, min(name), max(name), count(*) FROM items WHERE qty > 3 AND cat <> 'beta' GROUP BY grp" },
+  { sql: 'SELECT g, min(s), max(s), min(s) FILTER (WHERE k > 3) FROM specials GROUP BY g' },
+  { sql: "SELECT min(s), max(s), max(upper(s)) FROM specials WHERE s <> 'a'" },
   // A subexpression shared by several arguments (and a FILTER) is evaluated once per batch.
   {
     sql: 'SELECT l_returnflag, sum(l_extendedprice * (1 - l_discount)), sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)), avg(l_extendedprice * (1 - l_discount)), sum(l_extendedprice * (1 - l_discount)) FILTER (WHERE l_quantity > 10) FROM lineitem GROUP BY l_returnflag',
