@@ -11,41 +11,22 @@ import {
   type AggregateFn,
   type LogicalPlan,
   makeProject,
-  planChildren,
-  withInputs,
 } from '../../plan/logical/index.js';
 import { type Field, INT64 } from '../../plan/types.js';
 import { displayName } from '../../sql/bind/bind-aggregate.js';
 import type { OptimizerRule } from '../rule.js';
+import { mapAggregatesReadWhole } from './aggregates-read-whole.js';
 import { offsetCheck, offsetValue, type SumOffset } from './sum-offset-exprs.js';
 
 export const rewriteSumOffsets: OptimizerRule = {
   name: 'rewrite-sum-offsets',
-  apply: (plan) => rewrite(plan, false),
+  // Under a LIMIT that may stop before every group is read, the overflow checks could miss a group whose `x + c`
+  // overflows where PostgreSQL raises: no rewrite there.
+  apply: (plan) => mapAggregatesReadWhole(plan, rewriteAggregate),
 };
 
 /** Fewer offset sums of one x than this keep their own SUM: the shared pair brings COUNT and MIN/MAX along. */
 const MIN_SHARED_OFFSETS = 2;
-
-/**
- * `limited`: a LIMIT above may stop pulling before every group is read, so the overflow checks (evaluated in the
- * projection, per group) could miss a group whose `x + c` overflows where PostgreSQL raises; no rewrite there.
- * Sort, aggregate and window read their whole input, which ends that.
- */
-function rewrite(p: LogicalPlan, limited: boolean): LogicalPlan {
-  const below =
-    p.kind === 'limit' ? true : p.kind === 'sort' || p.kind === 'aggregate' || p.kind === 'window' ? false : limited;
-  const kids = planChildren(p);
-  const next =
-    kids.length === 0
-      ? p
-      : withInputs(
-          p,
-          kids.map((k) => rewrite(k, below)),
-        );
-  if (next.kind !== 'aggregate' || limited) return next;
-  return rewriteAggregate(next) ?? next;
-}
 
 /** `x + c` (or the other three forms) of an int32 x and a non-NULL int32 literal c, or null. */
 function sumOffsetOf(call: AggregateCall): SumOffset | null {
