@@ -9,7 +9,9 @@ import { pruneGroupKeys } from './rules/prune-group-keys.js';
 import { pushDownFilter } from './rules/push-down-filter.js';
 import { pushDownLimit } from './rules/push-down-limit.js';
 import { pushDownProjection } from './rules/push-down-projection.js';
+import { removeDependentGroupKeys } from './rules/remove-dependent-group-keys.js';
 import { reorderJoins } from './rules/reorder-joins.js';
+import { rewriteSumOffsets } from './rules/rewrite-sum-offsets.js';
 import { swapJoinSides } from './rules/swap-join-sides.js';
 
 /**
@@ -23,7 +25,9 @@ export const RULES: readonly OptimizerRule[] = [
   pushDownFilter,
   reorderJoins,
   swapJoinSides,
+  removeDependentGroupKeys,
   pruneGroupKeys,
+  rewriteSumOffsets,
   pushDownProjection,
   pushDownLimit,
 ];

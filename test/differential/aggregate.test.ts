@@ -49,6 +49,19 @@ const cases: DiffCase[] = [
     sql: 'SELECT l_returnflag, l_linestatus, count(*), sum(l_quantity), avg(l_discount) FROM lineitem GROUP BY 1, 2',
   },
   { sql: 'SELECT name, cat, count(*), max(qty) FROM items GROUP BY name, cat' },
+  // Offset sums of one int32 column share one SUM/COUNT pair (rewrite-sum-offsets): NULL groups, FILTER, near int32's ends.
+  {
+    sql: 'SELECT grp, sum(qty + 1), sum(qty - 2), sum(3 - qty), sum(qty) FILTER (WHERE flag), sum(qty + 7) FILTER (WHERE flag), sum(7 + qty) FILTER (WHERE flag) FROM items GROUP BY grp',
+  },
+  {
+    sql: 'SELECT g, sum(k + 1), sum(k - 1), sum(i32 - 1), sum(i32 - 2), sum(1 - i32), sum(i32) FROM specials WHERE k <> 2 GROUP BY g',
+  },
+  // MIN/MAX of text compared as UTF-8 bytes (code point order: astral characters above U+FFFF-ish BMP ones), with
+  // NULLs, '' and groups where every value is NULL; over a filter's selection and over gathered rows.
+  { sql: 'SELECT grp, min(name), max(name), min(cat), max(cat) FROM items GROUP BY grp' },
+  { sql: "SELECT grp, min(name), max(name), count(*) FROM items WHERE qty > 3 AND cat <> 'beta' GROUP BY grp" },
+  { sql: 'SELECT g, min(s), max(s), min(s) FILTER (WHERE k > 3) FROM specials GROUP BY g' },
+  { sql: "SELECT min(s), max(s), max(upper(s)) FROM specials WHERE s <> 'a'" },
   // A subexpression shared by several arguments (and a FILTER) is evaluated once per batch.
   {
     sql: 'SELECT l_returnflag, sum(l_extendedprice * (1 - l_discount)), sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)), avg(l_extendedprice * (1 - l_discount)), sum(l_extendedprice * (1 - l_discount)) FILTER (WHERE l_quantity > 10) FROM lineitem GROUP BY l_returnflag',

@@ -146,6 +146,13 @@ const cases: DiffCase[] = [
   {
     sql: "SELECT id, regexp_replace(name, '[aeiou]', '_'), regexp_replace(name, '([aeiou])', '<\\1>', 'g'), regexp_replace(name, 'E', 'x', 'gi') FROM items WHERE id <= 80",
   },
+  // Groups that did not take part, swapped groups, the whole match, over NULLs and non-ASCII names.
+  {
+    sql: "SELECT id, regexp_replace(name, '(a)|(e)', '[\\1|\\2]', 'g'), regexp_replace(name, '^(.)(.*)$', '\\2\\1'), regexp_replace(name, '[aeiou]', '<\\&>') FROM items WHERE id <= 80",
+    // DuckDB (RE2) spells the whole match \0.
+    duckdb:
+      "SELECT id, regexp_replace(name, '(a)|(e)', '[\\1|\\2]', 'g'), regexp_replace(name, '^(.)(.*)$', '\\2\\1'), regexp_replace(name, '[aeiou]', '<\\0>') FROM items WHERE id <= 80",
+  },
   {
     sql: "SELECT count(*) FROM items WHERE name ~ 'r{2}' OR cat ~ '^(al|be)'",
     duckdb: "SELECT count(*) FROM items WHERE regexp_matches(name, 'r{2}') OR regexp_matches(cat, '^(al|be)')",

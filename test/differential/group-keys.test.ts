@@ -32,6 +32,14 @@ const cases: DiffCase[] = [
     sql: 'SELECT grp, any_value(id) FILTER (WHERE false) FROM items GROUP BY grp',
     postgres: 'SELECT grp, min(id) FILTER (WHERE false) FROM items GROUP BY grp',
   },
+  // Keys computed from other keys (remove-dependent-group-keys): computed per group above the aggregate; NULL keys,
+  // text functions, a float key left alone (0 and -0 group together), constants beside a column.
+  { sql: 'SELECT grp, grp * 2, cat, upper(cat), count(*), sum(qty) FROM items GROUP BY grp, grp * 2, cat, upper(cat)' },
+  {
+    sql: 'SELECT d, EXTRACT(YEAR FROM d), count(*) FROM items GROUP BY d, EXTRACT(YEAR FROM d) ORDER BY 3 DESC, 1 LIMIT 7',
+  },
+  { sql: 'SELECT f, f * 2, count(*) FROM specials GROUP BY f, f * 2' },
+  { sql: "SELECT 1, 'x', s, length(s), count(*) FROM specials GROUP BY 1, 2, s, length(s)" },
 ];
 
 differentialSuite('group-keys', cases);

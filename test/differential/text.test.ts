@@ -170,6 +170,12 @@ const cases: DiffCase[] = [
     sql: 'SELECT length(w), octet_length(w), count(*) FROM words GROUP BY 1, 2',
     duckdb: 'SELECT length(w), strlen(w), count(*) FROM words GROUP BY 1, 2',
   },
+  // length of rows a filter gathered, read where they lie (NULL rows kept NULL); the tag column is ASCII only.
+  { sql: 'SELECT id, length(w), length(w2) FROM words WHERE grp = 2 AND id % 3 = 0' },
+  {
+    sql: "SELECT grp, sum(length(w)), max(length(w2)), count(length(w)) FROM words WHERE w2 <> 'special' GROUP BY grp",
+  },
+  { sql: "SELECT length(tag), length(label), count(*) FROM tags WHERE tag <> 'x' GROUP BY 1, 2" },
   // Text carried through a filter on another column: projection, sort, group, join, outer join.
   { sql: 'SELECT id, w, w2 FROM words WHERE grp = 3 AND id % 7 = 0' },
   { sql: 'SELECT w, id FROM words WHERE grp = 1 ORDER BY w, id' },

@@ -1,9 +1,11 @@
 // MIN and MAX: numbers in typed arrays while every batch is Float64Array / Int32Array, plain values otherwise.
-import { type Column, makeColumn } from '../../arrow/column.js';
+import { type Column, decodeRange, makeColumn } from '../../arrow/column.js';
+import { take } from '../../arrow/kernels/take.js';
 import { compareText } from '../../arrow/kernels/text-order.js';
 import type { DataType } from '../../plan/types.js';
 import { type Accumulator, columnFromValues, type Key, valueReader } from './accumulators.js';
 import { GroupNumbers } from './group-numbers.js';
+import { byteRowsOf, TextMinMax } from './text-min-max.js';
 
 /** Output kinds whose MIN/MAX state fits a Float64Array (values as numbers; int32/date re-narrowed at the end). */
 const NUMERIC_MINMAX = new Set(['int32', 'int64', 'float64', 'date', 'timestamp', 'decimal']);
@@ -12,14 +14,32 @@ export class MinMaxAcc implements Accumulator {
   /** Numeric state while every batch is Float64Array / Int32Array; null once a batch needed the general path. */
   #num: { best: GroupNumbers; seen: GroupNumbers } | null;
   #best: (Key | null)[] = [];
+  /** Text state while every batch holds UTF-8 bytes; null once a batch held JS strings. */
+  #text: TextMinMax | null;
   constructor(
     readonly fn: 'min' | 'max',
     readonly type: DataType,
   ) {
     this.#num = NUMERIC_MINMAX.has(type.id) ? { best: new GroupNumbers(), seen: new GroupNumbers() } : null;
+    this.#text = type.id === 'utf8' ? new TextMinMax(fn === 'min' ? -1 : 1, type) : null;
+  }
+  /** Text bytes are read at the selected rows where they lie; other arguments are taken by `sel` first. */
+  updateSelected(groups: Int32Array, n: number, arg: Column | null, ngroups: number, sel: Int32Array): void {
+    const bytes = this.#text === null ? null : byteRowsOf(arg!);
+    if (bytes !== null) this.#text!.update(groups, n, bytes, ngroups, sel);
+    else this.update(groups, n, take(arg!, sel, n), ngroups);
   }
   update(groups: Int32Array, n: number, arg: Column | null, ngroups: number): void {
     const col = arg!;
+    if (this.#text !== null) {
+      const bytes = byteRowsOf(col);
+      if (bytes !== null) {
+        this.#text.update(groups, n, bytes, ngroups, null);
+        return;
+      }
+      this.#best = this.#text.strings(ngroups, decodeRange);
+      this.#text = null;
+    }
     const v = col.values;
     if (this.#num !== null && (v instanceof Float64Array || v instanceof Int32Array)) {
       const best = this.#num.best.ensure(ngroups);
@@ -54,6 +74,7 @@ export class MinMaxAcc implements Accumulator {
     }
   }
   finish(ngroups: number): Column {
+    if (this.#text !== null) return this.#text.finish(ngroups);
     if (this.#num !== null) {
       const best = this.#num.best.ensure(ngroups);
       const seen = this.#num.seen.ensure(ngroups).subarray(0, ngroups);

@@ -4,6 +4,7 @@ import { ExecError } from '../../errors.js';
 import { BOOL, INT32, isInteger, typeName, UTF8 } from '../../plan/types.js';
 import type { ScalarFunction } from '../function.js';
 import { BOOL_OUT, INT32_OUT, mapRows, stringArg, UTF8_OUT } from './helpers.js';
+import { makeRegexpReplace } from './regexp-replace.js';
 
 /** POSIX bracket classes, as JavaScript class contents. */
 const CLASSES: Record<string, string> = {
@@ -76,21 +77,11 @@ const regexpLike: ScalarFunction = {
   },
 };
 
-/** PostgreSQL replacement text: `\1`…`\9` and `\&` refer to the match; `$` is literal. */
-function replacement(r: string): string {
-  return r
-    .replace(/\$/g, '$$$$')
-    .replace(/\\([0-9&\\])/g, (_, c: string) => (c === '&' ? '$&' : c === '\\' ? '\\' : `$${c}`));
-}
-
 /** regexp_replace(s, pattern, replacement [, flags]): the first match only, unless flags hold g. */
 const regexpReplace: ScalarFunction = {
   name: 'regexp_replace',
   signature: textArgs('regexp_replace', 3, 4),
-  evaluate: (args, n) => {
-    const [s, p, r, f] = args.map(stringArg);
-    return mapRows(args, n, UTF8, (i) => s![i]!.replace(compileRegex(p![i]!, f?.[i]), replacement(r![i]!)), UTF8_OUT);
-  },
+  evaluate: makeRegexpReplace(compileRegex),
 };
 
 const regexpCount: ScalarFunction = {

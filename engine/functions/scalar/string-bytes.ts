@@ -1,6 +1,7 @@
 // Byte paths of string functions: starts_with, length and octet_length answer from UTF-8 bytes when the text
 // column holds them, so a filter like `starts_with(p_type, 'PROMO')` never decodes.
 import { type Column, makeColumn, utf8BytesOf } from '../../arrow/column.js';
+import { gatheredFrom } from '../../arrow/gathered-column.js';
 import { hasUtf8Form } from '../../arrow/kernels/utf8-compare.js';
 import { copyBytes } from '../../arrow/kernels/utf8-take.js';
 import { andValidity } from '../../arrow/kernels/validity.js';
@@ -44,20 +45,53 @@ export const startsWithBytes: BytePath = ([s, p], n) => {
   return makeColumn(BOOL, out, andValidity([s!, p!], n), n);
 };
 
-/** length(text): code points, one per byte that is not a UTF-8 continuation byte (10xxxxxx). */
+/** Byte arrays known to hold only ASCII (table data is never written, so the answer stays true). */
+const asciiArrays = new WeakMap<Uint8Array, boolean>();
+
+function isAsciiArray(b: Uint8Array): boolean {
+  let known = asciiArrays.get(b);
+  if (known === undefined) {
+    let or = 0;
+    for (let k = 0; k < b.length; k++) or |= b[k]!;
+    known = or < 0x80;
+    asciiArrays.set(b, known);
+  }
+  return known;
+}
+
+/**
+ * length(text): code points, one per byte that is not a UTF-8 continuation byte (10xxxxxx); for ASCII bytes the
+ * byte length. Rows a filter or join gathered are read where they lie (copying them cost more than counting:
+ * AVG(length("Referer")) over 600 k filtered rows spent 130 of 200 ms copying).
+ */
 export const lengthBytes: BytePath = ([s], n) => {
-  const bytes = utf8BytesOf(s!);
+  const g = gatheredFrom(s!);
+  const src = g !== null && !g.padded ? g.source : s!;
+  const bytes = utf8BytesOf(src);
   if (bytes === null) return null;
+  const rows = src === s ? null : g!.indices;
   const { offsets, bytes: b } = bytes;
+  const ascii = isAsciiArray(b);
   const out = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    let count = 0;
-    const end = offsets[i + 1]!;
-    for (let k = offsets[i]!; k < end; k++) count += (b[k]! & 0xc0) === 0x80 ? 0 : 1;
-    out[i] = count;
+    const r = rows === null ? i : rows[i]!;
+    const end = offsets[r + 1]!;
+    if (ascii) out[i] = end - offsets[r]!;
+    else {
+      let count = 0;
+      for (let k = offsets[r]!; k < end; k++) count += (b[k]! & 0xc0) === 0x80 ? 0 : 1;
+      out[i] = count;
+    }
   }
-  return makeColumn(INT32, out, s!.valid, n);
+  return makeColumn(INT32, out, rows === null ? s!.valid : validAt(src.valid, rows, n), n);
 };
+
+function validAt(valid: Uint8Array | null, rows: Int32Array, n: number): Uint8Array | null {
+  if (valid === null) return null;
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = valid[rows[i]!]!;
+  return out;
+}
 
 /** octet_length(text): the byte length. */
 export const octetLengthBytes: BytePath = ([s], n) => {
