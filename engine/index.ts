@@ -6,6 +6,7 @@ import { limitError } from './errors.js';
 import { executePlan } from './exec/execute.js';
 import { defaultParallelThreads, sharedExecPool } from './exec/parallel/exec-pool.js';
 import { keySplit, type NamedSharedTable, partitionScan, planNodes, sharedTables } from './exec/parallel/fragment.js';
+import { hashSplit } from './exec/parallel/hash-split.js';
 import type { ParallelPlanning } from './exec/plan-physical.js';
 import { explainLines } from './plan/explain.js';
 import { type LogicalPlan, planChildren, type Scan } from './plan/logical/index.js';
@@ -202,10 +203,11 @@ function splitScans(plan: LogicalPlan, catalog: Catalog, minRows: number, parts:
   for (const p of planNodes(plan)) {
     if (p.kind !== 'aggregate') continue;
     const scan = partitionScan(p, catalog, minRows);
+    const split = scan === null ? keySplit(p, catalog, minRows) : null;
+    const hash = scan === null && split === null ? hashSplit(p, catalog, minRows) : null;
     if (scan !== null) out.set(scan, `partitions=${parts}`);
-    else
-      for (const [s, column] of keySplit(p, catalog, minRows)?.scans ?? [])
-        out.set(s, `partitions=${parts} by ${column}`);
+    else if (hash !== null) out.set(hash.scan, `partitions=${parts} by hash(${hash.columns.join(', ')})`);
+    else for (const [s, column] of split?.scans ?? []) out.set(s, `partitions=${parts} by ${column}`);
   }
   return out;
 }
