@@ -135,8 +135,13 @@ function planNode(
       const par = ctx.parallel;
       if (par !== undefined) {
         const filters = below[0] ?? NO_FILTERS;
-        const split = planSplitAggregate(p, par, ctx.catalog, (partial, partition) =>
-          planAggregate(partial, planPhysical(p.input, { ...ctx, parallel: undefined, partition }, filters)),
+        const split = planSplitAggregate(
+          p,
+          par,
+          ctx.catalog,
+          (partial, partition) =>
+            planAggregate(partial, planPhysical(p.input, { ...ctx, parallel: undefined, partition }, filters)),
+          filters.length > 0,
         );
         if (split !== null) return split;
       }
