@@ -47,6 +47,11 @@ export interface PhysicalPlanContext extends Pick<ExecContext, 'catalog'> {
   readonly ctes: Map<number, SharedResult>;
   /** The working tables of the recursive queries being planned, by CTE id (their recursive terms read them). */
   readonly workTables?: ReadonlyMap<number, WorkTable>;
+  /**
+   * Planning the probe side of a join that may filter it by its build keys (`probedAggregates`): aggregates below
+   * are not hash-split, since a helper thread cannot apply those filters.
+   */
+  readonly probed?: boolean;
   /** Set when aggregates may run in parallel (a statement's coordinating thread). */
   readonly parallel?: ParallelPlanning;
   /** The scan whose rows are split, and the partition planned (a partial aggregate's subtree; `ScanRequest`). */
@@ -141,7 +146,7 @@ function planNode(
           ctx.catalog,
           (partial, partition) =>
             planAggregate(partial, planPhysical(p.input, { ...ctx, parallel: undefined, partition }, filters)),
-          filters.length > 0,
+          ctx.probed === true || filters.length > 0,
         );
         if (split !== null) return split;
       }
@@ -257,7 +262,7 @@ function planJoin(p: Join, ctx: PhysicalPlanContext, below: readonly (readonly P
   }
   // The build (right) side runs to its end before the probe (left) side starts: its keys can filter the probe side.
   const sets = probeFilterable(p) && !readsWholeTable(p.right, below[1] ?? NO_FILTERS) ? keySets(pairs) : [];
-  const left = planPhysical(p.left, ctx, [
+  const left = planPhysical(p.left, probeFilterable(p) ? { ...ctx, probed: true } : ctx, [
     ...(below[0] ?? NO_FILTERS),
     ...sets.map((s) => ({ ...s.left, keys: s.keys })),
   ]);

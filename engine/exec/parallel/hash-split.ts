@@ -5,7 +5,8 @@
 // (COUNT(DISTINCT) included), no merge. The partition filter sits right above the scan, so filters and joins on
 // the way run on each thread's share only.
 import type { Catalog } from '../../catalog.js';
-import type { Aggregate, Join, Scan } from '../../plan/logical/index.js';
+import { type Aggregate, type Join, type LogicalPlan, planChildren, type Scan } from '../../plan/logical/index.js';
+import { probeFilterable } from '../dynamic-filters.js';
 import { large, probePath, smallBuilds, sourceColumn } from './fragment.js';
 
 export interface HashSplit {
@@ -31,4 +32,22 @@ export function hashSplit(agg: Aggregate, catalog: Catalog, minRows: number): Ha
     if (source?.scan === scan) columns.add(source.column);
   }
   return columns.size === 0 ? null : { scan, columns: [...columns] };
+}
+
+/**
+ * The aggregates on the probe side of a join that may filter it by its build keys (`probeFilterable`; the
+ * physical planner marks the same subtrees `probed`): those are not hash-split (see `planSplitAggregate`).
+ */
+export function probedAggregates(root: LogicalPlan): Set<Aggregate> {
+  const out = new Set<Aggregate>();
+  const visit = (p: LogicalPlan, probed: boolean): void => {
+    if (probed && p.kind === 'aggregate') out.add(p);
+    if (p.kind === 'cte_scan') visit(p.plan, probed);
+    const children = planChildren(p);
+    children.forEach((c, i) => {
+      visit(c, probed || (p.kind === 'join' && i === 0 && probeFilterable(p)));
+    });
+  };
+  visit(root, false);
+  return out;
 }

@@ -29,7 +29,7 @@ export type PlanPartition = (
 ) => PhysicalOperator;
 
 /**
- * `p` across threads, or null when it stays on one thread; `filtered`: dynamic join filters are routed below it. The statement's shared tables are looked up only for
+ * `p` across threads, or null when it stays on one thread; `filtered`: dynamic join filters may be routed below it. The statement's shared tables are looked up only for
  * a split (a small query's aggregate, every HTTP request's, builds none).
  */
 export function planSplitAggregate(
@@ -41,8 +41,8 @@ export function planSplitAggregate(
 ): PhysicalOperator | null {
   const scan = partitionScan(p, catalog, par.minRows);
   const split = scan === null ? keySplit(p, catalog, par.minRows) : null;
-  // Dynamic join filters from above (`filtered`) reach this thread's partition only: a helper would read every row
-  // of the whole input (TPC-H q17's and q20's lineitem sums per part, ~0.6x -> ~7x DuckDB when hash-split).
+  // Dynamic join filters from above (`filtered`: `probedAggregates`) reach this thread's partition only: a helper
+  // would read every row of the input (TPC-H q17's and q20's lineitem sums per part, ~0.6x -> ~7x DuckDB if split).
   const hash = scan === null && split === null && !filtered ? hashSplit(p, catalog, par.minRows) : null;
   if (scan === null && split === null && hash === null) return null;
   if (par.tables() === null) return null;

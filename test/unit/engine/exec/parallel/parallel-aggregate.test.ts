@@ -125,6 +125,14 @@ describe('splits by the hash of its keys', () => {
     // A key from a join's build side may be NULL-extended (a left join): only probe-side columns split.
     const join = 'SELECT l_returnflag, count(DISTINCT qty) FROM items LEFT JOIN lineitem ON id = l_orderkey GROUP BY 1';
     assert.equal(await how(join), undefined);
+    // On the probe side of an inner join, whose build keys may filter it: helpers could not apply those filters.
+    const grouped = '(SELECT big, count(DISTINCT qty) AS c FROM items GROUP BY big) s';
+    assert.equal(
+      await how(`SELECT s.c FROM lineitem JOIN ${grouped} ON s.big = l_orderkey WHERE l_quantity < 2`),
+      undefined,
+    );
+    const left = await how(`SELECT count(*) FROM ${grouped} LEFT JOIN lineitem ON s.big = l_orderkey`);
+    assert.ok(left?.endsWith('partitions=2 by hash(big)'), 'a left join filters nothing');
   });
 });
 
