@@ -6,6 +6,7 @@ import { limitError } from './errors.js';
 import { executePlan } from './exec/execute.js';
 import { defaultParallelThreads, sharedExecPool } from './exec/parallel/exec-pool.js';
 import { keySplit, type NamedSharedTable, partitionScan, planNodes, sharedTables } from './exec/parallel/fragment.js';
+import { hashSplit, probedAggregates } from './exec/parallel/hash-split.js';
 import type { ParallelPlanning } from './exec/plan-physical.js';
 import { explainLines } from './plan/explain.js';
 import { type LogicalPlan, planChildren, type Scan } from './plan/logical/index.js';
@@ -194,18 +195,20 @@ function parallelPlanning(planned: CachedPlan, threads: number, minRows: number,
 }
 
 /**
- * The scans whose rows parallel aggregates split, each with how: in scan order (`partitionScan`) or by ranges of a
- * key column (`keySplit`).
+ * The scans whose rows parallel aggregates split, each with how: in scan order (`partitionScan`), by ranges of a
+ * key column (`keySplit`) or by the hash of key columns (`hashSplit`).
  */
 function splitScans(plan: LogicalPlan, catalog: Catalog, minRows: number, parts: number): Map<Scan, string> {
   const out = new Map<Scan, string>();
+  const probed = probedAggregates(plan);
   for (const p of planNodes(plan)) {
     if (p.kind !== 'aggregate') continue;
     const scan = partitionScan(p, catalog, minRows);
+    const split = scan === null ? keySplit(p, catalog, minRows) : null;
+    const hash = scan === null && split === null && !probed.has(p) ? hashSplit(p, catalog, minRows) : null;
     if (scan !== null) out.set(scan, `partitions=${parts}`);
-    else
-      for (const [s, column] of keySplit(p, catalog, minRows)?.scans ?? [])
-        out.set(s, `partitions=${parts} by ${column}`);
+    else if (hash !== null) out.set(hash.scan, `partitions=${parts} by hash(${hash.columns.join(', ')})`);
+    else for (const [s, column] of split?.scans ?? []) out.set(s, `partitions=${parts} by ${column}`);
   }
   return out;
 }

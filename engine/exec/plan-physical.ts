@@ -38,6 +38,7 @@ import { planWindow } from './operators/window-exec.js';
 import { WorkTable, WorkTableScanExec } from './operators/work-table-scan-exec.js';
 import type { ExecPool } from './parallel/exec-pool.js';
 import type { NamedSharedTable } from './parallel/fragment.js';
+import { HashPartitionExec } from './parallel/hash-partition-exec.js';
 import { planSplitAggregate } from './parallel/plan-split.js';
 import { filterSpec } from './plan-filter.js';
 
@@ -46,6 +47,11 @@ export interface PhysicalPlanContext extends Pick<ExecContext, 'catalog'> {
   readonly ctes: Map<number, SharedResult>;
   /** The working tables of the recursive queries being planned, by CTE id (their recursive terms read them). */
   readonly workTables?: ReadonlyMap<number, WorkTable>;
+  /**
+   * Planning the probe side of a join that may filter it by its build keys (`probedAggregates`): aggregates below
+   * are not hash-split, since a helper thread cannot apply those filters.
+   */
+  readonly probed?: boolean;
   /** Set when aggregates may run in parallel (a statement's coordinating thread). */
   readonly parallel?: ParallelPlanning;
   /** The scan whose rows are split, and the partition planned (a partial aggregate's subtree; `ScanRequest`). */
@@ -56,6 +62,8 @@ export interface PhysicalPlanContext extends Pick<ExecContext, 'catalog'> {
     readonly next?: Int32Array;
     /** A key split (`KeySplit`): every scan split, by its key column, and this partition's key range. */
     readonly keys?: { readonly scans: ReadonlyMap<Scan, string>; readonly lo: number; readonly hi: number };
+    /** A hash split (`HashSplit`): `scan` is read whole, its rows kept by the hash of these columns. */
+    readonly hash?: readonly string[];
   };
 }
 
@@ -63,6 +71,7 @@ export interface PhysicalPlanContext extends Pick<ExecContext, 'catalog'> {
 function scanPartition(p: Scan, partition: PhysicalPlanContext['partition']): ScanRequest['partition'] {
   if (partition === undefined) return undefined;
   const { index, count, next, keys } = partition;
+  if (partition.hash !== undefined) return undefined;
   if (keys === undefined) return partition.scan === p ? { index, count, next } : undefined;
   const column = keys.scans.get(p);
   return column === undefined ? undefined : { index, count, keys: { column, lo: keys.lo, hi: keys.hi } };
@@ -104,7 +113,11 @@ function planNode(
       const columns = p.columns ?? p.tableSchema.fields.map((f) => f.name);
       const filters = p.filters.map(unqualify);
       const partition = scanPartition(p, ctx.partition);
-      return new ScanExec(provider, { columns, filters, limit: p.limit, partition }, p.schema);
+      const scan = new ScanExec(provider, { columns, filters, limit: p.limit, partition }, p.schema);
+      const hash = ctx.partition?.scan === p ? ctx.partition.hash : undefined;
+      if (hash === undefined) return scan;
+      const keys = hash.map((c) => p.schema.fields.findIndex((f) => f.name === c));
+      return new HashPartitionExec(scan, keys, ctx.partition!.index, ctx.partition!.count);
     }
     case 'values':
       return new ValuesExec(
@@ -127,8 +140,13 @@ function planNode(
       const par = ctx.parallel;
       if (par !== undefined) {
         const filters = below[0] ?? NO_FILTERS;
-        const split = planSplitAggregate(p, par, ctx.catalog, (partial, partition) =>
-          planAggregate(partial, planPhysical(p.input, { ...ctx, parallel: undefined, partition }, filters)),
+        const split = planSplitAggregate(
+          p,
+          par,
+          ctx.catalog,
+          (partial, partition) =>
+            planAggregate(partial, planPhysical(p.input, { ...ctx, parallel: undefined, partition }, filters)),
+          ctx.probed === true || filters.length > 0,
         );
         if (split !== null) return split;
       }
@@ -195,6 +213,7 @@ function planNode(
  * a key-split scan, its share (the split points balance the rows); of one that claims chunks, none.
  */
 function wholeTableRows(p: LogicalPlan, ctx: PhysicalPlanContext): number | null {
+  if (ctx.partition?.hash !== undefined) return null;
   const scan = wholeTableScan(p);
   const partition = scan === null ? undefined : scanPartition(scan, ctx.partition);
   if (scan === null || (partition !== undefined && partition.keys === undefined)) return null;
@@ -243,7 +262,7 @@ function planJoin(p: Join, ctx: PhysicalPlanContext, below: readonly (readonly P
   }
   // The build (right) side runs to its end before the probe (left) side starts: its keys can filter the probe side.
   const sets = probeFilterable(p) && !readsWholeTable(p.right, below[1] ?? NO_FILTERS) ? keySets(pairs) : [];
-  const left = planPhysical(p.left, ctx, [
+  const left = planPhysical(p.left, probeFilterable(p) ? { ...ctx, probed: true } : ctx, [
     ...(below[0] ?? NO_FILTERS),
     ...sets.map((s) => ({ ...s.left, keys: s.keys })),
   ]);

@@ -22,6 +22,20 @@ const cases: DiffCase[] = [
   { sql: 'SELECT DISTINCT cat, grp FROM items' },
   { sql: 'SELECT count(DISTINCT name), count(DISTINCT d), count(DISTINCT price), count(DISTINCT flag) FROM items' },
   { sql: 'SELECT i64, count(*) FROM specials GROUP BY i64' },
+  // DISTINCT per group through the partitioned int64 pairs (values past 2^53, a decimal over a wide range, NULLs)
+  // and the text pairs (bytes, codes, JS strings from an expression; '' and non-ASCII).
+  {
+    sql: 'SELECT grp, count(DISTINCT big), sum(DISTINCT big), count(DISTINCT price), sum(DISTINCT price) FROM items GROUP BY grp',
+  },
+  {
+    sql: 'SELECT cat, count(DISTINCT name), min(DISTINCT name), max(DISTINCT name), count(DISTINCT upper(name)) FROM items GROUP BY cat',
+  },
+  {
+    sql: 'SELECT count(DISTINCT s), count(DISTINCT upper(s)), min(DISTINCT s), count(DISTINCT i64), sum(DISTINCT m) FROM specials',
+  },
+  {
+    sql: 'SELECT flag, count(DISTINCT big), count(DISTINCT cat), avg(DISTINCT qty), count(*) FROM items WHERE grp > 2 GROUP BY flag',
+  },
   { sql: 'SELECT count(DISTINCT i64), min(i64), max(i64) FROM specials' },
   { sql: 'SELECT g, count(*) FROM specials GROUP BY g' },
   { sql: 'SELECT min(g), max(g), count(DISTINCT g), sum(g) FROM specials' },

@@ -1,11 +1,11 @@
-// Per-group aggregate state: COUNT, SUM (exact for integers and decimals), AVG, MIN, MAX, ANY_VALUE, DISTINCT;
-// the others live in variance-accumulator.ts and string-agg-accumulator.ts.
-import { type Column, constantColumn, MAX_EXACT, makeColumn, narrowExact, strings } from '../../arrow/column.js';
+// Per-group aggregate state: COUNT, SUM (exact for integers and decimals), AVG, MIN, MAX, ANY_VALUE; DISTINCT
+// lives in distinct-acc.ts, the others in variance-accumulator.ts and string-agg-accumulator.ts.
+import { type Column, constantColumn, makeColumn, narrowExact, strings } from '../../arrow/column.js';
 import { concatLazily, gatherColumns, gatheredFrom, takeRows } from '../../arrow/gathered-column.js';
 import type { AggregateCall } from '../../plan/logical/index.js';
 import type { DataType } from '../../plan/types.js';
 import type { BatchRows } from './batch-rows.js';
-import { DistinctPairs } from './distinct-pairs.js';
+import { DistinctAcc } from './distinct-acc.js';
 import { GroupNumbers } from './group-numbers.js';
 import { MinMaxAcc } from './min-max-accumulator.js';
 import { StringAggAcc } from './string-agg-accumulator.js';
@@ -59,7 +59,7 @@ export function makeAccumulator(call: AggregateCall): Accumulator {
   // string_agg applies DISTINCT itself (it carries a separator and sort keys per row).
   if (call.fn === 'string_agg') return new StringAggAcc(call);
   const inner = makeInner(call);
-  return call.distinct ? new DistinctAcc(inner, call.args[0]!.type) : inner;
+  return call.distinct ? new DistinctAcc(inner, call.args[0]!.type, call.fn === 'count') : inner;
 }
 
 function makeInner(call: AggregateCall): Accumulator {
@@ -232,69 +232,6 @@ class CountAcc implements Accumulator {
   }
   finish(ngroups: number): Column {
     return makeColumn({ id: 'int64' }, this.#counts.ensure(ngroups).slice(0, ngroups), null, ngroups);
-  }
-}
-
-/**
- * DISTINCT: collects each group's distinct values, then feeds them to the inner accumulator once. Numbers held in
- * Int32Array / Float64Array go into one table of (group, value) pairs; other values (text, booleans, int64 past
- * 2^53) into a Set per group, which the pairs move into if such a batch arrives.
- */
-class DistinctAcc implements Accumulator {
-  #pairs: DistinctPairs | null = null;
-  #sets: Set<Key>[] | null = null;
-  constructor(
-    readonly inner: Accumulator,
-    readonly argType: DataType,
-  ) {}
-  update(groups: Int32Array, n: number, arg: Column | null, ngroups: number): void {
-    const v = arg!.values;
-    const int32 = v instanceof Int32Array;
-    if (this.#sets === null && (int32 || v instanceof Float64Array) && (this.#pairs?.int32 ?? int32) === int32) {
-      this.#pairs ??= new DistinctPairs(int32);
-      this.#pairs.add(groups, n, v, arg!.valid);
-      return;
-    }
-    const sets = this.#toSets(ngroups);
-    const read = valueReader(arg!);
-    for (let i = 0; i < n; i++) {
-      const x = read(i);
-      if (x !== null) sets[groups[i]!]!.add(typeof x === 'bigint' && x <= MAX_EXACT && x >= -MAX_EXACT ? Number(x) : x);
-    }
-  }
-  finish(ngroups: number): Column {
-    if (this.#sets === null) {
-      const { groups, values } = this.#pairs?.pairs() ?? { groups: new Int32Array(0), values: new Float64Array(0) };
-      this.inner.update(groups, groups.length, makeColumn(this.argType, values, null, groups.length), ngroups);
-      return this.inner.finish(ngroups);
-    }
-    const sets = this.#toSets(ngroups);
-    const values: Key[] = [];
-    const groups: number[] = [];
-    sets.forEach((s, g) => {
-      for (const v of s) {
-        values.push(v);
-        groups.push(g);
-      }
-    });
-    this.inner.update(Int32Array.from(groups), values.length, columnFromValues(this.argType, values), ngroups);
-    return this.inner.finish(ngroups);
-  }
-  /** The Sets (made, grown to `ngroups`, and holding the pairs collected so far). */
-  #toSets(ngroups: number): Set<Key>[] {
-    if (this.#sets === null) {
-      this.#sets = [];
-      if (this.#pairs !== null) {
-        const { groups, values } = this.#pairs.pairs();
-        for (let i = 0; i < groups.length; i++) {
-          while (this.#sets.length <= groups[i]!) this.#sets.push(new Set());
-          this.#sets[groups[i]!]!.add(values[i]!);
-        }
-        this.#pairs = null;
-      }
-    }
-    while (this.#sets.length < ngroups) this.#sets.push(new Set());
-    return this.#sets;
   }
 }
 

@@ -39,6 +39,11 @@ export class DistinctPairs {
     this.#values = new Float64Array(INITIAL);
   }
 
+  /** Whether pairs go into the hash table (a value that is not an int32 integer came, or the range is too wide). */
+  get hashing(): boolean {
+    return !this.#collecting;
+  }
+
   /** Adds the pairs (groups[i], v[i]) of the valid rows i < n. Values are equal as in a Set (NaN = NaN, -0 = 0). */
   add(groups: Int32Array, n: number, v: Int32Array | Float64Array, valid: Uint8Array | null): void {
     if (this.#collecting && this.#collect(groups, n, v, valid)) return;

@@ -112,7 +112,7 @@ export function partitionScan(agg: Aggregate, catalog: Catalog, minRows: number)
 }
 
 /** Whether `scan` reads a shareable table of at least `minRows` rows. */
-function large(scan: Scan, catalog: Catalog, minRows: number): boolean {
+export function large(scan: Scan, catalog: Catalog, minRows: number): boolean {
   const table = catalog.table(scan.table);
   return table?.shared?.() != null && (table.statistics().rowCount ?? 0) >= minRows;
 }
@@ -134,7 +134,7 @@ function replicatedRows(rows: number): number {
 }
 
 /** Whether every join of `joins` except those of `split` builds from few enough rows (`replicatedRows`). */
-function smallBuilds(scan: Scan, joins: readonly Join[], catalog: Catalog, split?: ReadonlySet<Join>): boolean {
+export function smallBuilds(scan: Scan, joins: readonly Join[], catalog: Catalog, split?: ReadonlySet<Join>): boolean {
   const limit = replicatedRows(catalog.table(scan.table)?.statistics().rowCount ?? 0);
   return joins.every((j) => split?.has(j) || readRows(j.right, catalog) <= limit);
 }
@@ -147,7 +147,7 @@ function probedScan(p: LogicalPlan, catalog: Catalog): Scan | null {
 }
 
 /** The scan `probedScan` splits, with the joins on the way (whose right sides are built) added to `joins`. */
-function probePath(p: LogicalPlan, joins: Join[]): Scan | null {
+export function probePath(p: LogicalPlan, joins: Join[]): Scan | null {
   switch (p.kind) {
     case 'scan':
       return p.limit === null ? p : null;
@@ -273,7 +273,11 @@ function readRows(p: LogicalPlan, catalog: Catalog): number {
 }
 
 /** The scan and table column a column of `p` reads, through filters, projections and joins; null when computed. */
-function sourceColumn(p: LogicalPlan, qualifier: string | null, name: string): { scan: Scan; column: string } | null {
+export function sourceColumn(
+  p: LogicalPlan,
+  qualifier: string | null,
+  name: string,
+): { scan: Scan; column: string } | null {
   const at = fieldIndex(p.schema, qualifier, name);
   if (at < 0) return null;
   switch (p.kind) {

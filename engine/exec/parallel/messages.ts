@@ -23,6 +23,8 @@ export interface FragmentTask {
    * column; absent for a split in scan order.
    */
   readonly keys?: { readonly bounds: readonly number[]; readonly scans: readonly (readonly [number, string])[] };
+  /** A hash split (`HashSplit`): the split scan's key columns whose hash picks each partition's rows. */
+  readonly hash?: readonly string[];
   /** Every table the statement's planning looked up. */
   readonly tables: readonly NamedSharedTable[];
 }

@@ -35,6 +35,7 @@ function partitionOf(task: Omit<FragmentTask, 'tables'>): NonNullable<PhysicalPl
   };
   const { part: index, parts: count, next } = task;
   const scan = scanAt(task.scan);
+  if (task.hash !== undefined) return { scan, index, count, hash: task.hash };
   if (task.keys === undefined) return { scan, index, count, next };
   const scans = new Map(task.keys.scans.map(([at, column]) => [scanAt(at), column]));
   return { scan, index, count, keys: { scans, ...keyRange(task.keys.bounds, index) } };

@@ -1,5 +1,5 @@
 // COUNT / SUM (DISTINCT x) per group: the (group, number) pair table against Sets, through growth, NaN, -0, NULLs,
-// and a DISTINCT accumulator whose input switches from numbers to int64 past 2^53 (its pairs move into Sets).
+// and a DISTINCT accumulator whose input switches from numbers to int64 past 2^53 (its pairs move to `Int64Pairs`).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { makeColumn } from '../../../../../engine/arrow/column.js';
@@ -93,7 +93,7 @@ const countDistinct = (type: typeof INT64): AggregateCall => ({
   name: 'count(DISTINCT x)',
 });
 
-test('count(DISTINCT) moves its pairs into Sets when an int64 past 2^53 arrives', () => {
+test('count(DISTINCT) moves its pairs to the int64 pairs when an int64 past 2^53 arrives', () => {
   const acc = makeAccumulator(countDistinct(INT64));
   const big = 2n ** 60n;
   acc.update(Int32Array.from([0, 0, 1, 1]), 4, makeColumn(INT64, Float64Array.from([5, 5, 7, 8]), null, 4), 2);

@@ -74,12 +74,9 @@ describe('which aggregates split', () => {
       // Right and full joins add the unmatched build rows: each partition would add them again.
       'SELECT count(*) FROM items RIGHT JOIN lineitem ON items.id = lineitem.l_orderkey',
       'SELECT count(*) FROM items FULL JOIN lineitem ON items.id = lineitem.l_orderkey',
-      // Keys spanning ~2^53 values, or 5,000 × 50: the final aggregate could hash every row again.
-      'SELECT big, count(*) FROM items GROUP BY big',
-      'SELECT d, qty, count(*) FROM items GROUP BY d, qty',
-      // A computed key: no bound on its groups is known.
+      // A computed key: no bound on its groups is known, and no column to split its groups by.
       'SELECT qty % 7, count(*) FROM items GROUP BY qty % 7',
-      // DISTINCT, ordered and statistical aggregates do not merge from partial results.
+      // DISTINCT, ordered and statistical aggregates do not merge from partial results (and have no groups).
       'SELECT count(DISTINCT qty) FROM items',
       'SELECT stddev(f) FROM items',
       'SELECT grp, count(*) FROM items GROUP BY ROLLUP (grp)',
@@ -109,6 +106,33 @@ describe('which aggregates split', () => {
     // Columns outside shared memory cannot reach another thread.
     const copied = { ...items, chunks: items.chunks.map((c) => ({ ...c, columns: c.columns.map(unshared) })) };
     assert.equal(await split(engineOver({ items: createMemoryTable(copied) }), sql), false, 'not shared');
+  });
+});
+
+describe('splits by the hash of its keys', () => {
+  it('splits groups too many to merge, or calls that do not merge, by the hash of key columns of the scan', async () => {
+    const engine = engineOver(tables());
+    const how = async (sql: string) => (await engine.explain(sql)).find((l) => l.includes('partitions='));
+    const cases: [string, string][] = [
+      // Keys spanning ~2^53 values, or 5,000 × 50: merging partials could hash every row again.
+      ['SELECT big, count(*) FROM items GROUP BY big', 'partitions=2 by hash(big)'],
+      ['SELECT d, qty, count(*) FROM items GROUP BY d, qty', 'partitions=2 by hash(d, qty)'],
+      // Calls that do not merge; a computed key beside a column (the column alone splits the groups).
+      ['SELECT grp, count(DISTINCT qty), stddev(f) FROM items GROUP BY grp', 'partitions=2 by hash(grp)'],
+      ["SELECT name, qty % 7, string_agg(cat, ',') FROM items GROUP BY 1, 2", 'partitions=2 by hash(name)'],
+    ];
+    for (const [sql, want] of cases) assert.ok((await how(sql))?.endsWith(want), sql);
+    // A key from a join's build side may be NULL-extended (a left join): only probe-side columns split.
+    const join = 'SELECT l_returnflag, count(DISTINCT qty) FROM items LEFT JOIN lineitem ON id = l_orderkey GROUP BY 1';
+    assert.equal(await how(join), undefined);
+    // On the probe side of an inner join, whose build keys may filter it: helpers could not apply those filters.
+    const grouped = '(SELECT big, count(DISTINCT qty) AS c FROM items GROUP BY big) s';
+    assert.equal(
+      await how(`SELECT s.c FROM lineitem JOIN ${grouped} ON s.big = l_orderkey WHERE l_quantity < 2`),
+      undefined,
+    );
+    const left = await how(`SELECT count(*) FROM ${grouped} LEFT JOIN lineitem ON s.big = l_orderkey`);
+    assert.ok(left?.endsWith('partitions=2 by hash(big)'), 'a left join filters nothing');
   });
 });
 
