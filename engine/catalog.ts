@@ -36,6 +36,11 @@ export interface ScanRequest {
    * (row-group pruning) but need not filter rows: the plan keeps a Filter above the scan.
    */
   readonly filters: readonly Expr[];
+  /**
+   * Conjuncts that tighten while the scan runs (a TopK's K-th key so far, `exec/operators/top-k-bound.ts`): like
+   * `filters`, a hint to skip data that cannot match; asked again before each piece of data is read.
+   */
+  readonly dynamicFilters?: () => readonly Expr[];
   /** Stop after this many rows (only set when no filter remains above the scan). */
   readonly limit: number | null;
   /**

@@ -32,6 +32,7 @@ import { RecursiveCteExec } from './operators/recursive-cte-exec.js';
 import { ScanExec } from './operators/scan-exec.js';
 import { SetOpExec } from './operators/set-op-exec.js';
 import { SortExec } from './operators/sort-exec.js';
+import type { TopKBound } from './operators/top-k-bound.js';
 import { UnionExec } from './operators/union-exec.js';
 import { ValuesExec } from './operators/values-exec.js';
 import { planWindow } from './operators/window-exec.js';
@@ -40,6 +41,7 @@ import type { ExecPool } from './parallel/exec-pool.js';
 import type { NamedSharedTable } from './parallel/fragment.js';
 import { planSplitAggregate } from './parallel/plan-split.js';
 import { filterSpec } from './plan-filter.js';
+import { topKScanBound } from './plan-top-k.js';
 
 /** Planning state: the catalog, and one shared computation per multiply-referenced CTE. */
 export interface PhysicalPlanContext extends Pick<ExecContext, 'catalog'> {
@@ -57,6 +59,8 @@ export interface PhysicalPlanContext extends Pick<ExecContext, 'catalog'> {
     /** A key split (`KeySplit`): every scan split, by its key column, and this partition's key range. */
     readonly keys?: { readonly scans: ReadonlyMap<Scan, string>; readonly lo: number; readonly hi: number };
   };
+  /** The dynamic filters of the TopKs above, by the scan each bounds (`plan-top-k.ts`). */
+  readonly scanBounds?: ReadonlyMap<Scan, TopKBound>;
 }
 
 /** What the scan `p` asks for of `partition` (`ScanRequest.partition`), if it is split. */
@@ -104,7 +108,8 @@ function planNode(
       const columns = p.columns ?? p.tableSchema.fields.map((f) => f.name);
       const filters = p.filters.map(unqualify);
       const partition = scanPartition(p, ctx.partition);
-      return new ScanExec(provider, { columns, filters, limit: p.limit, partition }, p.schema);
+      const dynamicFilters = ctx.scanBounds?.get(p)?.filters;
+      return new ScanExec(provider, { columns, filters, limit: p.limit, partition, dynamicFilters }, p.schema);
     }
     case 'values':
       return new ValuesExec(
@@ -137,13 +142,15 @@ function planNode(
       return planAggregate(p, input(0, p.input), rows);
     }
     case 'sort': {
-      const child = input(0, p.input);
+      const top = topKScanBound(p);
+      const scanBounds = top === null ? undefined : new Map(ctx.scanBounds).set(top.scan, top.bound);
+      const child = top === null ? input(0, p.input) : planPhysical(p.input, { ...ctx, scanBounds }, below[0]);
       const keys = p.keys.map((k) => ({
         expr: compileExpr(k.expr, child.schema),
         ascending: k.ascending,
         nullsFirst: k.nullsFirst,
       }));
-      return new SortExec(child, keys, p.fetch);
+      return new SortExec(child, keys, p.fetch, top?.bound);
     }
     case 'limit':
       return new LimitExec(input(0, p.input), p.skip, p.fetch);

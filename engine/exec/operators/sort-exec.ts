@@ -9,6 +9,7 @@ import { checkCancelled, type ExecContext } from '../context.js';
 import type { PhysicalExpr } from '../expr/physical-expr.js';
 import type { PhysicalOperator } from '../operator.js';
 import { normalizedOrder } from './normalized-sort.js';
+import type { TopKBound } from './top-k-bound.js';
 
 export interface PhysicalSortKey extends SortSpec {
   readonly expr: PhysicalExpr;
@@ -21,11 +22,19 @@ export class SortExec implements PhysicalOperator {
   readonly #input: PhysicalOperator;
   readonly #keys: readonly PhysicalSortKey[];
   readonly #fetch: number | null;
+  readonly #bound: TopKBound | null;
 
-  constructor(input: PhysicalOperator, keys: readonly PhysicalSortKey[], fetch: number | null) {
+  /** `bound` (with `fetch`): told the K-th first key after each cut, so that the scan below skips what cannot enter. */
+  constructor(
+    input: PhysicalOperator,
+    keys: readonly PhysicalSortKey[],
+    fetch: number | null,
+    bound: TopKBound | null = null,
+  ) {
     this.#input = input;
     this.#keys = keys;
     this.#fetch = fetch;
+    this.#bound = fetch !== null && fetch > 0 ? bound : null;
     this.schema = input.schema;
   }
 
@@ -35,15 +44,21 @@ export class SortExec implements PhysicalOperator {
     let pendingRows = 0;
     // TopK: whenever the buffer grows past this, sort it and keep only `fetch` rows.
     const compactAt = fetch === null ? Number.POSITIVE_INFINITY : Math.max(2 * fetch, DEFAULT_BATCH_ROWS);
+    // A bound is worth publishing as soon as K rows are in: the scan checks it before each row group.
+    let bounded = this.#bound === null;
     for await (const batch of this.#input.execute(ctx)) {
       checkCancelled(ctx);
       if (batch.length === 0) continue;
       pending.push(batch);
       pendingRows += batch.length;
-      if (pendingRows > compactAt) {
+      if (pendingRows > compactAt || (!bounded && pendingRows >= fetch!)) {
         const top = this.#sorted(pending, fetch);
         pending = [top];
         pendingRows = top.length;
+        if (this.#bound !== null && top.length === fetch) {
+          this.#bound.tighten(this.#keys[0]!.expr.evaluate(top), fetch - 1);
+          bounded = true;
+        }
       }
     }
     if (pendingRows === 0) return;

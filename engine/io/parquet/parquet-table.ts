@@ -2,6 +2,7 @@
 import type { ParquetFile } from 'parquet-wasm';
 import type { ScanRequest, TableProvider } from '../../catalog.js';
 import { ExecError, PlanError } from '../../errors.js';
+import type { Expr } from '../../plan/expr/index.js';
 import { type Field, type Schema, sameType } from '../../plan/types.js';
 import { ObjectStoreAccessError } from '../object-store/object-store.js';
 import { objectStoreFor } from '../object-store/object-store-for.js';
@@ -104,7 +105,7 @@ export async function createParquetTable(
     async *scan(req, signal) {
       opened = await reopenChanged(paths, opened, fields, s3);
       const pool = decodeThreads === 0 ? null : sharedDecodePool();
-      const reads = readsOf(plan(req, opened), req.limit, s3);
+      const reads = readsOf(plan(req, opened), req.limit, s3, req.dynamicFilters);
       yield* scanRowGroups(reads, projectedSchema(schema, req.columns), pool, signal, req.shared === true);
     },
   };
@@ -133,6 +134,7 @@ function readsOf(
   planned: readonly { file: ParquetFile; version: string; footer: FileFooter; groups: readonly RowGroupInfo[] }[],
   limit: number | null,
   s3: S3StoreConfig | undefined,
+  dynamicFilters?: () => readonly Expr[],
 ): RowGroupRead[] {
   const out: RowGroupRead[] = [];
   let left = limit ?? Number.POSITIVE_INFINITY;
@@ -148,6 +150,7 @@ function readsOf(
         rowGroup: rg.index,
         numRows: rg.numRows,
         limit: limit === null ? null : rows,
+        skip: dynamicFilters && (() => !mayMatch(dynamicFilters(), rg)),
       });
       left -= rows;
     }

@@ -19,6 +19,8 @@ export interface RowGroupRead {
   readonly rowGroup: number;
   readonly numRows: number;
   readonly limit: number | null;
+  /** True once the row group cannot hold a row the scan still wants (`ScanRequest.dynamicFilters`): not read. */
+  readonly skip?: () => boolean;
 }
 
 /** Numbers this thread's shared scans (loads) for the decode threads (`DecodeRequest.sharedLoad`). */
@@ -55,19 +57,30 @@ export async function* scanRowGroups(
           { path: r.path, version: r.version, s3: r.s3, rowGroup: r.rowGroup, columns, limit: r.limit, sharedLoad },
           stop.signal,
         );
-  const depth = pool === null ? 1 : pool.threads + 1;
-  const inFlight: Promise<DecodedGroup>[] = [];
+  const fullDepth = pool === null ? 1 : pool.threads + 1;
+  // Row groups that a dynamic filter may skip: the first is read alone, so that its rows can tighten the filter
+  // before the next ones are asked for (else the read-ahead decodes groups the filter would have skipped).
+  let depth = reads.some((r) => r.skip !== undefined) ? 1 : fullDepth;
+  const inFlight: { read: RowGroupRead; decoded: Promise<DecodedGroup> }[] = [];
   let next = 0;
   try {
     while (next < reads.length || inFlight.length > 0) {
       if (signal.aborted) throw new CancelledError();
       while (inFlight.length < depth && next < reads.length) {
-        const p = decode(reads[next++]!);
+        const read = reads[next++]!;
+        if (read.skip?.() === true) continue;
+        const decoded = decode(read);
         // A group whose result is never awaited (the scan stopped first) must not become an unhandled rejection.
-        p.catch(() => {});
-        inFlight.push(p);
+        decoded.catch(() => {});
+        inFlight.push({ read, decoded });
       }
-      for (const part of await inFlight.shift()!) yield { schema, columns: part.columns, length: part.length };
+      const head = inFlight.shift();
+      if (head === undefined) break;
+      const parts = await head.decoded;
+      depth = fullDepth;
+      // Decoded ahead, but the filter has tightened since: none of its rows can be wanted.
+      if (head.read.skip?.() === true) continue;
+      for (const part of parts) yield { schema, columns: part.columns, length: part.length };
     }
   } finally {
     signal.removeEventListener('abort', onAbort);
