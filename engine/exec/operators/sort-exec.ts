@@ -46,6 +46,7 @@ export class SortExec implements PhysicalOperator {
     const compactAt = fetch === null ? Number.POSITIVE_INFINITY : Math.max(2 * fetch, DEFAULT_BATCH_ROWS);
     // A bound is worth publishing as soon as K rows are in: the scan checks it before each row group.
     let bounded = this.#bound === null;
+    this.#bound?.reset();
     for await (const batch of this.#input.execute(ctx)) {
       checkCancelled(ctx);
       if (batch.length === 0) continue;

@@ -32,6 +32,11 @@ export class TopKBound {
   /** The current conjuncts: none until the TopK holds K rows. */
   readonly filters = (): readonly Expr[] => this.#filters;
 
+  /** Forgets the bound: an operator run again (a recursive term's next iteration) starts over. */
+  reset(): void {
+    this.#filters = [];
+  }
+
   /** Records row `i` of the key column `col` as the TopK's K-th row. */
   tighten(col: Column, i: number): void {
     const column = this.#column;
