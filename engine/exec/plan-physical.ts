@@ -41,6 +41,7 @@ import type { ExecPool } from './parallel/exec-pool.js';
 import type { NamedSharedTable } from './parallel/fragment.js';
 import { planSplitAggregate } from './parallel/plan-split.js';
 import { filterSpec } from './plan-filter.js';
+import { planLateColumns } from './plan-late-columns.js';
 import { topKScanBound } from './plan-top-k.js';
 
 /** Planning state: the catalog, and one shared computation per multiply-referenced CTE. */
@@ -142,6 +143,9 @@ function planNode(
       return planAggregate(p, input(0, p.input), rows);
     }
     case 'sort': {
+      const late =
+        (below[0] ?? NO_FILTERS).length === 0 ? planLateColumns(p, ctx, (s) => s.filters.map(unqualify)) : null;
+      if (late !== null) return late;
       const top = topKScanBound(p);
       const scanBounds = top === null ? undefined : new Map(ctx.scanBounds).set(top.scan, top.bound);
       const child = top === null ? input(0, p.input) : planPhysical(p.input, { ...ctx, scanBounds }, below[0]);

@@ -9,6 +9,7 @@ import { objectStoreFor } from '../object-store/object-store-for.js';
 import type { S3StoreConfig } from '../object-store/s3-config.js';
 import { fileSchema, openParquet } from './decode.js';
 import { defaultDecodeThreads, sharedDecodePool } from './decode-pool.js';
+import { fetchRowsOf, groupStarts } from './fetch-rows.js';
 import { type FileFooter, type RowGroupInfo, readFooter } from './footer.js';
 import { mayMatch } from './prune.js';
 import { type RowGroupRead, scanRowGroups } from './scan-row-groups.js';
@@ -106,7 +107,20 @@ export async function createParquetTable(
       opened = await reopenChanged(paths, opened, fields, s3);
       const pool = decodeThreads === 0 ? null : sharedDecodePool();
       const reads = readsOf(plan(req, opened), req.limit, s3, req.dynamicFilters);
-      yield* scanRowGroups(reads, projectedSchema(schema, req.columns), pool, signal, req.shared === true);
+      const rowIds = req.rowIds === true;
+      const out = projectedSchema(schema, req.columns);
+      const withIds = rowIds ? { fields: [...out.fields, ROW_NUMBER_FIELD] } : out;
+      yield* scanRowGroups(reads, withIds, pool, signal, req.shared === true, rowIds);
+    },
+    async fetchRows(columns, rowIds, signal) {
+      const before = opened;
+      opened = await reopenChanged(paths, opened, fields, s3);
+      const moved = paths.find((_, i) => opened[i] !== before[i]);
+      // Row numbers name rows of the files the scan read: another version has other rows under them.
+      if (moved !== undefined) throw new ExecError(`Parquet file ${moved} changed while read: run the query again`);
+      const pool = decodeThreads === 0 ? null : sharedDecodePool();
+      const files = opened.map((o) => ({ ...o, s3 }));
+      return fetchRowsOf(files, projectedSchema(schema, columns), rowIds, pool, signal);
     },
   };
 }
@@ -138,7 +152,11 @@ function readsOf(
 ): RowGroupRead[] {
   const out: RowGroupRead[] = [];
   let left = limit ?? Number.POSITIVE_INFINITY;
+  let fileRow = 0;
   for (const { file, version, footer, groups } of planned) {
+    const starts = groupStarts(footer);
+    const firstRow = fileRow;
+    fileRow += footer.numRows;
     for (const rg of groups) {
       if (left <= 0) return out;
       const rows = Math.min(left, rg.numRows);
@@ -151,12 +169,16 @@ function readsOf(
         numRows: rg.numRows,
         limit: limit === null ? null : rows,
         skip: dynamicFilters && (() => !mayMatch(dynamicFilters(), rg)),
+        firstRow: firstRow + starts[rg.index]!,
       });
       left -= rows;
     }
   }
   return out;
 }
+
+/** The row numbers a scan appends when asked (`ScanRequest.rowIds`). */
+const ROW_NUMBER_FIELD: Field = { name: '__row_number', qualifier: null, type: { id: 'float64' }, nullable: false };
 
 function projectedSchema(schema: Schema, columns: readonly string[]): Schema {
   return { fields: columns.map((c) => schema.fields.find((f) => f.name === c)!) };
