@@ -24,7 +24,7 @@ function utf8Bytes(s: string[]): Column {
     offsets[i + 1] = offsets[i]! + p.length;
   });
   const bytes = new Uint8Array(offsets[s.length]!);
-  parts.forEach((p, i) => bytes.set(p, offsets[i]!));
+  for (const [i, p] of parts.entries()) bytes.set(p, offsets[i]!);
   return { type: UTF8, length: s.length, values: { offsets, bytes }, valid: null };
 }
 
