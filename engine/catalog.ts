@@ -36,6 +36,16 @@ export interface ScanRequest {
    * (row-group pruning) but need not filter rows: the plan keeps a Filter above the scan.
    */
   readonly filters: readonly Expr[];
+  /**
+   * Conjuncts that tighten while the scan runs (a TopK's K-th key so far, `exec/operators/top-k-bound.ts`): like
+   * `filters`, a hint to skip data that cannot match; asked again before each piece of data is read.
+   */
+  readonly dynamicFilters?: () => readonly Expr[];
+  /**
+   * Append one float64 column after `columns`: each row's number in the table (from 0, in the table's file and row
+   * order), for `TableProvider.fetchRows`. Only asked of providers that have `fetchRows`.
+   */
+  readonly rowIds?: boolean;
   /** Stop after this many rows (only set when no filter remains above the scan). */
   readonly limit: number | null;
   /**
@@ -84,6 +94,12 @@ export interface TableProvider {
   statistics(): TableStatistics;
   /** Batches of the requested columns. Checks `signal` between batches. */
   scan(request: ScanRequest, signal: AbortSignal): AsyncIterable<Batch>;
+  /**
+   * The `columns` of the rows numbered `rowIds` (as a scan with `ScanRequest.rowIds` numbered them), in that
+   * order: a TopK reads its other columns for its last K rows only (late materialisation). A table rewritten since
+   * the scan fails the call. Absent: the provider cannot.
+   */
+  fetchRows?(columns: readonly string[], rowIds: Float64Array, signal: AbortSignal): Promise<Batch>;
   /** One line of detail for EXPLAIN, e.g. `files=2 row_groups=3/8`. */
   explainScan(request: ScanRequest): Promise<string>;
   /** The table as another thread can rebuild it, or null / absent when it cannot (a parallel plan skips it). */

@@ -32,6 +32,7 @@ import { RecursiveCteExec } from './operators/recursive-cte-exec.js';
 import { ScanExec } from './operators/scan-exec.js';
 import { SetOpExec } from './operators/set-op-exec.js';
 import { SortExec } from './operators/sort-exec.js';
+import type { TopKBound } from './operators/top-k-bound.js';
 import { UnionExec } from './operators/union-exec.js';
 import { ValuesExec } from './operators/values-exec.js';
 import { planWindow } from './operators/window-exec.js';
@@ -41,6 +42,8 @@ import type { NamedSharedTable } from './parallel/fragment.js';
 import { HashPartitionExec } from './parallel/hash-partition-exec.js';
 import { planSplitAggregate } from './parallel/plan-split.js';
 import { filterSpec } from './plan-filter.js';
+import { planLateColumns } from './plan-late-columns.js';
+import { topKScanBound } from './plan-top-k.js';
 
 /** Planning state: the catalog, and one shared computation per multiply-referenced CTE. */
 export interface PhysicalPlanContext extends Pick<ExecContext, 'catalog'> {
@@ -65,6 +68,8 @@ export interface PhysicalPlanContext extends Pick<ExecContext, 'catalog'> {
     /** A hash split (`HashSplit`): `scan` is read whole, its rows kept by the hash of these columns. */
     readonly hash?: readonly string[];
   };
+  /** The dynamic filters of the TopKs above, by the scan each bounds (`plan-top-k.ts`). */
+  readonly scanBounds?: ReadonlyMap<Scan, TopKBound>;
 }
 
 /** What the scan `p` asks for of `partition` (`ScanRequest.partition`), if it is split. */
@@ -113,7 +118,8 @@ function planNode(
       const columns = p.columns ?? p.tableSchema.fields.map((f) => f.name);
       const filters = p.filters.map(unqualify);
       const partition = scanPartition(p, ctx.partition);
-      const scan = new ScanExec(provider, { columns, filters, limit: p.limit, partition }, p.schema);
+      const dynamicFilters = ctx.scanBounds?.get(p)?.filters;
+      const scan = new ScanExec(provider, { columns, filters, limit: p.limit, partition, dynamicFilters }, p.schema);
       const hash = ctx.partition?.scan === p ? ctx.partition.hash : undefined;
       if (hash === undefined) return scan;
       const keys = hash.map((c) => p.schema.fields.findIndex((f) => f.name === c));
@@ -155,13 +161,18 @@ function planNode(
       return planAggregate(p, input(0, p.input), rows);
     }
     case 'sort': {
-      const child = input(0, p.input);
+      const late =
+        (below[0] ?? NO_FILTERS).length === 0 ? planLateColumns(p, ctx, (s) => s.filters.map(unqualify)) : null;
+      if (late !== null) return late;
+      const top = topKScanBound(p);
+      const scanBounds = top === null ? undefined : new Map(ctx.scanBounds).set(top.scan, top.bound);
+      const child = top === null ? input(0, p.input) : planPhysical(p.input, { ...ctx, scanBounds }, below[0]);
       const keys = p.keys.map((k) => ({
         expr: compileExpr(k.expr, child.schema),
         ascending: k.ascending,
         nullsFirst: k.nullsFirst,
       }));
-      return new SortExec(child, keys, p.fetch);
+      return new SortExec(child, keys, p.fetch, top?.bound);
     }
     case 'limit':
       return new LimitExec(input(0, p.input), p.skip, p.fetch);

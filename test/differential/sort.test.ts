@@ -29,6 +29,14 @@ const cases: DiffCase[] = [
   { sql: 'SELECT id, big FROM items WHERE big IS NOT NULL ORDER BY big LIMIT 5 OFFSET 3' },
   { sql: 'SELECT id, rate FROM items ORDER BY rate DESC NULLS LAST, id DESC LIMIT 7' },
   { sql: 'SELECT id FROM items WHERE flag ORDER BY id DESC LIMIT 3 OFFSET 100' },
+  // TopKs whose first key bounds the row groups the scan reads (a dynamic filter): ascending, descending, text.
+  { sql: 'SELECT id, name FROM items WHERE qty > 20 ORDER BY id LIMIT 4 OFFSET 3' },
+  { sql: 'SELECT id, qty FROM items WHERE qty > 20 ORDER BY id DESC LIMIT 4' },
+  { sql: 'SELECT id, name FROM items ORDER BY name, id LIMIT 6' },
+  {
+    sql: 'SELECT id, ts FROM items ORDER BY ts DESC, id LIMIT 6',
+    duckdb: 'SELECT id, ts FROM items ORDER BY ts DESC NULLS FIRST, id LIMIT 6',
+  },
 ];
 
 differentialSuite('sort', cases);

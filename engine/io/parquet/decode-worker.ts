@@ -17,6 +17,8 @@ export interface DecodeRequest {
   readonly rowGroup: number;
   readonly columns: readonly string[];
   readonly limit: number | null;
+  /** Rows of the group skipped first (0 when absent). */
+  readonly offset?: number;
   /**
    * Set for a load's row groups (`ScanRequest.shared`): names the load, whose arrays are made in shared slabs of its
    * own (a slab never holds two loads' arrays, so a dropped table frees its slabs) and posted back shared, not moved.
@@ -86,7 +88,7 @@ parentPort?.on('message', async (req: DecodeRequest | EndLoad) => {
   try {
     const file = await fileAt(req.path, req.version, req.s3);
     const alloc = req.sharedLoad === undefined ? undefined : slabsFor(req.sharedLoad);
-    const batches = await decodeRowGroup(file, req.rowGroup, req.columns, req.limit, false, alloc);
+    const batches = await decodeRowGroup(file, req.rowGroup, req.columns, req.limit, false, alloc, req.offset);
     parentPort?.postMessage({ id: req.id, batches } satisfies DecodeReply, buffersOf(batches));
   } catch (e) {
     // A wasm trap leaves parquet-wasm's instance unusable: end this thread; the pool starts a fresh one.

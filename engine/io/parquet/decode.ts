@@ -57,7 +57,8 @@ function fileFields(file: ParquetFile): { names: string[]; fields: Map<string, F
 }
 
 /**
- * Decodes `columns` of one row group into batches whose columns follow the order of `columns`.
+ * Decodes `columns` of one row group (from row `offset` on, at most `limit` rows) into batches whose columns follow
+ * the order of `columns`.
  * (parquet-wasm returns them in file order.) Flat columns are read straight out of wasm memory through the
  * Arrow C data interface (one copy, into arrays from `alloc`); anything else, or every column when `viaIPC`, goes
  * through an Arrow IPC stream.
@@ -69,8 +70,11 @@ export async function decodeRowGroup(
   limit: number | null = null,
   viaIPC = false,
   alloc: ArrayAllocator = HEAP,
+  offset = 0,
 ): Promise<DecodedGroup> {
-  const options = { columns: [...columns], rowGroups: [rowGroup], batchSize: DEFAULT_BATCH_ROWS };
+  const base = { columns: [...columns], rowGroups: [rowGroup], batchSize: DEFAULT_BATCH_ROWS };
+  // `offset`: the group's first rows are skipped (a fetch of a few rows by number: `ParquetTable.fetchRows`).
+  const options = offset === 0 ? base : { ...base, offset };
   // A remote file's chunks of this row group are fetched first, together (a no-op for local files).
   const release = (await sourceByFile.get(file)?.prefetch(rowGroup, columns)) ?? (() => {});
   let table: Awaited<ReturnType<ParquetFile['read']>>;

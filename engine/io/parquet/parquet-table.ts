@@ -2,12 +2,14 @@
 import type { ParquetFile } from 'parquet-wasm';
 import type { ScanRequest, TableProvider } from '../../catalog.js';
 import { ExecError, PlanError } from '../../errors.js';
+import type { Expr } from '../../plan/expr/index.js';
 import { type Field, type Schema, sameType } from '../../plan/types.js';
 import { ObjectStoreAccessError } from '../object-store/object-store.js';
 import { objectStoreFor } from '../object-store/object-store-for.js';
 import type { S3StoreConfig } from '../object-store/s3-config.js';
 import { fileSchema, openParquet } from './decode.js';
 import { defaultDecodeThreads, sharedDecodePool } from './decode-pool.js';
+import { fetchRowsOf, groupStarts } from './fetch-rows.js';
 import { type FileFooter, type RowGroupInfo, readFooter } from './footer.js';
 import { mayMatch } from './prune.js';
 import { type RowGroupRead, scanRowGroups } from './scan-row-groups.js';
@@ -104,8 +106,21 @@ export async function createParquetTable(
     async *scan(req, signal) {
       opened = await reopenChanged(paths, opened, fields, s3);
       const pool = decodeThreads === 0 ? null : sharedDecodePool();
-      const reads = readsOf(plan(req, opened), req.limit, s3);
-      yield* scanRowGroups(reads, projectedSchema(schema, req.columns), pool, signal, req.shared === true);
+      const reads = readsOf(plan(req, opened), req.limit, s3, req.dynamicFilters);
+      const rowIds = req.rowIds === true;
+      const out = projectedSchema(schema, req.columns);
+      const withIds = rowIds ? { fields: [...out.fields, ROW_NUMBER_FIELD] } : out;
+      yield* scanRowGroups(reads, withIds, pool, signal, req.shared === true, rowIds);
+    },
+    async fetchRows(columns, rowIds, signal) {
+      const before = opened;
+      opened = await reopenChanged(paths, opened, fields, s3);
+      const moved = paths.find((_, i) => opened[i] !== before[i]);
+      // Row numbers name rows of the files the scan read: another version has other rows under them.
+      if (moved !== undefined) throw new ExecError(`Parquet file ${moved} changed while read: run the query again`);
+      const pool = decodeThreads === 0 ? null : sharedDecodePool();
+      const files = opened.map((o) => ({ ...o, s3 }));
+      return fetchRowsOf(files, projectedSchema(schema, columns), rowIds, pool, signal);
     },
   };
 }
@@ -133,10 +148,15 @@ function readsOf(
   planned: readonly { file: ParquetFile; version: string; footer: FileFooter; groups: readonly RowGroupInfo[] }[],
   limit: number | null,
   s3: S3StoreConfig | undefined,
+  dynamicFilters?: () => readonly Expr[],
 ): RowGroupRead[] {
   const out: RowGroupRead[] = [];
   let left = limit ?? Number.POSITIVE_INFINITY;
+  let fileRow = 0;
   for (const { file, version, footer, groups } of planned) {
+    const starts = groupStarts(footer);
+    const firstRow = fileRow;
+    fileRow += footer.numRows;
     for (const rg of groups) {
       if (left <= 0) return out;
       const rows = Math.min(left, rg.numRows);
@@ -148,12 +168,17 @@ function readsOf(
         rowGroup: rg.index,
         numRows: rg.numRows,
         limit: limit === null ? null : rows,
+        skip: dynamicFilters && (() => !mayMatch(dynamicFilters(), rg)),
+        firstRow: firstRow + starts[rg.index]!,
       });
       left -= rows;
     }
   }
   return out;
 }
+
+/** The row numbers a scan appends when asked (`ScanRequest.rowIds`). */
+const ROW_NUMBER_FIELD: Field = { name: '__row_number', qualifier: null, type: { id: 'float64' }, nullable: false };
 
 function projectedSchema(schema: Schema, columns: readonly string[]): Schema {
   return { fields: columns.map((c) => schema.fields.find((f) => f.name === c)!) };
