@@ -49,9 +49,10 @@ const USAGE = `usage: npm run bench -- <command> [options]
       benny micro-benchmarks of the engine's hot paths on TPC-H SF0.1 (parquet-decode, filter, like,
       hash-aggregate, hash-join, sort, serialize); summaries go to bench/results/micro/<name>.json.
   peaks [--sf 10] [--mode files|memory] [--engines floe[,duckdb]] [--runs 0] [--threads 2] [--queries 1..22]
-        [--timeout 900] [--seed 1]
+        [--timeout 900] [--seed 1] [--one-process]
       Each TPC-H query in a fresh process per engine: its time (first run, or the median of --runs after it)
       and the process's peak RSS, for checking a memory bound (answers are not compared: use tpch for that).
+      --one-process loads the data once per engine and reports the peak so far after each query.
   gen [--sf 1] [--seed 1]
       Generates (or finds cached) TPC-H data under .floe/bench-data/ and prints its row counts.`;
 
@@ -189,6 +190,7 @@ async function peaks(args: string[]): Promise<number> {
       seed: num('1'),
       queries: { type: 'string' },
       timeout: num('900'),
+      'one-process': { type: 'boolean', default: false },
     },
   });
   const engines = values.engines.split(',').map((e) => e.trim());
@@ -205,6 +207,7 @@ async function peaks(args: string[]): Promise<number> {
     runs: Number(values.runs),
     queries,
     timeoutS: Number(values.timeout),
+    oneProcess: values['one-process'],
     log,
   });
   return 0;
