@@ -170,3 +170,10 @@ test('compactBatch keeps the schema and length; text gathers copy their bytes', 
   assert.equal(gatheredFrom(b.columns[0]!), null);
   assert.deepEqual(read(b.columns[0]!), ['dddd', 'a']);
 });
+
+test('compactColumns leaves gathers of shared memory lazy (an accelerated table holds them anyway)', () => {
+  const values = new Int32Array(new SharedArrayBuffer(8 * 4));
+  values.set([1, 2, 3, 4, 5, 6, 7, 8]);
+  const [few] = gatherColumns([makeColumn(INT32, values, null, 8)], Int32Array.of(5), 1, false);
+  assert.equal(compactColumns([few!])[0], few);
+});
