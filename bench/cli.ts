@@ -15,6 +15,7 @@ import type { DataMode } from './tpch/bench-engines.js';
 import { compareTpch, comparisonReport } from './tpch/compare-tpch.js';
 import { parseEngines } from './tpch/engine-names.js';
 import { extraReport } from './tpch/extra-report.js';
+import { runQueryPeaks } from './tpch/query-peaks.js';
 import { parseQueryIds, runTpch } from './tpch/run-tpch.js';
 import { type QueryBenchResults, tpchReport } from './tpch/tpch-results.js';
 
@@ -57,6 +58,11 @@ const USAGE = `usage: npm run bench -- <command> [options]
   micro [NAME...]
       benny micro-benchmarks of the engine's hot paths on TPC-H SF0.1 (parquet-decode, filter, like,
       hash-aggregate, hash-join, sort, serialize); summaries go to bench/results/micro/<name>.json.
+  peaks [--sf 10] [--mode files|memory] [--engines floe[,duckdb]] [--runs 0] [--threads 2] [--queries 1..22]
+        [--timeout 900] [--seed 1] [--one-process]
+      Each TPC-H query in a fresh process per engine: its time (first run, or the median of --runs after it)
+      and the process's peak RSS, for checking a memory bound (answers are not compared: use tpch for that).
+      --one-process loads the data once per engine and reports the peak so far after each query.
   gen [--sf 1] [--seed 1] [--hits ROWS]
       Generates (or finds cached) TPC-H data (or with --hits, a ClickBench hits table of ROWS rows) under
       .floe/bench-data/ and prints its row counts.`;
@@ -113,6 +119,8 @@ async function main(): Promise<number> {
       if (micro.length > 0) log(microReport(micro));
       return 0;
     }
+    case 'peaks':
+      return peaks(rest);
     case 'gen': {
       const { values } = parseArgs({
         args: rest,
@@ -238,6 +246,41 @@ async function clickbench(args: string[]): Promise<number> {
     });
     if (!values['no-save']) log(`\nwrote ${saveResults(label, results)}`);
   }
+  return 0;
+}
+
+async function peaks(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      sf: num('10'),
+      mode: num('files'),
+      engines: num('floe'),
+      runs: num('0'),
+      threads: num('2'),
+      seed: num('1'),
+      queries: { type: 'string' },
+      timeout: num('900'),
+      'one-process': { type: 'boolean', default: false },
+    },
+  });
+  const engines = values.engines.split(',').map((e) => e.trim());
+  if (!engines.every((e) => e === 'floe' || e === 'duckdb')) return usage('--engines is floe, duckdb or both');
+  if (values.mode !== 'files' && values.mode !== 'memory') return usage('--mode is files or memory');
+  const queries = values.queries === undefined ? undefined : parseQueryIds(values.queries);
+  if (queries === null) return usage('--queries takes query numbers 1-22 and ranges, e.g. 1,6,12..14');
+  await runQueryPeaks({
+    sf: Number(values.sf),
+    seed: Number(values.seed),
+    mode: values.mode,
+    engines: engines as ('floe' | 'duckdb')[],
+    threads: Number(values.threads),
+    runs: Number(values.runs),
+    queries,
+    timeoutS: Number(values.timeout),
+    oneProcess: values['one-process'],
+    log,
+  });
   return 0;
 }
 

@@ -1,5 +1,6 @@
 // `PhysicalOperator`: a pull-based operator yielding record batches of a fixed schema.
 import type { Batch } from '../arrow/batch.js';
+import { compactBatch } from '../arrow/gathered-column.js';
 import type { Schema } from '../plan/types.js';
 import { checkCancelled, type ExecContext } from './context.js';
 
@@ -9,12 +10,12 @@ export interface PhysicalOperator {
   execute(ctx: ExecContext): AsyncIterable<Batch>;
 }
 
-/** Every batch `op` yields, run to its end (a CTE's shared result, a partition's partial aggregate). */
+/** Every batch `op` yields (compacted: `compactBatch`), run to its end (a CTE's shared result, a partition's partial aggregate). */
 export async function collectBatches(op: PhysicalOperator, ctx: ExecContext): Promise<Batch[]> {
   const out: Batch[] = [];
   for await (const b of op.execute(ctx)) {
     checkCancelled(ctx);
-    out.push(b);
+    out.push(compactBatch(b));
   }
   return out;
 }

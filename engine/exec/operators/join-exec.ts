@@ -2,7 +2,7 @@
 // nested loop over every pair when the condition has no equality. All join types share the pair bookkeeping.
 import { type Batch, makeBatch } from '../../arrow/batch.js';
 import { type Column, constantColumn, makeColumn } from '../../arrow/column.js';
-import { concatLazily, gatherColumns } from '../../arrow/gathered-column.js';
+import { compactBatch, concatLazily, gatherColumns } from '../../arrow/gathered-column.js';
 import { selectTrue } from '../../arrow/kernels/take.js';
 import { ExecError } from '../../errors.js';
 import type { JoinType } from '../../plan/logical/index.js';
@@ -222,7 +222,7 @@ export async function materializeBuild(
   for await (const b of op.execute(ctx)) {
     checkCancelled(ctx);
     if (b.length === 0) continue;
-    batches.push(b);
+    batches.push(compactBatch(b));
   }
   const length = batches.reduce((n, b) => n + b.length, 0);
   // Keys go in once every batch is here, so the table knows the build's size and is sized once.

@@ -1,7 +1,7 @@
 // `SortExec` orders all rows by its keys (stable); with `fetch` it is a TopK that keeps only the first rows.
 import { type Batch, DEFAULT_BATCH_ROWS, makeBatch, sliceBatch } from '../../arrow/batch.js';
 import type { Column } from '../../arrow/column.js';
-import { gatherColumns, takeRows } from '../../arrow/gathered-column.js';
+import { compactBatch, gatherColumns, takeRows } from '../../arrow/gathered-column.js';
 import { chainComparators, rowComparator, type SortSpec } from '../../arrow/kernels/compare-rows.js';
 import { concatColumns } from '../../arrow/kernels/take.js';
 import type { Schema } from '../../plan/types.js';
@@ -55,7 +55,8 @@ export class SortExec implements PhysicalOperator {
       checkCancelled(ctx);
       const batch = kth === null ? input : this.#candidates(input, kth);
       if (batch.length === 0) continue;
-      pending.push(batch);
+      // A TopK's buffer is cut to `fetch` rows (copies) as it grows: only a full sort keeps its input.
+      pending.push(fetch === null ? compactBatch(batch) : batch);
       pendingRows += batch.length;
       if (pendingRows > compactAt || (!bounded && pendingRows >= fetch!)) {
         const top = this.#sorted(pending, fetch);

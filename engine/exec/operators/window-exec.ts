@@ -1,6 +1,7 @@
 // `WindowExec` materialises its input, evaluates window calls per partition and appends one column per call.
 import { type Batch, DEFAULT_BATCH_ROWS, makeBatch, sliceBatch } from '../../arrow/batch.js';
 import type { Column } from '../../arrow/column.js';
+import { compactBatch } from '../../arrow/gathered-column.js';
 import { concatColumns } from '../../arrow/kernels/take.js';
 import { exprText } from '../../plan/expr/display.js';
 import type { Window, WindowCall } from '../../plan/logical/window.js';
@@ -44,7 +45,7 @@ export class WindowExec implements PhysicalOperator {
     const batches: Batch[] = [];
     for await (const batch of this.#input.execute(ctx)) {
       checkCancelled(ctx);
-      if (batch.length > 0) batches.push(batch);
+      if (batch.length > 0) batches.push(compactBatch(batch));
     }
     const n = batches.reduce((k, b) => k + b.length, 0);
     if (n === 0) return;

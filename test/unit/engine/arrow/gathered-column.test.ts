@@ -2,7 +2,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Column, makeColumn, strings } from '../../../../engine/arrow/column.js';
-import { concatLazily, gatherColumns, takeRows } from '../../../../engine/arrow/gathered-column.js';
+import {
+  compactBatch,
+  compactColumns,
+  concatLazily,
+  gatherColumns,
+  gatheredFrom,
+  takeRows,
+} from '../../../../engine/arrow/gathered-column.js';
 import { INT32, UTF8 } from '../../../../engine/plan/types.js';
 
 const ints = (values: (number | null)[]): Column =>
@@ -135,4 +142,38 @@ test('takeRows of a few rows gathered over lazily concatenated parts (taken from
     false,
   );
   assert.deepEqual(strings(takeRows(t!, Int32Array.of(64, 0, 3, 60, 60), 5)), ['a', 't59', 't56', 'e', 'e']);
+});
+
+test('compactColumns copies a gather of a small part of its source, NULLs and padding kept', () => {
+  const source = ints([1, null, 3, 4, 5, 6, 7, 8]);
+  const [few] = gatherColumns([source], Int32Array.of(1, 6, -1), 3, true);
+  const [most] = gatherColumns([source], Int32Array.of(0, 1, 2, 3, 4), 5, false);
+  const [fromParts] = gatherColumns([concatLazily([source, source])], Int32Array.of(2), 1, false);
+  const plain = ints([9]);
+  const out = compactColumns([few!, most!, fromParts!, plain]);
+  assert.equal(gatheredFrom(out[0]!), null, 'a gather of 3 of 8 rows is copied out');
+  assert.deepEqual(read(out[0]!), [null, 7, null]);
+  assert.equal(out[1], most, 'a gather of most rows stays lazy');
+  assert.equal(out[2], fromParts, 'a gather of a lazily concatenated column stays lazy');
+  assert.equal(out[3], plain);
+  const unchanged = [most!, plain];
+  assert.equal(compactColumns(unchanged), unchanged, 'nothing to copy: the same array');
+});
+
+test('compactBatch keeps the schema and length; text gathers copy their bytes', () => {
+  const text = makeColumn(UTF8, ['a', 'bb', 'ccc', 'dddd', 'e'], null, 5);
+  const [t] = gatherColumns([text], Int32Array.of(3, 0), 2, false);
+  const schema = { fields: [{ name: 't', qualifier: null, type: UTF8, nullable: true }] };
+  const b = compactBatch({ schema, columns: [t!], length: 2 });
+  assert.equal(b.length, 2);
+  assert.equal(b.schema, schema);
+  assert.equal(gatheredFrom(b.columns[0]!), null);
+  assert.deepEqual(read(b.columns[0]!), ['dddd', 'a']);
+});
+
+test('compactColumns leaves gathers of shared memory lazy (an accelerated table holds them anyway)', () => {
+  const values = new Int32Array(new SharedArrayBuffer(8 * 4));
+  values.set([1, 2, 3, 4, 5, 6, 7, 8]);
+  const [few] = gatherColumns([makeColumn(INT32, values, null, 8)], Int32Array.of(5), 1, false);
+  assert.equal(compactColumns([few!])[0], few);
 });
