@@ -21,7 +21,7 @@ import { type QueryBenchResults, tpchReport } from './tpch/tpch-results.js';
 
 const USAGE = `usage: npm run bench -- <command> [options]
 
-  tpch [--sf 1] [--mode files|memory|both] [--runs 5] [--warmups 3] [--threads 1] [--queries 1,6,12..14]
+  tpch [--sf 1] [--mode files|memory|both] [--runs 5] [--warmups 3] [--threads 2] [--queries 1,6,12..14]
        [--timeout 300] [--seed 1] [--label NAME] [--no-save] [--no-plan-cache]
        [--engines floe,duckdb[,polars][,alasql]]
       The 22 TPC-H queries on floe and DuckDB, interleaved; writes bench/results/<date>-<label>.json
@@ -33,7 +33,7 @@ const USAGE = `usage: npm run bench -- <command> [options]
       mode only; far too slow for SF1): timed beside floe, answers compared with DuckDB's, never failing the run.
       --no-plan-cache runs floe without its plan cache (each run planned, as DuckDB plans each run).
       The results file records the threads each engine used and whether floe's plan cache was on.
-  clickbench [--rows 1000000] [--mode files|memory|both] [--runs 5] [--warmups 3] [--threads 1]
+  clickbench [--rows 1000000] [--mode files|memory|both] [--runs 5] [--warmups 3] [--threads 2]
        [--queries 0,3,10..12] [--timeout 300] [--seed 1] [--label NAME] [--no-save] [--no-plan-cache]
       ClickBench's 43 queries (Q0 … Q42) on floe and DuckDB over a generated \`hits\` table (105 columns, cached
       under .floe/bench-data/hits-<rows>-seed<seed>-v<n>/), run as tpch runs (label default:
@@ -152,23 +152,47 @@ const MICRO_BENCHES = ['parquet-decode', 'filter', 'like', 'hash-aggregate', 'ha
 
 const num = (def: string) => ({ type: 'string', default: def }) as const;
 
+/** The options the TPC-H and ClickBench runners share (DuckDB gets 2 threads unless told otherwise). */
+const RUN_OPTIONS = {
+  mode: num('files'),
+  runs: num('5'),
+  warmups: num('3'),
+  threads: num('2'),
+  seed: num('1'),
+  queries: { type: 'string' },
+  timeout: num('300'),
+  label: { type: 'string' },
+  'no-save': { type: 'boolean', default: false },
+  'no-plan-cache': { type: 'boolean', default: false },
+} as const;
+
+interface RunArgs {
+  readonly modes: DataMode[];
+  readonly warmups: number;
+  readonly queries: string[] | undefined;
+}
+
+/** Checks the shared options; a string is the usage problem. `ids`: the runner's query numbers, and an example. */
+function runArgs(
+  values: { mode: string; warmups: string; queries?: string },
+  ids: { first: number; last: number; example: string },
+): RunArgs | string {
+  const { first, last } = ids;
+  const modes = values.mode === 'both' ? ['files', 'memory'] : [values.mode];
+  if (!modes.every((m) => m === 'files' || m === 'memory')) return '--mode is files, memory or both';
+  const warmups = Number(values.warmups);
+  if (!Number.isInteger(warmups) || warmups < 1) return '--warmups is a whole number, at least 1';
+  const queries = values.queries === undefined ? undefined : parseQueryIds(values.queries, first, last);
+  if (queries === null) {
+    return `--queries takes query numbers ${first}-${last} and ranges, e.g. ${ids.example}`;
+  }
+  return { modes: modes as DataMode[], warmups, queries };
+}
+
 async function tpch(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: {
-      sf: num('1'),
-      mode: num('files'),
-      runs: num('5'),
-      warmups: num('3'),
-      threads: num('1'),
-      seed: num('1'),
-      queries: { type: 'string' },
-      timeout: num('300'),
-      label: { type: 'string' },
-      engines: num('floe,duckdb'),
-      'no-save': { type: 'boolean', default: false },
-      'no-plan-cache': { type: 'boolean', default: false },
-    },
+    options: { ...RUN_OPTIONS, sf: num('1'), engines: num('floe,duckdb') },
   });
   let extraEngines: ReturnType<typeof parseEngines>;
   try {
@@ -176,13 +200,10 @@ async function tpch(args: string[]): Promise<number> {
   } catch (e) {
     return usage((e as Error).message);
   }
-  const modes = values.mode === 'both' ? ['files', 'memory'] : [values.mode];
-  if (!modes.every((m) => m === 'files' || m === 'memory')) return usage('--mode is files, memory or both');
-  const warmups = Number(values.warmups);
-  if (!Number.isInteger(warmups) || warmups < 1) return usage('--warmups is a whole number, at least 1');
-  const queries = values.queries === undefined ? undefined : parseQueryIds(values.queries);
-  if (queries === null) return usage('--queries takes query numbers 1-22 and ranges, e.g. 1,6,12..14');
-  for (const mode of modes as DataMode[]) {
+  const checked = runArgs(values, { first: 1, last: 22, example: '1,6,12..14' });
+  if (typeof checked === 'string') return usage(checked);
+  const { modes, warmups, queries } = checked;
+  for (const mode of modes) {
     const label = values.label ?? `tpch-sf${values.sf}-${mode}`;
     const results = await runTpch({
       sf: Number(values.sf),
@@ -204,32 +225,14 @@ async function tpch(args: string[]): Promise<number> {
 }
 
 async function clickbench(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      rows: num('1000000'),
-      mode: num('files'),
-      runs: num('5'),
-      warmups: num('3'),
-      threads: num('1'),
-      seed: num('1'),
-      queries: { type: 'string' },
-      timeout: num('300'),
-      label: { type: 'string' },
-      'no-save': { type: 'boolean', default: false },
-      'no-plan-cache': { type: 'boolean', default: false },
-    },
-  });
-  const modes = values.mode === 'both' ? ['files', 'memory'] : [values.mode];
-  if (!modes.every((m) => m === 'files' || m === 'memory')) return usage('--mode is files, memory or both');
+  const { values } = parseArgs({ args, options: { ...RUN_OPTIONS, rows: num('1000000') } });
   const rows = Number(values.rows);
   if (!Number.isInteger(rows) || rows < 1) return usage('--rows is a whole number, at least 1');
-  const warmups = Number(values.warmups);
-  if (!Number.isInteger(warmups) || warmups < 1) return usage('--warmups is a whole number, at least 1');
-  const queries = values.queries === undefined ? undefined : parseQueryIds(values.queries, 0, 42);
-  if (queries === null) return usage('--queries takes query numbers 0-42 and ranges, e.g. 0,3,10..12');
+  const checked = runArgs(values, { first: 0, last: 42, example: '0,3,10..12' });
+  if (typeof checked === 'string') return usage(checked);
+  const { modes, warmups, queries } = checked;
   loadClickBenchQueries(queries);
-  for (const mode of modes as DataMode[]) {
+  for (const mode of modes) {
     const label = values.label ?? `clickbench-${rows}-${mode}`;
     const results = await runClickBench({
       rows,

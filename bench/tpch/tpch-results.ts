@@ -93,22 +93,7 @@ export interface ClickBenchResults extends QueryBenchBase<'clickbench'> {
 export type QueryBenchResults = TpchResults | ClickBenchResults;
 
 export interface TpchResults extends QueryBenchBase<'tpch'> {
-  readonly config: {
-    readonly sf: number;
-    readonly seed: number;
-    readonly mode: DataMode;
-    readonly runs: number;
-    /** Untimed runs of each query per engine before the timed ones (absent in older files: 1). */
-    readonly warmups?: number;
-    /** DuckDB's threads; floe runs each query on one thread, as each runs on one worker. */
-    readonly threads: number;
-    readonly generatorVersion: number;
-    readonly timeoutS: number;
-    /** False: floe ran without its plan cache (absent in older files: on). */
-    readonly planCache?: boolean;
-    /** Engines run beside floe and DuckDB (absent: none). */
-    readonly extraEngines?: readonly ExtraEngineName[];
-  };
+  readonly config: RunConfig & { readonly sf: number };
   readonly data: { readonly rows: Readonly<Record<TpchTable, number>>; readonly generatedS: number | null };
 }
 
