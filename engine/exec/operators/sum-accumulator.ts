@@ -7,6 +7,7 @@ import type { DataType } from '../../plan/types.js';
 import type { Accumulator } from './accumulators.js';
 import type { BatchRows } from './batch-rows.js';
 import { GroupNumbers } from './group-numbers.js';
+import { Int64Sums } from './int64-sums.js';
 
 /**
  * SUM / AVG. Integers and scaled decimals add in float64 while the running sum stays below 2^53
@@ -17,6 +18,11 @@ export class SumAcc implements Accumulator {
   readonly #count = new GroupNumbers();
   /** Totals moved out of `#sum` for groups whose sum left the exact range (rare). */
   readonly #big = new Map<number, bigint>();
+  /** Sums of BigInt64Array batches, as int32 halves (null until one comes). */
+  #halves: Int64Sums | null = null;
+  readonly #fold = (g: number, total: bigint): void => {
+    this.#big.set(g, (this.#big.get(g) ?? 0n) + total);
+  };
   readonly #exact: boolean;
   readonly #inScale: number;
   constructor(
@@ -73,6 +79,11 @@ export class SumAcc implements Accumulator {
       return;
     }
     const v = col.values;
+    if (v instanceof BigInt64Array && this.#exact) {
+      this.#halves ??= new Int64Sums();
+      this.#halves.add(v, col.valid, groups, n, sel, count, ngroups, this.#fold);
+      return;
+    }
     let overflow = -1;
     if (!(v instanceof Float64Array || v instanceof Int32Array)) overflow = 0;
     else if (col.valid === null && rows !== undefined && rows.counts() !== null) {
@@ -129,6 +140,7 @@ export class SumAcc implements Accumulator {
     return this.#finish(ngroups, this.avg, this.type);
   }
   #finish(ngroups: number, avg: boolean, type: DataType): Column {
+    this.#halves?.fold(this.#fold);
     const sum = this.#sum.ensure(ngroups);
     const count = this.#count.ensure(ngroups);
     const valid = new Uint8Array(ngroups);

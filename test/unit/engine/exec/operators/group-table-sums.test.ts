@@ -37,6 +37,8 @@ interface Case {
   readonly nullEvery: number | null;
   readonly selected: boolean;
   readonly big: boolean;
+  /** The middle batch's values as a BigInt64Array (a column holding values beyond 2^53), the others as numbers. */
+  readonly int64?: boolean;
 }
 
 /** Feeds 3 batches to a table and checks every group's sum, avg and counts against BigInt arithmetic. */
@@ -67,7 +69,8 @@ function check(c: Case, seed: number): void {
       want.set(g, w);
     }
     const key = makeColumn({ id: 'int32' }, keys, null, n);
-    const x: Column = makeColumn({ id: 'int64' }, values, valid, n);
+    const stored = c.int64 && batch === 1 ? BigInt64Array.from(values, (v) => BigInt(v)) : values;
+    const x: Column = makeColumn({ id: 'int64' }, stored, valid, n);
     if (sel === null)
       table.update(
         [key],
@@ -99,4 +102,11 @@ test('sums, averages and counts match BigInt arithmetic over every path', () => 
     for (const nullEvery of [null, 7])
       for (const selected of [false, true])
         for (const big of [false, true]) check({ groups, nullEvery, selected, big }, seed++);
+});
+
+test('a BigInt64Array batch between number batches adds exactly (its int32 halves), with NULLs and selections', () => {
+  let seed = 100;
+  for (const groups of [1, 4, MAX_COUNTED_GROUPS + 500])
+    for (const nullEvery of [null, 7])
+      for (const selected of [false, true]) check({ groups, nullEvery, selected, big: true, int64: true }, seed++);
 });
