@@ -1,6 +1,6 @@
-import type { Catalog, ScanRequest } from '../catalog.js';
-import { InternalError, PlanError } from '../errors.js';
-import { type ColumnExpr, conjoin, type Expr, sideOfExpr, splitConjuncts, transformExpr } from '../plan/expr/index.js';
+import type { Catalog } from '../catalog.js';
+import { InternalError } from '../errors.js';
+import { type ColumnExpr, conjoin, type Expr, sideOfExpr, splitConjuncts } from '../plan/expr/index.js';
 import type { Aggregate, Join, LogicalPlan, Scan } from '../plan/logical/index.js';
 import { type Schema, sameType } from '../plan/types.js';
 import type { ExecContext } from './context.js';
@@ -29,7 +29,6 @@ import { JoinExec } from './operators/join-exec.js';
 import { LimitExec } from './operators/limit-exec.js';
 import { ProjectExec } from './operators/project-exec.js';
 import { RecursiveCteExec } from './operators/recursive-cte-exec.js';
-import { ScanExec } from './operators/scan-exec.js';
 import { SetOpExec } from './operators/set-op-exec.js';
 import { SortExec } from './operators/sort-exec.js';
 import type { TopKBound } from './operators/top-k-bound.js';
@@ -39,10 +38,10 @@ import { planWindow } from './operators/window-exec.js';
 import { WorkTable, WorkTableScanExec } from './operators/work-table-scan-exec.js';
 import type { ExecPool } from './parallel/exec-pool.js';
 import type { NamedSharedTable } from './parallel/fragment.js';
-import { HashPartitionExec } from './parallel/hash-partition-exec.js';
 import { planSplitAggregate } from './parallel/plan-split.js';
 import { filterSpec } from './plan-filter.js';
 import { planLateColumns } from './plan-late-columns.js';
+import { planScan, scanPartition, unqualify } from './plan-scan.js';
 import { topKScanBound } from './plan-top-k.js';
 
 /** Planning state: the catalog, and one shared computation per multiply-referenced CTE. */
@@ -70,16 +69,6 @@ export interface PhysicalPlanContext extends Pick<ExecContext, 'catalog'> {
   };
   /** The dynamic filters of the TopKs above, by the scan each bounds (`plan-top-k.ts`). */
   readonly scanBounds?: ReadonlyMap<Scan, TopKBound>;
-}
-
-/** What the scan `p` asks for of `partition` (`ScanRequest.partition`), if it is split. */
-function scanPartition(p: Scan, partition: PhysicalPlanContext['partition']): ScanRequest['partition'] {
-  if (partition === undefined) return undefined;
-  const { index, count, next, keys } = partition;
-  if (partition.hash !== undefined) return undefined;
-  if (keys === undefined) return partition.scan === p ? { index, count, next } : undefined;
-  const column = keys.scans.get(p);
-  return column === undefined ? undefined : { index, count, keys: { column, lo: keys.lo, hi: keys.hi } };
 }
 
 /** What a parallel aggregate needs from the statement being run. */
@@ -112,19 +101,8 @@ function planNode(
 ): PhysicalOperator {
   const input = (i: number, child: LogicalPlan) => planPhysical(child, ctx, below[i] ?? NO_FILTERS);
   switch (p.kind) {
-    case 'scan': {
-      const provider = ctx.catalog.table(p.table);
-      if (!provider) throw new PlanError(`table "${p.table}" does not exist`);
-      const columns = p.columns ?? p.tableSchema.fields.map((f) => f.name);
-      const filters = p.filters.map(unqualify);
-      const partition = scanPartition(p, ctx.partition);
-      const dynamicFilters = ctx.scanBounds?.get(p)?.filters;
-      const scan = new ScanExec(provider, { columns, filters, limit: p.limit, partition, dynamicFilters }, p.schema);
-      const hash = ctx.partition?.scan === p ? ctx.partition.hash : undefined;
-      if (hash === undefined) return scan;
-      const keys = hash.map((c) => p.schema.fields.findIndex((f) => f.name === c));
-      return new HashPartitionExec(scan, keys, ctx.partition!.index, ctx.partition!.count);
-    }
+    case 'scan':
+      return planScan(p, ctx);
     case 'values':
       return new ValuesExec(
         p.schema,
@@ -386,18 +364,4 @@ function keyPair(a: Expr, b: Expr, left: Schema, right: Schema, constantProbe: b
   if (probe(sa) && sb === 'right') return [a, b];
   if (sa === 'right' && probe(sb)) return [b, a];
   return null;
-}
-
-// A cached plan hands its scans the same filter objects on every run: unqualified once, they stay the same
-// objects, so what providers memoize per filter (column names, zone bounds) is found again.
-const unqualified = new WeakMap<Expr, Expr>();
-
-/** Providers see filters over their own unqualified column names. */
-function unqualify(e: Expr): Expr {
-  let out = unqualified.get(e);
-  if (out === undefined) {
-    out = transformExpr(e, (x) => (x.kind === 'column' ? { ...x, qualifier: null } : x));
-    unqualified.set(e, out);
-  }
-  return out;
 }
